@@ -1,0 +1,79 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "SpotCheck",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "spotcheck", targets: ["spotcheck"]),
+        .library(name: "MarkupExtraction", targets: ["MarkupExtraction"]),
+        .library(name: "SpotlightModel", targets: ["SpotlightModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // C libraries. libxml2's module map is empty: the target only carries pkg-config flags, and
+        // its headers are included by CHTMLScanner's .c file alone (the ICU clash with Foundation).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "CHTMLScanner", dependencies: ["CLibXML2"]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
+        // Pipeline stages.
+        .target(name: "LenientJSON", swiftSettings: strictSettings),
+        .target(
+            name: "MarkupExtraction",
+            dependencies: ["CHTMLScanner", "LenientJSON"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SpotlightModel",
+            dependencies: ["MarkupExtraction", "LenientJSON"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PageAnalysis",
+            dependencies: ["MarkupExtraction", "SpotlightModel", "LenientJSON"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "spotcheck",
+            dependencies: [
+                "PageAnalysis", "MarkupExtraction", "SpotlightModel", "LenientJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MarkupExtractionTests",
+            dependencies: ["MarkupExtraction", "LenientJSON"],
+            resources: [.copy("Pages")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotlightModelTests",
+            dependencies: ["SpotlightModel", "MarkupExtraction", "LenientJSON"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PageAnalysisTests",
+            dependencies: ["PageAnalysis", "MarkupExtraction", "LenientJSON"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

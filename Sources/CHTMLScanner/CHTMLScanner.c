@@ -1,0 +1,264 @@
+// The only file in SpotCheck that includes libxml2's headers (see include/CHTMLScanner.h).
+#include "CHTMLScanner.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlerror.h>
+#include <pthread.h>
+#include <string.h>
+
+static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
+
+static void sc_initialize_once(void) { xmlInitParser(); }
+
+void sc_initialize(void) { pthread_once(&sc_once, sc_initialize_once); }
+
+/// Per-scan state, reached through the parser context's `userData`.
+typedef struct sc_state {
+    htmlParserCtxtPtr context;
+    const sc_callbacks *callbacks;
+    sc_scan_report *report;
+    int wantsCharacters;
+} sc_state;
+
+// MARK: - Classification (libxml2's HTML parser lower-cases tag and attribute names)
+
+static sc_tag sc_classify_tag(const char *name) {
+    switch (name[0]) {
+    case 'a':
+        if (name[1] == 0) return SC_TAG_A;
+        if (strcmp(name, "area") == 0) return SC_TAG_AREA;
+        if (strcmp(name, "audio") == 0) return SC_TAG_AUDIO;
+        break;
+    case 'b':
+        if (strcmp(name, "body") == 0) return SC_TAG_BODY;
+        if (strcmp(name, "base") == 0) return SC_TAG_BASE;
+        break;
+    case 'd':
+        if (strcmp(name, "data") == 0) return SC_TAG_DATA;
+        break;
+    case 'e':
+        if (strcmp(name, "embed") == 0) return SC_TAG_EMBED;
+        break;
+    case 'h':
+        if (strcmp(name, "html") == 0) return SC_TAG_HTML;
+        if (strcmp(name, "head") == 0) return SC_TAG_HEAD;
+        break;
+    case 'i':
+        if (strcmp(name, "img") == 0) return SC_TAG_IMG;
+        if (strcmp(name, "iframe") == 0) return SC_TAG_IFRAME;
+        break;
+    case 'l':
+        if (strcmp(name, "link") == 0) return SC_TAG_LINK;
+        break;
+    case 'm':
+        if (strcmp(name, "meta") == 0) return SC_TAG_META;
+        if (strcmp(name, "meter") == 0) return SC_TAG_METER;
+        break;
+    case 'n':
+        if (strcmp(name, "noscript") == 0) return SC_TAG_NOSCRIPT;
+        break;
+    case 'o':
+        if (strcmp(name, "object") == 0) return SC_TAG_OBJECT;
+        break;
+    case 's':
+        if (strcmp(name, "script") == 0) return SC_TAG_SCRIPT;
+        if (strcmp(name, "style") == 0) return SC_TAG_STYLE;
+        if (strcmp(name, "source") == 0) return SC_TAG_SOURCE;
+        if (strcmp(name, "svg") == 0) return SC_TAG_SVG;
+        break;
+    case 't':
+        if (strcmp(name, "title") == 0) return SC_TAG_TITLE;
+        if (strcmp(name, "time") == 0) return SC_TAG_TIME;
+        if (strcmp(name, "track") == 0) return SC_TAG_TRACK;
+        if (strcmp(name, "template") == 0) return SC_TAG_TEMPLATE;
+        break;
+    case 'v':
+        if (strcmp(name, "video") == 0) return SC_TAG_VIDEO;
+        break;
+    default:
+        break;
+    }
+    return SC_TAG_OTHER;
+}
+
+/// Returns the `sc_attribute` for a lower-cased attribute name, or -1.
+static int sc_classify_attribute(const char *name) {
+    switch (name[0]) {
+    case 'a':
+        if (strcmp(name, "about") == 0) return SC_ATTR_ABOUT;
+        break;
+    case 'c':
+        if (strcmp(name, "content") == 0) return SC_ATTR_CONTENT;
+        if (strcmp(name, "charset") == 0) return SC_ATTR_CHARSET;
+        break;
+    case 'd':
+        if (strcmp(name, "datetime") == 0) return SC_ATTR_DATETIME;
+        if (strcmp(name, "data") == 0) return SC_ATTR_DATA;
+        if (strcmp(name, "datatype") == 0) return SC_ATTR_DATATYPE;
+        break;
+    case 'h':
+        if (strcmp(name, "href") == 0) return SC_ATTR_HREF;
+        if (strcmp(name, "http-equiv") == 0) return SC_ATTR_HTTP_EQUIV;
+        break;
+    case 'i':
+        if (name[1] == 'd' && name[2] == 0) return SC_ATTR_ID;
+        if (name[1] == 't' && name[2] == 'e' && name[3] == 'm') {
+            const char *rest = name + 4;
+            if (strcmp(rest, "prop") == 0) return SC_ATTR_ITEMPROP;
+            if (strcmp(rest, "scope") == 0) return SC_ATTR_ITEMSCOPE;
+            if (strcmp(rest, "type") == 0) return SC_ATTR_ITEMTYPE;
+            if (strcmp(rest, "id") == 0) return SC_ATTR_ITEMID;
+            if (strcmp(rest, "ref") == 0) return SC_ATTR_ITEMREF;
+        }
+        break;
+    case 'l':
+        if (strcmp(name, "lang") == 0) return SC_ATTR_LANG;
+        break;
+    case 'n':
+        if (strcmp(name, "name") == 0) return SC_ATTR_NAME;
+        break;
+    case 'p':
+        if (strcmp(name, "property") == 0) return SC_ATTR_PROPERTY;
+        if (strcmp(name, "prefix") == 0) return SC_ATTR_PREFIX;
+        break;
+    case 'r':
+        if (strcmp(name, "rel") == 0) return SC_ATTR_REL;
+        if (strcmp(name, "resource") == 0) return SC_ATTR_RESOURCE;
+        break;
+    case 's':
+        if (strcmp(name, "src") == 0) return SC_ATTR_SRC;
+        break;
+    case 't':
+        if (strcmp(name, "typeof") == 0) return SC_ATTR_TYPEOF;
+        if (strcmp(name, "type") == 0) return SC_ATTR_TYPE;
+        break;
+    case 'v':
+        if (strcmp(name, "value") == 0) return SC_ATTR_VALUE;
+        if (strcmp(name, "vocab") == 0) return SC_ATTR_VOCAB;
+        break;
+    case 'x':
+        if (strcmp(name, "xml:lang") == 0) return SC_ATTR_XML_LANG;
+        break;
+    default:
+        break;
+    }
+    return -1;
+}
+
+static int sc_tag_wants_offset(sc_tag tag) {
+    switch (tag) {
+    case SC_TAG_META: case SC_TAG_LINK: case SC_TAG_TITLE: case SC_TAG_BASE: case SC_TAG_BODY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+// MARK: - SAX callbacks
+
+static void sc_start_element(void *userData, const xmlChar *name, const xmlChar **attributes) {
+    sc_state *state = userData;
+    sc_element element;
+    memset(&element, 0, sizeof element);
+    element.name = (const char *)name;
+    element.tag = sc_classify_tag((const char *)name);
+    element.line = state->context->input != NULL ? state->context->input->line : 0;
+    element.byteOffset = sc_tag_wants_offset(element.tag) ? xmlByteConsumed(state->context) : -1;
+    if (attributes != NULL) {
+        for (const xmlChar **pair = attributes; pair[0] != NULL; pair += 2) {
+            int attribute = sc_classify_attribute((const char *)pair[0]);
+            if (attribute < 0 || (element.attributeMask & (1u << attribute)) != 0) continue;
+            element.attributeMask |= 1u << attribute;
+            element.values[attribute] = pair[1] != NULL ? (const char *)pair[1] : "";
+        }
+    }
+    state->wantsCharacters = state->callbacks->start(state->callbacks->context, &element);
+}
+
+static void sc_end_element(void *userData, const xmlChar *name) {
+    sc_state *state = userData;
+    state->wantsCharacters = state->callbacks->end(state->callbacks->context,
+                                                   sc_classify_tag((const char *)name));
+}
+
+static void sc_characters(void *userData, const xmlChar *bytes, int length) {
+    sc_state *state = userData;
+    if (state->wantsCharacters && length > 0) {
+        state->callbacks->characters(state->callbacks->context, bytes, length);
+    }
+}
+
+static void sc_structured_error(void *userData, xmlErrorPtr error) {
+    sc_state *state = userData;
+    if (error == NULL) return;
+    switch (error->code) {
+    case XML_ERR_INVALID_CHAR:
+    case XML_ERR_INVALID_ENCODING:
+        if (state->report->encodingErrors++ == 0) state->report->encodingErrorLine = error->line;
+        break;
+    case XML_ERR_UNKNOWN_ENCODING:
+    case XML_ERR_UNSUPPORTED_ENCODING:
+        state->report->unsupportedEncoding = 1;
+        break;
+    default:
+        state->report->parseErrors++;
+        break;
+    }
+}
+
+// MARK: - Scan
+
+void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_callbacks *callbacks,
+             sc_scan_report *report) {
+    memset(report, 0, sizeof *report);
+    sc_initialize();
+    if (length > (size_t)INT32_MAX) {
+        report->status = -2;
+        return;
+    }
+    htmlParserCtxtPtr context = htmlCreateMemoryParserCtxt(bytes, (int)length);
+    if (context == NULL || context->sax == NULL) {
+        report->status = -1;
+        if (context != NULL) htmlFreeParserCtxt(context);
+        return;
+    }
+    sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0};
+
+    // Replace the DOM-building SAX2 handler: no tree is built, only our callbacks run.
+    memset(context->sax, 0, sizeof(htmlSAXHandler));
+    context->sax->initialized = XML_SAX2_MAGIC;
+    context->sax->startElement = sc_start_element;
+    context->sax->endElement = sc_end_element;
+    context->sax->characters = sc_characters;
+    context->sax->cdataBlock = sc_characters;
+    context->sax->ignorableWhitespace = sc_characters;
+    context->sax->serror = sc_structured_error;
+    context->userData = &state;
+
+    int options = HTML_PARSE_RECOVER | HTML_PARSE_NONET;
+    int forcedEncoding = encoding != NULL && encoding[0] != 0;
+    // An encoding from outside the document wins over <meta charset>.
+    if (forcedEncoding) options |= HTML_PARSE_IGNORE_ENC;
+    htmlCtxtUseOptions(context, options);
+    if (forcedEncoding) {
+        xmlCharEncodingHandlerPtr handler = xmlFindCharEncodingHandler(encoding);
+        if (handler != NULL) {
+            xmlSwitchToEncoding(context, handler);
+        } else {
+            report->unsupportedEncoding = 1;
+        }
+    }
+    htmlParseDocument(context);
+
+    const char *name = NULL;
+    if (context->input != NULL && context->input->buf != NULL && context->input->buf->encoder != NULL) {
+        name = context->input->buf->encoder->name;
+    } else if (context->encoding != NULL) {
+        name = (const char *)context->encoding;
+    }
+    strncpy(report->encoding, name != NULL ? name : "UTF-8", sizeof report->encoding - 1);
+
+    context->userData = context;
+    htmlFreeParserCtxt(context);
+}

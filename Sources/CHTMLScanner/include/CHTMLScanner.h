@@ -1,0 +1,88 @@
+// A streaming HTML scanner over libxml2's HTML parser (SAX interface).
+//
+// This header is the whole C surface SpotCheck's Swift code sees of libxml2: libxml2's own headers
+// are included only by CHTMLScanner.c. Debian builds libxml2 with ICU, and a Swift module that
+// imports Foundation cannot also see <libxml/encoding.h> (ICU's UErrorCode is defined twice), so no
+// libxml2 type or pointer crosses this boundary. The scanner classifies tags and attributes in C
+// (cheap byte compares) so the Swift side is only called with what it needs.
+#ifndef SPOTCHECK_CHTMLSCANNER_H
+#define SPOTCHECK_CHTMLSCANNER_H
+
+#include <stddef.h>
+
+#if __has_attribute(swift_name)
+#define SC_SWIFT_NAME(x) __attribute__((swift_name(#x)))
+#else
+#define SC_SWIFT_NAME(x)
+#endif
+
+/// Element names the extractors care about; every other element is `SC_TAG_OTHER`.
+typedef enum sc_tag {
+    SC_TAG_OTHER = 0,
+    SC_TAG_HTML, SC_TAG_HEAD, SC_TAG_BODY, SC_TAG_META, SC_TAG_LINK, SC_TAG_TITLE, SC_TAG_BASE,
+    SC_TAG_SCRIPT, SC_TAG_STYLE, SC_TAG_A, SC_TAG_AREA, SC_TAG_IMG, SC_TAG_AUDIO, SC_TAG_VIDEO,
+    SC_TAG_EMBED, SC_TAG_IFRAME, SC_TAG_SOURCE, SC_TAG_TRACK, SC_TAG_OBJECT, SC_TAG_DATA,
+    SC_TAG_METER, SC_TAG_TIME, SC_TAG_SVG, SC_TAG_TEMPLATE, SC_TAG_NOSCRIPT,
+    SC_TAG_COUNT
+} sc_tag;
+
+/// Attributes the extractors read. `values[attribute]` holds the first occurrence's value.
+typedef enum sc_attribute {
+    SC_ATTR_ID = 0, SC_ATTR_ITEMSCOPE, SC_ATTR_ITEMPROP, SC_ATTR_ITEMTYPE, SC_ATTR_ITEMID,
+    SC_ATTR_ITEMREF, SC_ATTR_PROPERTY, SC_ATTR_NAME, SC_ATTR_CONTENT, SC_ATTR_TYPEOF, SC_ATTR_VOCAB,
+    SC_ATTR_RESOURCE, SC_ATTR_PREFIX, SC_ATTR_ABOUT, SC_ATTR_REL, SC_ATTR_HREF, SC_ATTR_SRC,
+    SC_ATTR_LANG, SC_ATTR_TYPE, SC_ATTR_DATETIME, SC_ATTR_VALUE, SC_ATTR_DATA, SC_ATTR_CHARSET,
+    SC_ATTR_HTTP_EQUIV, SC_ATTR_DATATYPE, SC_ATTR_XML_LANG,
+    SC_ATTR_COUNT
+} sc_attribute;
+
+/// One start tag, valid only for the duration of the callback.
+typedef struct sc_element {
+    const char *_Nonnull name;
+    /// First value of each `sc_attribute`; NULL when absent, "" for a bare boolean attribute.
+    const char *_Nullable values[SC_ATTR_COUNT];
+    /// Bit `1 << attribute` for every `sc_attribute` present.
+    unsigned int attributeMask;
+    sc_tag tag;
+    /// Source line of the end of the start tag (1-based).
+    int line;
+    /// Byte offset in the input just after the start tag, for tags where placement matters
+    /// (meta, link, title, base, script, body); -1 otherwise.
+    long byteOffset;
+} sc_element;
+
+/// Callbacks into Swift. `start` and `end` return non-zero while character data is wanted, so the
+/// scanner calls `characters` only then.
+typedef struct sc_callbacks {
+    void *_Nullable context;
+    int (*_Nonnull start)(void *_Nullable context, const sc_element *_Nonnull element);
+    int (*_Nonnull end)(void *_Nullable context, sc_tag tag);
+    void (*_Nonnull characters)(void *_Nullable context, const unsigned char *_Nonnull bytes, int length);
+} sc_callbacks;
+
+/// What the parser reported besides the callbacks.
+typedef struct sc_scan_report {
+    /// 0 when the scan ran; otherwise the scanner could not start (out of memory).
+    int status;
+    /// Number of parser errors libxml2 raised (HTML is rarely valid; informative only).
+    int parseErrors;
+    /// Bytes that were not valid in the document's encoding; libxml2 then decodes the rest as
+    /// ISO-8859-1. `encodingErrorLine` is the line of the first one.
+    int encodingErrors;
+    int encodingErrorLine;
+    /// A declared charset libxml2 does not support (`<meta charset>` or the caller's), or 0.
+    int unsupportedEncoding;
+    /// The encoding the document was decoded with, as libxml2 names it ("" when unknown).
+    char encoding[48];
+} sc_scan_report;
+
+/// Initializes libxml2 once per process. Safe to call from any thread, any number of times.
+void sc_initialize(void) SC_SWIFT_NAME(scInitialize());
+
+/// Scans `length` bytes of HTML. `encoding` (nullable) overrides detection, e.g. from HTTP headers.
+/// Runs synchronously on the calling thread; each call uses its own parser context, so different
+/// threads may scan different documents at the same time.
+void sc_scan(const char *_Nonnull bytes, size_t length, const char *_Nullable encoding,
+             const sc_callbacks *_Nonnull callbacks, sc_scan_report *_Nonnull report);
+
+#endif

@@ -1,0 +1,97 @@
+/// One problem found while parsing a JSON text.
+///
+/// Positions are relative to the parsed text:
+/// - `line` is 1-based; a line ends at LF, CR LF or a lone CR (also inside strings).
+/// - `column` is 1-based and counts **Unicode scalars** from the start of the line: every UTF-8 lead byte
+///   counts as one, continuation bytes count as nothing, and each invalid byte counts as one. A tab counts
+///   as one column.
+/// - `byteOffset` is the 0-based offset in the UTF-8 bytes of the input (the BOM included, if any).
+///
+/// In strict mode every problem is an unrecovered `error`. In lenient mode a problem that was repaired has
+/// `severity == .error` and `recovered == true`; an unrepairable one has `recovered == false` and ends parsing.
+/// Warnings (duplicate keys, lone surrogate escapes) are not failures in either mode and have
+/// `recovered == false`, because nothing was repaired.
+public struct JSONDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Sendable, Hashable {
+        /// The text is not valid RFC 8259 JSON at this position.
+        case error
+        /// The text is valid JSON but probably not what the author meant (for example a duplicate key).
+        case warning
+    }
+
+    /// 1-based line number of the problem.
+    public var line: Int
+    /// 1-based column of the problem, counted in Unicode scalars.
+    public var column: Int
+    /// 0-based offset of the problem in the UTF-8 bytes of the input.
+    public var byteOffset: Int
+    /// Human-readable description naming the problem, e.g. `trailing comma before ']'`.
+    public var reason: String
+    /// Whether the problem makes the text invalid JSON (`error`) or is only suspicious (`warning`).
+    public var severity: Severity
+    /// `true` when lenient mode repaired the problem and parsing continued.
+    public var recovered: Bool
+
+    /// Creates a diagnostic.
+    public init(
+        line: Int,
+        column: Int,
+        byteOffset: Int,
+        reason: String,
+        severity: Severity = .error,
+        recovered: Bool = false
+    ) {
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+        self.reason = reason
+        self.severity = severity
+        self.recovered = recovered
+    }
+
+    /// `line L, column C: reason`, followed by ` (warning)` or ` (repaired)` where it applies.
+    public var description: String {
+        var text = "line \(line), column \(column): \(reason)"
+        if severity == .warning {
+            text += " (warning)"
+        } else if recovered {
+            text += " (repaired)"
+        }
+        return text
+    }
+}
+
+/// The outcome of `JSONParser.parse(_:lenient:)`.
+public struct JSONParseResult: Sendable, Hashable {
+    /// The parsed value; `nil` when nothing could be recovered.
+    public var value: JSONValue?
+    /// Every problem found, in the order it was found (at most ``JSONParser/maximumDiagnostics`` of them,
+    /// followed by one warning saying that more were suppressed).
+    public var diagnostics: [JSONDiagnostic]
+    /// `true` when no error-severity diagnostic was produced, i.e. the text is valid RFC 8259 JSON.
+    /// Warnings do not affect it.
+    public var isStrictlyValid: Bool
+
+    /// Creates a parse result.
+    public init(value: JSONValue?, diagnostics: [JSONDiagnostic], isStrictlyValid: Bool) {
+        self.value = value
+        self.diagnostics = diagnostics
+        self.isStrictlyValid = isStrictlyValid
+    }
+
+    /// The error-severity diagnostics (repaired or not).
+    public var errors: [JSONDiagnostic] {
+        diagnostics.filter { $0.severity == .error }
+    }
+
+    /// The warning-severity diagnostics.
+    public var warnings: [JSONDiagnostic] {
+        diagnostics.filter { $0.severity == .warning }
+    }
+
+    /// The first error-severity diagnostic, if any: the position to report for an invalid text.
+    public var firstError: JSONDiagnostic? {
+        diagnostics.first { $0.severity == .error }
+    }
+}

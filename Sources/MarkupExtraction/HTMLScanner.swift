@@ -1,0 +1,112 @@
+internal import CHTMLScanner
+
+/// The element names the extractors distinguish; everything else is `.other`.
+enum TagKind: UInt8 {
+    case other = 0
+    case html, head, body, meta, link, title, base, script, style, a, area, img, audio, video
+    case embed, iframe, source, track, object, data, meter, time, svg, template, noscript
+}
+
+/// The attributes the extractors read.
+enum AttributeName: Int {
+    case id = 0
+    case itemscope, itemprop, itemtype, itemid, itemref, property, name, content, typeof, vocab
+    case resource, prefix, about, rel, href, src, lang, type, datetime, value, data, charset
+    case httpEquiv, datatype, xmlLang
+}
+
+/// A start tag as the scanner reports it. Only valid inside `HTMLEventSink.startElement`.
+struct ElementView {
+    fileprivate let element: UnsafePointer<sc_element>
+
+    var tag: TagKind { TagKind(rawValue: UInt8(truncatingIfNeeded: element.pointee.tag.rawValue)) ?? .other }
+    var line: Int { Int(element.pointee.line) }
+    /// Byte offset just after the start tag (meta, link, title, base and body only), else nil.
+    var byteOffset: Int? { element.pointee.byteOffset >= 0 ? element.pointee.byteOffset : nil }
+    var hasInterestingAttributes: Bool { element.pointee.attributeMask != 0 }
+
+    func has(_ attribute: AttributeName) -> Bool {
+        element.pointee.attributeMask & (1 << UInt32(attribute.rawValue)) != 0
+    }
+
+    func hasAny(_ attributes: AttributeSetMask) -> Bool {
+        element.pointee.attributeMask & attributes.rawValue != 0
+    }
+
+    /// The attribute's value ("" for a bare boolean attribute), or nil when absent.
+    func value(_ attribute: AttributeName) -> String? {
+        guard has(attribute) else { return nil }
+        return withUnsafeBytes(of: element.pointee.values) { raw in
+            let pointers = raw.bindMemory(to: UnsafePointer<CChar>?.self)
+            guard let pointer = pointers[attribute.rawValue] else { return "" }
+            return String(cString: pointer)
+        }
+    }
+}
+
+/// A set of `AttributeName`s as a bit mask, to test several attributes at once.
+struct AttributeSetMask: OptionSet {
+    let rawValue: UInt32
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+    init(_ names: AttributeName...) {
+        rawValue = names.reduce(0) { $0 | (1 << UInt32($1.rawValue)) }
+    }
+}
+
+/// What libxml2 reported about decoding and parsing one document.
+struct ScanReport: Sendable {
+    var parseErrors: Int
+    var encodingErrors: Int
+    var firstEncodingErrorLine: Int
+    var unsupportedEncoding: Bool
+    var encoding: String
+}
+
+/// Streams HTML through libxml2's HTML parser (SAX, no tree is built). The only Swift code that
+/// talks to the C scanner; nothing from C outlives `scan`.
+enum HTMLScanner {
+    /// Scans `bytes`, calling `sink`'s `startElement`, `endElement` and `characters` (the latter
+    /// only while the last start/end returned true). Returns nil when libxml2 could not start.
+    static func scan(_ bytes: UnsafeRawBufferPointer, encoding: String?, into sink: MarkupCollector) -> ScanReport? {
+        var report = sc_scan_report()
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        var callbacks = sc_callbacks(
+            context: context,
+            start: { context, element in
+                let sink = Unmanaged<MarkupCollector>.fromOpaque(context!).takeUnretainedValue()
+                return sink.startElement(ElementView(element: element)) ? 1 : 0
+            },
+            end: { context, tag in
+                let sink = Unmanaged<MarkupCollector>.fromOpaque(context!).takeUnretainedValue()
+                return sink.endElement(TagKind(rawValue: UInt8(truncatingIfNeeded: tag.rawValue)) ?? .other) ? 1 : 0
+            },
+            characters: { context, bytes, length in
+                let sink = Unmanaged<MarkupCollector>.fromOpaque(context!).takeUnretainedValue()
+                sink.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
+            }
+        )
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        withExtendedLifetime(sink) {
+            let empty: [CChar] = [0]
+            empty.withUnsafeBufferPointer { fallback in
+                let start = base ?? fallback.baseAddress!
+                if let encoding {
+                    encoding.withCString { sc_scan(start, bytes.count, $0, &callbacks, &report) }
+                } else {
+                    sc_scan(start, bytes.count, nil, &callbacks, &report)
+                }
+            }
+        }
+        guard report.status == 0 else { return nil }
+        let encodingName = withUnsafeBytes(of: report.encoding) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return ScanReport(
+            parseErrors: Int(report.parseErrors),
+            encodingErrors: Int(report.encodingErrors),
+            firstEncodingErrorLine: Int(report.encodingErrorLine),
+            unsupportedEncoding: report.unsupportedEncoding != 0,
+            encoding: encodingName
+        )
+    }
+}

@@ -1,0 +1,304 @@
+/// Receives the scanner's events for one document and keeps only what the extractors need: meta
+/// and link tags, the title, `<base>`, JSON-LD script bodies, outgoing links, and a pruned tree of
+/// the elements that carry Microdata or RDFa attributes, with their text content captured once
+/// into a shared buffer (nested captures share bytes). Single-use, confined to one `extract` call.
+final class MarkupCollector {
+    struct MetaRecord {
+        var name: String?
+        var property: String?
+        var content: String?
+        var line: Int
+        var offset: Int?
+    }
+
+    struct LinkRecord {
+        var rel: String
+        var href: String
+        var line: Int
+        var offset: Int?
+    }
+
+    struct ScriptRecord {
+        var line: Int
+        var offset: Int?
+        var bytes: [UInt8]
+    }
+
+    /// An element with a Microdata attribute (or an `id`, which `itemref` may point at).
+    struct MicrodataNode {
+        var parent: Int32
+        var tag: TagKind
+        var line: Int
+        var itemscope: Bool
+        var itemprop: String?
+        var itemtype: String?
+        var itemid: String?
+        var itemref: String?
+        var id: String?
+        /// The attribute that holds the value for this element kind (WHATWG rules), if present.
+        var valueAttribute: String?
+        var contentAttribute: String?
+        var textRange: Range<Int>
+    }
+
+    /// An element with an RDFa attribute, or the root, `head` or `body`.
+    struct RDFaNode {
+        var parent: Int32
+        var tag: TagKind
+        var line: Int
+        var vocab: String?
+        var typeOf: String?
+        var property: String?
+        var resource: String?
+        var prefix: String?
+        var about: String?
+        var href: String?
+        var src: String?
+        var content: String?
+        var datetime: String?
+        var datatype: String?
+        var lang: String?
+        var textRange: Range<Int>
+    }
+
+    private struct Frame {
+        var tag: TagKind
+        var microdataNode: Int32 = -1
+        var rdfaNode: Int32 = -1
+        var capturesText = false
+        var rawText = false
+        var script = false
+        var title = false
+    }
+
+    private static let microdataAttributes = AttributeSetMask(.itemscope, .itemprop, .itemtype, .itemid, .itemref, .id)
+    private static let rdfaAttributes = AttributeSetMask(.vocab, .typeof, .property, .resource, .prefix, .about)
+
+    /// The byte offset of the source's `<body` tag; tags before it were written in the head.
+    let bodyTagOffset: Int?
+
+    private var frames: [Frame] = []
+    private(set) var text: [UInt8] = []
+    private var captureDepth = 0
+    private var rawTextDepth = 0
+    private var svgDepth = 0
+    private var templateDepth = 0
+    private var microdataParent: Int32 = -1
+    private var rdfaParent: Int32 = -1
+    private var currentScript: ScriptRecord?
+    private var titleStart = (bytes: 0, line: 0, offset: Int?.none)
+
+    private(set) var metas: [MetaRecord] = []
+    private(set) var linkRecords: [LinkRecord] = []
+    private(set) var title: (text: String, line: Int, offset: Int?)?
+    private(set) var baseHref: (href: String, line: Int, offset: Int?)?
+    private(set) var htmlLang: (lang: String, line: Int)?
+    private(set) var prefixDeclarations: [PrefixDeclaration] = []
+    private(set) var scripts: [ScriptRecord] = []
+    private(set) var microdataNodes: [MicrodataNode] = []
+    private(set) var rdfaNodes: [RDFaNode] = []
+    private(set) var links: [OutgoingLink] = []
+    private(set) var usesMicrodata = false
+    private(set) var usesRDFa = false
+    let collectsRDFa: Bool
+
+    init(bodyTagOffset: Int?, collectsRDFa: Bool) {
+        self.bodyTagOffset = bodyTagOffset
+        self.collectsRDFa = collectsRDFa
+        frames.reserveCapacity(64)
+    }
+
+    func section(ofOffset offset: Int?) -> DocumentSection {
+        guard let offset, let bodyTagOffset else { return .head }
+        return offset <= bodyTagOffset ? .head : .body
+    }
+
+    private var wantsCharacters: Bool {
+        currentScript != nil || (captureDepth > 0 && rawTextDepth == 0)
+    }
+
+    // MARK: Events
+
+    func startElement(_ element: ElementView) -> Bool {
+        let tag = element.tag
+        var frame = Frame(tag: tag)
+        switch tag {
+        case .other:
+            break
+        case .meta:
+            if element.has(.name) || element.has(.property) {
+                metas.append(
+                    MetaRecord(
+                        name: element.value(.name), property: element.value(.property),
+                        content: element.value(.content), line: element.line, offset: element.byteOffset))
+            }
+        case .link:
+            if let rel = element.value(.rel), let href = element.value(.href) {
+                linkRecords.append(LinkRecord(rel: rel, href: href, line: element.line, offset: element.byteOffset))
+            }
+        case .title:
+            if title == nil, svgDepth == 0 {
+                frame.title = true
+                frame.capturesText = true
+                titleStart = (text.count, element.line, element.byteOffset)
+            }
+        case .base:
+            if baseHref == nil, let href = element.value(.href) {
+                baseHref = (href, element.line, element.byteOffset)
+            }
+        case .html:
+            if htmlLang == nil, let lang = element.value(.lang) ?? element.value(.xmlLang) {
+                htmlLang = (lang, element.line)
+            }
+        case .script:
+            if let type = element.value(.type), Self.isJSONLD(type) {
+                frame.script = true
+                currentScript = ScriptRecord(line: element.line, offset: element.byteOffset, bytes: [])
+            } else {
+                frame.rawText = true
+            }
+        case .style:
+            frame.rawText = true
+        case .svg:
+            svgDepth += 1
+        case .template:
+            templateDepth += 1
+        case .a, .area:
+            if let href = element.value(.href) {
+                links.append(OutgoingLink(href: href, rel: element.value(.rel), line: element.line))
+            }
+        default:
+            break
+        }
+
+        if element.hasInterestingAttributes {
+            if let prefix = element.value(.prefix) {
+                prefixDeclarations += Self.parsePrefixes(prefix, line: element.line)
+            }
+            if templateDepth == 0, element.hasAny(Self.microdataAttributes) {
+                addMicrodataNode(element, frame: &frame)
+            }
+        }
+        if collectsRDFa, templateDepth == 0,
+            element.hasAny(Self.rdfaAttributes) || tag == .html || tag == .head || tag == .body
+        {
+            addRDFaNode(element, frame: &frame)
+        }
+        if frame.capturesText { captureDepth += 1 }
+        if frame.rawText { rawTextDepth += 1 }
+        frames.append(frame)
+        return wantsCharacters
+    }
+
+    func endElement(_ tag: TagKind) -> Bool {
+        guard let frame = frames.popLast() else { return wantsCharacters }
+        if frame.capturesText { captureDepth -= 1 }
+        if frame.rawText { rawTextDepth -= 1 }
+        if frame.title {
+            title = (String(decoding: text[titleStart.bytes...], as: UTF8.self), titleStart.line, titleStart.offset)
+        }
+        if frame.script, let script = currentScript {
+            scripts.append(script)
+            currentScript = nil
+        }
+        if frame.microdataNode >= 0 {
+            microdataNodes[Int(frame.microdataNode)].textRange = microdataNodes[Int(frame.microdataNode)].textRange.lowerBound..<text.count
+            microdataParent = microdataNodes[Int(frame.microdataNode)].parent
+        }
+        if frame.rdfaNode >= 0 {
+            rdfaNodes[Int(frame.rdfaNode)].textRange = rdfaNodes[Int(frame.rdfaNode)].textRange.lowerBound..<text.count
+            rdfaParent = rdfaNodes[Int(frame.rdfaNode)].parent
+        }
+        switch frame.tag {
+        case .svg: svgDepth -= 1
+        case .template: templateDepth -= 1
+        default: break
+        }
+        return wantsCharacters
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if currentScript != nil {
+            currentScript?.bytes.append(contentsOf: bytes)
+        } else if captureDepth > 0, rawTextDepth == 0 {
+            text.append(contentsOf: bytes)
+        }
+    }
+
+    // MARK: Microdata and RDFa nodes
+
+    private func addMicrodataNode(_ element: ElementView, frame: inout Frame) {
+        let itemprop = element.value(.itemprop)
+        let itemscope = element.has(.itemscope)
+        if itemprop != nil || itemscope { usesMicrodata = true }
+        let tag = element.tag
+        let valueAttribute: String? =
+            switch tag {
+            case .meta: element.value(.content)
+            case .audio, .embed, .iframe, .img, .source, .track, .video: element.value(.src)
+            case .a, .area, .link: element.value(.href)
+            case .object: element.value(.data)
+            case .data, .meter: element.value(.value)
+            case .time: element.value(.datetime)
+            default: nil
+            }
+        let needsText = itemprop != nil && !itemscope && valueAttribute == nil && tag != .meta
+        let node = MicrodataNode(
+            parent: microdataParent, tag: tag, line: element.line, itemscope: itemscope, itemprop: itemprop,
+            itemtype: element.value(.itemtype), itemid: element.value(.itemid), itemref: element.value(.itemref),
+            id: element.value(.id), valueAttribute: valueAttribute,
+            contentAttribute: tag == .meta ? nil : element.value(.content), textRange: text.count..<text.count)
+        frame.microdataNode = Int32(microdataNodes.count)
+        microdataParent = frame.microdataNode
+        microdataNodes.append(node)
+        if needsText { frame.capturesText = true }
+    }
+
+    private func addRDFaNode(_ element: ElementView, frame: inout Frame) {
+        let property = element.value(.property)
+        if element.hasAny(Self.rdfaAttributes) { usesRDFa = true }
+        let content = element.value(.content)
+        let node = RDFaNode(
+            parent: rdfaParent, tag: element.tag, line: element.line, vocab: element.value(.vocab),
+            typeOf: element.value(.typeof), property: property, resource: element.value(.resource),
+            prefix: element.value(.prefix), about: element.value(.about), href: element.value(.href),
+            src: element.value(.src), content: content, datetime: element.value(.datetime),
+            datatype: element.value(.datatype), lang: element.value(.lang) ?? element.value(.xmlLang),
+            textRange: text.count..<text.count)
+        frame.rdfaNode = Int32(rdfaNodes.count)
+        rdfaParent = frame.rdfaNode
+        rdfaNodes.append(node)
+        if property != nil, content == nil { frame.capturesText = true }
+    }
+
+    // MARK: Helpers
+
+    static func isJSONLD(_ type: String) -> Bool {
+        let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace() } ?? ""
+        return essence.lowercased() == "application/ld+json"
+    }
+
+    /// Parses an RDFa `prefix` attribute: `og: https://ogp.me/ns# fb: http://ogp.me/ns/fb#`.
+    static func parsePrefixes(_ value: String, line: Int) -> [PrefixDeclaration] {
+        var result: [PrefixDeclaration] = []
+        let tokens = value.split(whereSeparator: \.isASCIIWhitespace)
+        var index = 0
+        while index + 1 < tokens.count {
+            let name = tokens[index]
+            if name.count > 1, name.last == ":" {
+                result.append(PrefixDeclaration(prefix: String(name.dropLast()).lowercased(), iri: String(tokens[index + 1]), line: line))
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// Text captured for a node.
+    func text(_ range: Range<Int>) -> String {
+        let upper = min(range.upperBound, text.count)
+        let lower = min(range.lowerBound, upper)
+        return String(decoding: text[lower..<upper], as: UTF8.self)
+    }
+}

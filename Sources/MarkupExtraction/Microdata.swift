@@ -1,0 +1,108 @@
+/// Builds Microdata items from the collector's pruned element tree, following the WHATWG HTML
+/// "Microdata" algorithms: top-level items are `itemscope` elements without `itemprop`; an item's
+/// properties are found by crawling its subtree and its `itemref` targets (each element once, so
+/// reference cycles end), sorted in tree order; a nested item already on the path is "ERROR".
+struct MicrodataBuilder {
+    /// How non-`meta` elements with a `content` attribute are valued.
+    let contentAttributeOnAnyElement: Bool
+    let nodes: [MarkupCollector.MicrodataNode]
+    let collector: MarkupCollector
+    let resolver: URLResolver
+    private let children: [[Int32]]
+    private let elementsByID: [String: Int32]
+
+    init(collector: MarkupCollector, resolver: URLResolver, contentAttributeOnAnyElement: Bool) {
+        self.collector = collector
+        self.nodes = collector.microdataNodes
+        self.resolver = resolver
+        self.contentAttributeOnAnyElement = contentAttributeOnAnyElement
+        var children = [[Int32]](repeating: [], count: nodes.count)
+        var elementsByID: [String: Int32] = [:]
+        for (index, node) in nodes.enumerated() {
+            if node.parent >= 0 { children[Int(node.parent)].append(Int32(index)) }
+            if let id = node.id, elementsByID[id] == nil { elementsByID[id] = Int32(index) }
+        }
+        self.children = children
+        self.elementsByID = elementsByID
+    }
+
+    func topLevelItems() -> [MarkupItem] {
+        nodes.indices.compactMap { index in
+            let node = nodes[index]
+            guard node.itemscope, node.itemprop == nil else { return nil }
+            return item(at: Int32(index), memory: [])
+        }
+    }
+
+    private func item(at root: Int32, memory: Set<Int32>) -> MarkupItem {
+        let node = nodes[Int(root)]
+        var pending: [Int32] = children[Int(root)]
+        if let itemref = node.itemref {
+            for id in itemref.split(whereSeparator: \.isASCIIWhitespace) {
+                guard let target = elementsByID[String(id)] else { continue }
+                let referenced = nodes[Int(target)]
+                if referenced.itemscope, referenced.itemprop == nil, target != root {
+                    // A referenced top-level item lends its properties (extruct and the schema.org
+                    // samples expect this; WHATWG's crawl would stop at its itemscope).
+                    pending += children[Int(target)]
+                } else {
+                    pending.append(target)
+                }
+            }
+        }
+        var visited: Set<Int32> = [root]
+        var found: [Int32] = []
+        while let current = pending.popLast() {
+            guard visited.insert(current).inserted else { continue }
+            let candidate = nodes[Int(current)]
+            if !candidate.itemscope { pending += children[Int(current)] }
+            if candidate.itemprop != nil { found.append(current) }
+        }
+        found.sort()
+
+        var properties: [ItemProperty] = []
+        var positions: [String: Int] = [:]
+        let innerMemory = memory.union([root])
+        for index in found {
+            let element = nodes[Int(index)]
+            let value = self.value(of: index, memory: innerMemory)
+            for name in (element.itemprop ?? "").split(whereSeparator: \.isASCIIWhitespace) {
+                let name = String(name)
+                if let position = positions[name] {
+                    properties[position].values.append(value)
+                } else {
+                    positions[name] = properties.count
+                    properties.append(ItemProperty(name: name, values: [value]))
+                }
+            }
+        }
+        let types = (node.itemtype ?? "").split(whereSeparator: \.isASCIIWhitespace).map(String.init)
+        let id = node.itemid.map { resolver.resolve($0) }
+        return MarkupItem(types: types, id: id, properties: properties, line: node.line)
+    }
+
+    private func value(of index: Int32, memory: Set<Int32>) -> ItemValue {
+        let node = nodes[Int(index)]
+        if node.itemscope {
+            if memory.contains(index) { return ItemValue(.cycle, line: node.line) }
+            return ItemValue(.item(item(at: index, memory: memory)), line: node.line)
+        }
+        if contentAttributeOnAnyElement, let content = node.contentAttribute {
+            return ItemValue(.text(content), line: node.line)
+        }
+        switch node.tag {
+        case .meta:
+            return ItemValue(.text(node.valueAttribute ?? ""), line: node.line)
+        case .audio, .embed, .iframe, .img, .source, .track, .video, .a, .area, .link, .object:
+            guard let raw = node.valueAttribute else { return ItemValue(.text(""), line: node.line) }
+            return ItemValue(.url(resolver.resolve(raw)), line: node.line)
+        case .data, .meter:
+            return ItemValue(.text(node.valueAttribute ?? ""), line: node.line)
+        case .time:
+            if let datetime = node.valueAttribute { return ItemValue(.text(datetime), line: node.line) }
+            return ItemValue(.text(collector.text(node.textRange)), line: node.line)
+        default:
+            return ItemValue(.text(collector.text(node.textRange)), line: node.line)
+        }
+    }
+}

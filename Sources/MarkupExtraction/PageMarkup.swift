@@ -1,0 +1,225 @@
+public import LenientJSON
+
+/// Everything SpotCheck reads from one HTML page: a value, free of any parser state.
+///
+/// Every value keeps the line it came from. `section` says where the tag was written in the source
+/// (before or after the `<body>` tag), which is not always where libxml2's tree would put it: the
+/// HTML 4 parser closes `<head>` at the first body-only element, so later `<meta>` tags land in
+/// `<body>`. The extractors read the whole document and report the written place.
+public struct PageMarkup: Sendable, Hashable {
+    /// The URL the page was read as (the document URL).
+    public var url: String
+    /// The base URL relative references were resolved against (`<base href>` applied).
+    public var baseURL: String
+    public var baseHref: SourceText?
+    public var lang: SourceText?
+    public var title: SourceText?
+    /// `<meta name="description">` tags in document order (the first is the description).
+    public var descriptions: [MetaTag]
+    /// Every `rel=canonical` link in document order, `content` resolved against the base URL.
+    public var canonicals: [MetaTag]
+    /// `robots`, `applebot`, `googlebot` … meta tags; `key` is the agent name, lower-cased.
+    public var robots: [MetaTag]
+    public var keywords: [MetaTag]
+    /// `apple-touch-icon` links, resolved.
+    public var touchIcons: [MetaTag]
+    public var openGraph: [MetaTag]
+    /// Namespaces declared by `prefix` attributes (prefix → IRI), in document order.
+    public var prefixes: [PrefixDeclaration]
+    public var twitter: [MetaTag]
+    public var appLinks: [MetaTag]
+    public var smartAppBanners: [SmartAppBanner]
+    public var jsonLD: [JSONLDScript]
+    public var microdata: [MarkupItem]
+    public var rdfa: [MarkupItem]
+    /// `<a href>` / `<area href>` as written (resolve with `resolve(_:)`), for the crawler.
+    public var links: [OutgoingLink]
+    /// The encoding the page was decoded with.
+    public var encoding: String
+    /// Problems met while reading the page (encoding, unparsable JSON-LD …).
+    public var diagnostics: [ExtractionDiagnostic]
+
+    /// The page's Smart App Banner: the first `apple-itunes-app` tag.
+    public var smartAppBanner: SmartAppBanner? { smartAppBanners.first }
+
+    public init(url: String) {
+        self.url = url
+        self.baseURL = url
+        descriptions = []
+        canonicals = []
+        robots = []
+        keywords = []
+        touchIcons = []
+        openGraph = []
+        prefixes = []
+        twitter = []
+        appLinks = []
+        smartAppBanners = []
+        jsonLD = []
+        microdata = []
+        rdfa = []
+        links = []
+        encoding = "UTF-8"
+        diagnostics = []
+    }
+}
+
+/// Where a tag was written: before the `<body>` tag (head) or after it.
+public enum DocumentSection: String, Sendable, Hashable {
+    case head
+    case body
+}
+
+/// A string and where it came from.
+public struct SourceText: Sendable, Hashable {
+    public var text: String
+    public var line: Int
+    public var section: DocumentSection
+
+    public init(text: String, line: Int, section: DocumentSection) {
+        self.text = text
+        self.line = line
+        self.section = section
+    }
+}
+
+/// A `<meta>` or `<link>` tag reduced to a key and a value.
+public struct MetaTag: Sendable, Hashable {
+    /// Which attribute carried the key.
+    public enum KeyAttribute: String, Sendable, Hashable {
+        case property
+        case name
+        case rel
+    }
+
+    /// The key as written (`og:title`, `twitter:card`, `canonical` …), trimmed.
+    public var key: String
+    public var content: String
+    public var attribute: KeyAttribute
+    public var line: Int
+    public var section: DocumentSection
+
+    public init(key: String, content: String, attribute: KeyAttribute, line: Int, section: DocumentSection) {
+        self.key = key
+        self.content = content
+        self.attribute = attribute
+        self.line = line
+        self.section = section
+    }
+}
+
+public struct PrefixDeclaration: Sendable, Hashable {
+    public var prefix: String
+    public var iri: String
+    public var line: Int
+}
+
+/// One `<script type="application/ld+json">` element.
+public struct JSONLDScript: Sendable, Hashable {
+    public var line: Int
+    public var section: DocumentSection
+    /// The parsed value (recovered leniently when strict JSON failed), or nil when unrecoverable.
+    public var value: JSONValue?
+    /// Every place strict JSON failed, with line and column in the page.
+    public var diagnostics: [JSONDiagnostic]
+    public var isStrictlyValid: Bool { !diagnostics.contains { $0.severity == .error } }
+}
+
+/// A schema.org item from Microdata or RDFa, in the WHATWG Microdata JSON shape.
+public struct MarkupItem: Sendable, Hashable {
+    /// Absolute type IRIs.
+    public var types: [String]
+    /// `itemid`, or the RDFa subject (`_:label` for a blank node).
+    public var id: String?
+    public var properties: [ItemProperty]
+    public var line: Int
+
+    public init(types: [String], id: String?, properties: [ItemProperty], line: Int) {
+        self.types = types
+        self.id = id
+        self.properties = properties
+        self.line = line
+    }
+
+    /// The values of the first property with this name.
+    public func values(_ name: String) -> [ItemValue] {
+        properties.first { $0.name == name }?.values ?? []
+    }
+}
+
+public struct ItemProperty: Sendable, Hashable {
+    public var name: String
+    public var values: [ItemValue]
+
+    public init(name: String, values: [ItemValue]) {
+        self.name = name
+        self.values = values
+    }
+}
+
+public struct ItemValue: Sendable, Hashable {
+    public indirect enum Kind: Sendable, Hashable {
+        /// Text content or an attribute value.
+        case text(String)
+        /// A URL-valued property (`href`, `src` …), resolved against the base URL.
+        case url(String)
+        /// A literal with an RDF datatype or a language.
+        case typedLiteral(String, datatype: String?, language: String?)
+        case item(MarkupItem)
+        /// A reference to another item by its id (RDFa objects that are not nested).
+        case reference(String)
+        /// A Microdata item that contains itself through `itemref` (WHATWG: "ERROR").
+        case cycle
+    }
+
+    public var kind: Kind
+    public var line: Int
+
+    public init(_ kind: Kind, line: Int) {
+        self.kind = kind
+        self.line = line
+    }
+
+    /// The string form: text, URL, literal or reference; nil for items.
+    public var string: String? {
+        switch kind {
+        case .text(let text), .url(let text), .reference(let text): text
+        case .typedLiteral(let text, _, _): text
+        case .item, .cycle: nil
+        }
+    }
+
+    public var item: MarkupItem? {
+        if case .item(let item) = kind { item } else { nil }
+    }
+}
+
+/// A link found in the page, as written.
+public struct OutgoingLink: Sendable, Hashable {
+    public var href: String
+    public var rel: String?
+    public var line: Int
+}
+
+/// A problem met while reading the page. `code` is stable; `message` names the actual values.
+public struct ExtractionDiagnostic: Sendable, Hashable {
+    public enum Code: String, Sendable, Hashable {
+        case undecodableBytes = "undecodable-bytes"
+        case unsupportedEncoding = "unsupported-encoding"
+        case jsonLDSyntax = "jsonld-syntax"
+        case jsonLDUnrecoverable = "jsonld-unrecoverable"
+        case openGraphOrphan = "opengraph-orphan"
+    }
+
+    public var code: Code
+    public var line: Int
+    public var column: Int?
+    public var message: String
+
+    public init(code: Code, line: Int, column: Int? = nil, message: String) {
+        self.code = code
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}

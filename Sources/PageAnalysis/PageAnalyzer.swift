@@ -1,0 +1,51 @@
+public import LenientJSON
+public import MarkupExtraction
+public import SpotlightModel
+
+/// One analysed page: its markup and the attribute set built from it.
+public struct AnalyzedPage: Sendable {
+    public var input: PageInput
+    public var markup: PageMarkup
+    public var attributes: PageAttributes
+
+    /// The page in the `extract` contract, with the attribute set, its provenance and deep links.
+    public var json: JSONObject {
+        var object = markup.contractJSON
+        object.append("file", .string(input.path))
+        object.append("attributeSet", .object(attributes.attributeSet.json))
+        object.append("uniqueIdentifier", .string(attributes.uniqueIdentifier))
+        if let expiration = attributes.expirationDate { object.append("expirationDate", .string(expiration.text)) }
+        object.append("provenance", attributes.provenanceJSON)
+        object.append("deepLinks", attributes.deepLinksJSON)
+        object.append("appStoreIDs", attributes.appStoreIDsJSON)
+        return object
+    }
+}
+
+/// Extraction plus the attribute-set builder: the per-page work of `extract` and `validate`.
+public struct PageAnalyzer: Sendable {
+    public var extractor: MarkupExtractor
+    public var builder: AttributeSetBuilder
+    public var maximumPageBytes: Int
+
+    public init(extractor: MarkupExtractor = MarkupExtractor(), maximumPageBytes: Int = PageLoader.defaultMaximumBytes) {
+        self.extractor = extractor
+        self.builder = AttributeSetBuilder()
+        self.maximumPageBytes = maximumPageBytes
+    }
+
+    public func analyze(html: [UInt8], input: PageInput) -> AnalyzedPage {
+        let markup = extractor.extract(html: html, url: input.url)
+        return AnalyzedPage(input: input, markup: markup, attributes: builder.build(markup))
+    }
+
+    /// Loads and analyses one file.
+    public func analyze(_ input: PageInput) -> Result<AnalyzedPage, InputProblem> {
+        do {
+            let bytes = try PageLoader.load(input, maximumBytes: maximumPageBytes)
+            return .success(analyze(html: bytes, input: input))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

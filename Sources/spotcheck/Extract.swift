@@ -1,0 +1,60 @@
+import ArgumentParser
+import LenientJSON
+import MarkupExtraction
+import PageAnalysis
+
+struct Extract: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print each page's markup and attribute set as JSON (JSON Lines for several files).")
+
+    @Option(help: "Output format (only json).")
+    var format: String = "json"
+
+    @Option(help: "The URL the page is read as; relative URLs resolve against it (default: a file:// URL).")
+    var baseURL: String?
+
+    @Flag(help: "Pretty-print (one file only).")
+    var pretty = false
+
+    @OptionGroup var extraction: ExtractionOptions
+
+    @Argument(help: "HTML files.")
+    var files: [String]
+
+    func validate() throws {
+        if format != "json" { throw ValidationError("--format must be json") }
+        if files.isEmpty { throw ValidationError("name at least one HTML file") }
+    }
+
+    func run() throws {
+        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(files, allowFolders: false)
+        var standardError = StandardError()
+        for problem in problems { print("spotcheck: error: \(problem)", to: &standardError) }
+        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
+        let output = StandardOutput()
+        let pretty = self.pretty && inputs.count == 1
+        let failures = FailureCounter()
+        OrderedParallel.run(count: inputs.count, jobs: extraction.resolvedJobs) { index in
+            analyzer.analyze(inputs[index])
+        } emit: { index, result in
+            switch result {
+            case .success(let page):
+                output.write(JSONValue.object(page.json).serialized(pretty: pretty) + "\n")
+            case .failure(let problem):
+                failures.add(problem)
+                let error: JSONValue = ["url": .string(inputs[index].url), "file": .string(problem.path), "error": ["code": .string(problem.code.rawValue), "message": .string(problem.message)]]
+                output.write(error.serialized() + "\n")
+            }
+        }
+        output.flush()
+        for problem in failures.problems { print("spotcheck: error: \(problem)", to: &standardError) }
+        if inputs.isEmpty { throw SpotCheckExit.noInput }
+        if !problems.isEmpty || !failures.problems.isEmpty { throw SpotCheckExit.someInputsFailed }
+    }
+}
+
+extension ExtractionOptions {
+    var extractorOptions: MarkupExtractor.Options {
+        MarkupExtractor.Options(microdataContentOnAnyElement: !microdataWhatwg, rdfa: !noRdfa, encoding: encoding)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+
+enum ProcessInfoShim {
+    static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+}
+
+/// Writes to standard error.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
+
+/// Standard output through one buffered writer, flushed at the end (stdout is a pipe for scorers).
+final class StandardOutput: Sendable {
+    private let buffer = Mutex<[UInt8]>([])
+
+    func write(_ text: String) {
+        buffer.withLock { buffer in
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    func flush() {
+        buffer.withLock { buffer in
+            guard !buffer.isEmpty else { return }
+            FileHandle.standardOutput.write(Data(buffer))
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import LenientJSON
+import MarkupExtraction
+import PageAnalysis
+import SpotlightModel
+import Synchronization
+
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Summarise each page's app-search markup and write a JSON report.",
+        discussion: "Folders are searched recursively for .html/.htm/.xhtml files. The report goes to reports/<name>-<UTC time>/report.json unless --output names a folder.")
+
+    @Option(help: "The URL the named folder (or file) stands for, e.g. https://www.example.com/ (default: file:// URLs).")
+    var baseURL: String?
+
+    @Option(help: "Folder for report.json (default: reports/<name>-<UTC timestamp>).")
+    var output: String?
+
+    @Flag(help: "Print only the totals, not the per-page summary.")
+    var quiet = false
+
+    @OptionGroup var extraction: ExtractionOptions
+
+    @Argument(help: "HTML files or folders.")
+    var paths: [String]
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("name at least one HTML file or folder") }
+    }
+
+    func run() throws {
+        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(paths)
+        var standardError = StandardError()
+        for problem in problems { print("spotcheck: error: \(problem)", to: &standardError) }
+        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
+        let output = StandardOutput()
+        let collected = Mutex<[Result<AnalyzedPage, InputProblem>]>([])
+        let quiet = self.quiet
+        OrderedParallel.run(count: inputs.count, jobs: extraction.resolvedJobs) { index in
+            analyzer.analyze(inputs[index])
+        } emit: { _, result in
+            collected.withLock { $0.append(result) }
+            if !quiet, case .success(let page) = result { output.write(PageSummary(page: page).text) }
+        }
+        output.flush()
+
+        var report = ValidationReport(arguments: paths)
+        report.problems = problems
+        for result in collected.withLock({ $0 }) {
+            switch result {
+            case .success(let page): report.pages.append(page)
+            case .failure(let problem):
+                report.problems.append(problem)
+                print("spotcheck: error: \(problem)", to: &standardError)
+            }
+        }
+        let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
+        let folder = self.output ?? ValidationReport.defaultFolder(name: name)
+        let reportPath: String
+        do {
+            reportPath = try report.write(into: folder)
+        } catch {
+            print("spotcheck: error: cannot write the report into \(folder): \(error.localizedDescription)", to: &standardError)
+            throw ExitCode(5)
+        }
+        let diagnostics = report.pages.reduce(0) { $0 + $1.markup.diagnostics.count }
+        print("\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s); report: \(reportPath)")
+        if inputs.isEmpty { throw SpotCheckExit.noInput }
+        if !report.problems.isEmpty { throw SpotCheckExit.someInputsFailed }
+    }
+}
+
+/// The human-readable summary of one page.
+struct PageSummary {
+    let page: AnalyzedPage
+
+    var text: String {
+        let markup = page.markup
+        let set = page.attributes.attributeSet
+        var lines = ["\(page.input.path)  <\(page.attributes.uniqueIdentifier)>"]
+        func source(_ field: String) -> String {
+            guard let provenance = page.attributes.provenance(of: field) else { return "" }
+            let line = provenance.chosen.source.line
+            var text = "  (\(provenance.chosen.source.source)\(line > 0 ? ", line \(line)" : ""))"
+            if !provenance.conflicting.isEmpty { text += " [\(provenance.conflicting.count) other value(s)]" }
+            return text
+        }
+        lines.append("  title:        \(set.title ?? "—")\(source("title"))")
+        lines.append("  description:  \(Self.clip(set.contentDescription ?? "—"))\(source("contentDescription"))")
+        if let thumbnail = set.thumbnailURL {
+            let size = set.pixelWidth.flatMap { width in set.pixelHeight.map { " \(width)×\($0)" } } ?? ""
+            lines.append("  thumbnail:    \(thumbnail)\(size)\(source("thumbnailURL"))")
+        }
+        var facts: [String] = []
+        if let rating = set.rating { facts.append("rating \(rating)/5") }
+        if !set.keywords.isEmpty { facts.append("keywords \(set.keywords.joined(separator: ", "))") }
+        if !set.phoneNumbers.isEmpty { facts.append("phone \(set.phoneNumbers.joined(separator: ", "))") }
+        if let duration = set.duration { facts.append("duration \(Int(duration)) s") }
+        if let type = set.contentType { facts.append(type) }
+        if !facts.isEmpty { lines.append("  facts:        \(facts.joined(separator: "; "))") }
+        if page.attributes.deepLinks.isEmpty {
+            lines.append("  deep links:   none")
+        } else {
+            for link in page.attributes.deepLinks {
+                lines.append("  deep link:    \(link.url)  (\(link.source.source), line \(link.source.line))")
+            }
+        }
+        let ids = Set(page.attributes.appStoreIDs.map(\.url)).sorted()
+        if !ids.isEmpty { lines.append("  App Store ID: \(ids.joined(separator: ", "))\(ids.count > 1 ? "  (they disagree)" : "")") }
+        let jsonLDErrors = markup.jsonLD.filter { !$0.isStrictlyValid }.count
+        lines.append(
+            "  markup:       SAB \(markup.smartAppBanners.count), OG \(markup.openGraph.count), Twitter \(markup.twitter.count), App Links \(markup.appLinks.count), JSON-LD \(markup.jsonLD.count) (\(jsonLDErrors) invalid), Microdata \(markup.microdata.count), RDFa \(markup.rdfa.count)"
+        )
+        for diagnostic in markup.diagnostics {
+            lines.append("  ! line \(diagnostic.line)\(diagnostic.column.map { ":\($0)" } ?? ""): \(diagnostic.message)")
+        }
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    static func clip(_ text: String, to length: Int = 100) -> String {
+        text.count <= length ? text : String(text.prefix(length - 1)) + "…"
+    }
+}
