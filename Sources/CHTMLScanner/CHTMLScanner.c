@@ -125,6 +125,8 @@ static int sc_classify_attribute(const char *name) {
     case 'r':
         if (strcmp(name, "rel") == 0) return SC_ATTR_REL;
         if (strcmp(name, "resource") == 0) return SC_ATTR_RESOURCE;
+        if (strcmp(name, "rev") == 0) return SC_ATTR_REV;
+        if (strcmp(name, "role") == 0) return SC_ATTR_ROLE;
         break;
     case 's':
         if (strcmp(name, "src") == 0) return SC_ATTR_SRC;

@@ -12,7 +12,7 @@ enum AttributeName: Int {
     case id = 0
     case itemscope, itemprop, itemtype, itemid, itemref, property, name, content, typeof, vocab
     case resource, prefix, about, rel, href, src, lang, type, datetime, value, data, charset
-    case httpEquiv, datatype, xmlLang
+    case httpEquiv, datatype, xmlLang, rev, role
 }
 
 /// A start tag as the scanner reports it. Only valid inside `HTMLEventSink.startElement`.

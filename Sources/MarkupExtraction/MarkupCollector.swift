@@ -58,6 +58,10 @@ final class MarkupCollector {
         var datetime: String?
         var datatype: String?
         var lang: String?
+        var rel: String?
+        var rev: String?
+        var role: String?
+        var id: String?
         var textRange: Range<Int>
     }
 
@@ -72,7 +76,7 @@ final class MarkupCollector {
     }
 
     private static let microdataAttributes = AttributeSetMask(.itemscope, .itemprop, .itemtype, .itemid, .itemref, .id)
-    private static let rdfaAttributes = AttributeSetMask(.vocab, .typeof, .property, .resource, .prefix, .about)
+    private static let rdfaAttributes = AttributeSetMask(.vocab, .typeof, .property, .resource, .prefix, .about, .rel, .rev, .role)
 
     /// The byte offset of the source's `<body` tag; tags before it were written in the head.
     let bodyTagOffset: Int?
@@ -264,7 +268,8 @@ final class MarkupCollector {
             prefix: element.value(.prefix), about: element.value(.about), href: element.value(.href),
             src: element.value(.src), content: content, datetime: element.value(.datetime),
             datatype: element.value(.datatype), lang: element.value(.lang) ?? element.value(.xmlLang),
-            textRange: text.count..<text.count)
+            rel: element.value(.rel), rev: element.value(.rev), role: element.value(.role),
+            id: element.has(.role) ? element.value(.id) : nil, textRange: text.count..<text.count)
         frame.rdfaNode = Int32(rdfaNodes.count)
         rdfaParent = frame.rdfaNode
         rdfaNodes.append(node)

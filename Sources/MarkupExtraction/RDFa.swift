@@ -68,13 +68,23 @@ struct RDFaBuilder {
         "role": "http://www.w3.org/1999/xhtml/vocab#role",
     ]
 
+    private struct IncompleteTriple {
+        var predicate: String
+        var forward: Bool
+    }
+
     private struct Context {
         var parentSubject: Term
         var parentObject: Term?
         var vocabulary: String?
         var prefixes: [String: String]
         var language: String?
+        var incomplete: [IncompleteTriple] = []
     }
+
+    static let xhtmlVocabulary = "http://www.w3.org/1999/xhtml/vocab#"
+    static let rdfaCopy = "http://www.w3.org/ns/rdfa#copy"
+    static let rdfaPattern = "http://www.w3.org/ns/rdfa#Pattern"
 
     let nodes: [MarkupCollector.RDFaNode]
     let collector: MarkupCollector
@@ -103,6 +113,30 @@ struct RDFaBuilder {
         for (index, node) in nodes.enumerated() where node.parent < 0 {
             visit(Int32(index), context: context, isRoot: node.tag == .html)
         }
+        applyPropertyCopying()
+    }
+
+    /// HTML+RDFa §3.5 property copying: a subject with `rdfa:copy` → P receives P's triples when
+    /// P is an `rdfa:Pattern`; the patterns and the copy triples are then removed.
+    private mutating func applyPropertyCopying() {
+        let patterns = Set(
+            triples.filter { $0.predicate == Self.rdfType && $0.object == .term(.iri(Self.rdfaPattern)) }.map(\.subject))
+        guard !patterns.isEmpty else { return }
+        var copies: [Triple] = []
+        var referenced: Set<Term> = []
+        for triple in triples where triple.predicate == Self.rdfaCopy {
+            guard case .term(let pattern) = triple.object, patterns.contains(pattern) else { continue }
+            referenced.insert(pattern)
+            for source in triples where source.subject == pattern {
+                if source.predicate == Self.rdfType, source.object == .term(.iri(Self.rdfaPattern)) { continue }
+                copies.append(Triple(subject: triple.subject, predicate: source.predicate, object: source.object, line: source.line))
+            }
+        }
+        triples.removeAll { triple in
+            referenced.contains(triple.subject)
+                || (triple.predicate == Self.rdfaCopy && { if case .term(let t) = triple.object { return referenced.contains(t) } else { return false } }())
+        }
+        triples += copies
     }
 
     private mutating func newBlankNode() -> Term {
@@ -137,12 +171,46 @@ struct RDFaBuilder {
         let types = (node.typeOf ?? "").split(whereSeparator: \.isASCIIWhitespace).compactMap { expand(String($0), context) }
         let hasTypeOf = node.typeOf != nil
 
+        // HTML+RDFa: in `rel`/`rev`, terms that are not CURIEs or IRIs (stylesheet, nofollow …) are
+        // dropped when `property` is present; otherwise only defined terms count.
+        func linkPredicates(_ value: String?) -> [String] {
+            guard let value else { return [] }
+            return value.split(whereSeparator: \.isASCIIWhitespace).compactMap { token -> String? in
+                let token = String(token)
+                if node.property != nil, !token.contains(":") { return nil }
+                guard case .iri(let iri) = expand(token, context, forLink: true), !iri.hasPrefix("_:") else { return nil }
+                return iri
+            }
+        }
+        let relPredicates = linkPredicates(node.rel)
+        let revPredicates = linkPredicates(node.rev)
+        let hasLinks = !relPredicates.isEmpty || !revPredicates.isEmpty
+
         var newSubject: Term?
         var currentObject: Term?
         var typedResource: Term?
         var skip = false
 
-        if node.property != nil, node.content == nil, node.datatype == nil {
+        if hasLinks {
+            // §7.5 step 6
+            if let about {
+                newSubject = about
+                if hasTypeOf { typedResource = about }
+            } else if isRoot {
+                newSubject = .iri(URLResolver.withoutFragment(resolver.base))
+            } else if isHeadOrBody, hasTypeOf {
+                newSubject = context.parentObject
+                typedResource = newSubject
+            } else if let parentObject = context.parentObject {
+                newSubject = parentObject
+            }
+            if let resourceIRI {
+                currentObject = resourceIRI
+            } else if hasTypeOf, about == nil {
+                currentObject = newBlankNode()
+            }
+            if hasTypeOf, about == nil { typedResource = currentObject }
+        } else if node.property != nil, node.content == nil, node.datatype == nil {
             // §7.5 step 5.1
             if let about {
                 newSubject = about
@@ -184,6 +252,29 @@ struct RDFaBuilder {
             for type in types { emit(typedResource, Self.rdfType, .term(type), node.line) }
         }
 
+        // Role Attribute: the element (its id as a fragment, else a blank node) has xhv:role terms.
+        if let role = node.role {
+            let subject: Term = node.id.map { .iri(URLResolver.withoutFragment(resolver.base) + "#" + $0) } ?? newBlankNode()
+            for token in role.split(whereSeparator: \.isASCIIWhitespace) {
+                let token = String(token)
+                let iri = token.contains(":") ? expandIRI(token, context) ?? token : Self.xhtmlVocabulary + token
+                emit(subject, Self.xhtmlVocabulary + "role", .term(.iri(iri)), node.line)
+            }
+        }
+
+        // §7.5 steps 9–10: links, or incomplete triples completed by descendants.
+        var incomplete: [IncompleteTriple] = []
+        if hasLinks, let subject = newSubject {
+            if let object = currentObject {
+                for predicate in relPredicates { emit(subject, predicate, .term(object), node.line) }
+                for predicate in revPredicates { emit(object, predicate, .term(subject), node.line) }
+            } else {
+                incomplete = relPredicates.map { IncompleteTriple(predicate: $0, forward: true) }
+                    + revPredicates.map { IncompleteTriple(predicate: $0, forward: false) }
+                currentObject = newBlankNode()
+            }
+        }
+
         if let property = node.property, let subject = newSubject {
             let object: Object
             if let content = node.content {
@@ -193,7 +284,7 @@ struct RDFaBuilder {
             } else if node.datetime != nil || node.tag == .time {
                 let value = node.datetime ?? collector.text(node.textRange)
                 object = .literal(value, datatype: Self.temporalDatatype(value), language: nil)
-            } else if node.resource != nil || node.href != nil || node.src != nil, let resourceIRI {
+            } else if !hasLinks, node.resource != nil || node.href != nil || node.src != nil, let resourceIRI {
                 object = .term(resourceIRI)
             } else if hasTypeOf, about == nil, let typedResource {
                 object = .term(typedResource)
@@ -201,8 +292,19 @@ struct RDFaBuilder {
                 object = .literal(collector.text(node.textRange), datatype: nil, language: context.language)
             }
             for term in property.split(whereSeparator: \.isASCIIWhitespace) {
-                if let predicate = expand(String(term), context), case .iri(let iri) = predicate {
+                if let predicate = expand(String(term), context), case .iri(let iri) = predicate, !iri.hasPrefix("_:") {
                     emit(subject, iri, object, node.line)
+                }
+            }
+        }
+
+        // §7.5 step 12: complete the parent's incomplete triples with this element's subject.
+        if !skip, let subject = newSubject {
+            for triple in context.incomplete {
+                if triple.forward {
+                    emit(context.parentSubject, triple.predicate, .term(subject), node.line)
+                } else {
+                    emit(subject, triple.predicate, .term(context.parentSubject), node.line)
                 }
             }
         }
@@ -210,6 +312,7 @@ struct RDFaBuilder {
         if !skip {
             context.parentSubject = newSubject ?? context.parentSubject
             context.parentObject = currentObject ?? newSubject ?? context.parentSubject
+            context.incomplete = incomplete
         }
         for child in children[Int(index)] {
             visit(child, context: context, isRoot: false)
@@ -236,7 +339,7 @@ struct RDFaBuilder {
     }
 
     /// Expands a term, CURIE or absolute IRI (RDFa Core §7.4.3).
-    private func expand(_ value: String, _ context: Context) -> Term? {
+    private func expand(_ value: String, _ context: Context, forLink: Bool = false) -> Term? {
         if let colon = value.firstIndex(of: ":") {
             let prefix = value[..<colon].lowercased()
             let reference = value[value.index(after: colon)...]

@@ -1,0 +1,46 @@
+# SpotCheck — the two commands a newcomer needs are `make demo` and `make test`.
+# Both install the Debian packages the build needs when they are missing.
+
+SWIFT ?= swift
+APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev
+SHARED ?= ../shared
+RELEASE_BIN := .build/release/spotcheck
+
+.PHONY: deps build release demo test score score-check bench format lint clean
+
+deps:
+	@Scripts/install-deps.sh $(APT_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# The main job: validate the fixture site (until the crawler lands), report in reports/.
+demo: release
+	$(RELEASE_BIN) validate Fixtures/html --base-url https://www.example.com/
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Conformance scores on the shared corpora (needs ../shared).
+score: release
+	Scripts/check-scores.py --binary $(RELEASE_BIN) --shared $(SHARED)
+
+# Fails when a normative case that passed before (Scripts/score-baseline.json) now fails.
+score-check: release
+	Scripts/check-scores.py --binary $(RELEASE_BIN) --shared $(SHARED) --check Scripts/score-baseline.json
+
+bench: release
+	Scripts/bench-extract.sh
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build
