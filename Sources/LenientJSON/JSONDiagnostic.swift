@@ -2,9 +2,8 @@
 ///
 /// Positions are relative to the parsed text:
 /// - `line` is 1-based; a line ends at LF, CR LF or a lone CR (also inside strings).
-/// - `column` is 1-based and counts **Unicode scalars** from the start of the line: every UTF-8 lead byte
-///   counts as one, continuation bytes count as nothing, and each invalid byte counts as one. A tab counts
-///   as one column.
+/// - `column` is 1-based and counts **Unicode scalars** from the start of the line; invalid UTF-8 counts one
+///   column per maximal invalid subpart (what becomes one U+FFFD). A tab counts as one column.
 /// - `byteOffset` is the 0-based offset in the UTF-8 bytes of the input (the BOM included, if any).
 ///
 /// In strict mode every problem is an unrecovered `error`. In lenient mode a problem that was repaired has
@@ -66,8 +65,8 @@ public struct JSONDiagnostic: Sendable, Hashable, CustomStringConvertible {
 public struct JSONParseResult: Sendable, Hashable {
     /// The parsed value; `nil` when nothing could be recovered.
     public var value: JSONValue?
-    /// Every problem found, in the order it was found (at most ``JSONParser/maximumDiagnostics`` of them,
-    /// followed by one warning saying that more were suppressed).
+    /// Every problem found, sorted by position (at most ``JSONParser/maximumDiagnostics`` of them, plus one
+    /// warning saying that more were suppressed).
     public var diagnostics: [JSONDiagnostic]
     /// `true` when no error-severity diagnostic was produced, i.e. the text is valid RFC 8259 JSON.
     /// Warnings do not affect it.

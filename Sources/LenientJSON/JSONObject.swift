@@ -88,7 +88,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// The values of every member with `key`, in order (more than one when the key is duplicated).
     public func values(forKey key: String) -> [JSONValue] {
-        members.compactMap { $0.key == key ? $0.value : nil }
+        members.filter { $0.key == key }.map(\.value)
     }
 
     /// Whether a member has `key`.

@@ -1,6 +1,8 @@
 extension Parser {
-    /// Parses a string starting at the opening `quote` at `pos` (`"`, or `'` in lenient mode).
-    mutating func parseString(quote: UInt8) throws(ParseFailure) -> String {
+    /// Parses a string starting at the opening `quote` at `pos` (`"`, or `'` in lenient mode). Keys never get
+    /// the embedded-quote repair, so that `{"a" 1}` reads as a missing `:`.
+    mutating func parseString(quote: UInt8, isKey: Bool = false) throws(ParseFailure) -> String {
+        let repairsQuotes = lenient && !isKey
         let open = pos
         var index = pos + 1
         // Fast path: no escapes, no control characters; non-ASCII text is validated once, by String(validating:).
@@ -8,7 +10,7 @@ extension Parser {
         while index < end {
             let byte = bytes[index]
             if byte == quote {
-                if lenient, isEmbeddedQuote(at: index) {
+                if repairsQuotes, isEmbeddedQuote(at: index) {
                     break
                 }
                 let content = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<index])
@@ -35,10 +37,12 @@ extension Parser {
         } else {
             index = open + 1
         }
-        return try parseStringSlowly(open: open, from: index, quote: quote)
+        return try parseStringSlowly(open: open, from: index, quote: quote, repairsQuotes: repairsQuotes)
     }
 
-    private mutating func parseStringSlowly(open: Int, from start: Int, quote: UInt8) throws(ParseFailure) -> String {
+    private mutating func parseStringSlowly(open: Int, from start: Int, quote: UInt8, repairsQuotes: Bool)
+        throws(ParseFailure) -> String
+    {
         var index = start
         while index < end {
             let runStart = index
@@ -55,7 +59,7 @@ extension Parser {
             guard index < end else { break }
             let byte = bytes[index]
             if byte == quote {
-                if lenient, isEmbeddedQuote(at: index) {
+                if repairsQuotes, isEmbeddedQuote(at: index) {
                     try repair("unescaped '\(Character(Unicode.Scalar(quote)))' inside a string", at: index)
                     scratch.append(byte)
                     index += 1
@@ -174,8 +178,8 @@ extension Parser {
         }
     }
 
-    /// Lenient heuristic: a quote followed (on the same line, after spaces or tabs) by an ASCII letter or digit
-    /// is part of the string, as in `"The "Best" Pizza"`.
+    /// Lenient heuristic: a quote followed (on the same line, after spaces or tabs) by an ASCII letter is part of
+    /// the string, as in `"The "Best" Pizza"`.
     func isEmbeddedQuote(at index: Int) -> Bool {
         var next = index + 1
         while next < end, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") {
@@ -183,46 +187,18 @@ extension Parser {
         }
         guard next < end else { return false }
         let lower = bytes[next] | 0x20
-        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || JSONNumberSyntax.isDigit(bytes[next])
+        return lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
     }
 
     // MARK: UTF-8
 
-    /// Validates the UTF-8 sequence whose lead byte (≥ 0x80) is at `index`. When invalid, `length` is the
-    /// length of the maximal invalid subpart (at least 1), which is replaced by one U+FFFD.
+    /// See ``UTF8Sequence/check(_:at:end:)``.
     func utf8Sequence(at index: Int) -> (valid: Bool, length: Int) {
-        let lead = bytes[index]
-        var count: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: count = 1
-        case 0xE0: (count, low) = (2, 0xA0)
-        case 0xE1...0xEC, 0xEE, 0xEF: count = 2
-        case 0xED: (count, high) = (2, 0x9F)
-        case 0xF0: (count, low) = (3, 0x90)
-        case 0xF1...0xF3: count = 3
-        case 0xF4: (count, high) = (3, 0x8F)
-        default: return (false, 1)
-        }
-        var next = index + 1
-        while count > 0 {
-            guard next < end, bytes[next] >= low, bytes[next] <= high else {
-                return (false, next - index)
-            }
-            (low, high) = (0x80, 0xBF)
-            next += 1
-            count -= 1
-        }
-        return (true, next - index)
+        UTF8Sequence.check(bytes, at: index, end: end)
     }
 
-    /// The scalar value of a valid UTF-8 sequence.
+    /// See ``UTF8Sequence/scalarValue(_:at:length:)``.
     func scalarValue(at index: Int, length: Int) -> UInt32 {
-        var value = UInt32(bytes[index]) & (0xFF >> (length + 1))
-        for offset in 1..<length {
-            value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
-        }
-        return value
+        UTF8Sequence.scalarValue(bytes, at: index, length: length)
     }
 }

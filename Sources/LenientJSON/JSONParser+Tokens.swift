@@ -152,7 +152,7 @@ extension Parser {
         switch byte {
         case UInt8(ascii: "\""):
             return .string(try parseString(quote: byte))
-        case UInt8(ascii: "'") where lenient:
+        case UInt8(ascii: "'"):
             try repair("single-quoted string", at: pos)
             return .string(try parseString(quote: byte))
         case UInt8(ascii: "-"):

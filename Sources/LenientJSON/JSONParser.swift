@@ -169,7 +169,7 @@ struct Parser {
         return ParseFailure()
     }
 
-    /// The diagnostics with their lines and columns, in the order they were found.
+    /// The diagnostics with their lines and columns, sorted by position (stable).
     func resolvedDiagnostics() -> [JSONDiagnostic] {
         guard !pending.isEmpty else { return [] }
         var offsets = pending.map(\.offset) + pending.compactMap(\.related)
@@ -184,7 +184,9 @@ struct Parser {
             }
             return locations[low]
         }
-        return pending.map { problem in
+        let ordered = pending.indices.sorted { (pending[$0].offset, $0) < (pending[$1].offset, $1) }
+        return ordered.map { index in
+            let problem = pending[index]
             let here = location(of: problem.offset)
             var reason = problem.reason
             if let related = problem.related {
@@ -377,10 +379,10 @@ struct Parser {
         let key: String
         switch bytes[pos] {
         case UInt8(ascii: "\""):
-            key = try parseString(quote: UInt8(ascii: "\""))
+            key = try parseString(quote: UInt8(ascii: "\""), isKey: true)
         case UInt8(ascii: "'"):
             try repair("single-quoted string", at: pos)
-            key = try parseString(quote: UInt8(ascii: "'"))
+            key = try parseString(quote: UInt8(ascii: "'"), isKey: true)
         case let byte where lenient && Self.isIdentifierStart(byte):
             try repair("unquoted object key", at: pos)
             key = parseIdentifier()

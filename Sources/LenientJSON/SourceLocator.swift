@@ -22,7 +22,14 @@ enum SourceLocator {
                         line += 1
                         column = 1
                     }
-                } else if byte & 0xC0 != 0x80 {
+                } else if byte >= 0x80 {
+                    // One column per character, or per maximal invalid subpart (one U+FFFD once decoded).
+                    let length = UTF8Sequence.check(bytes, at: index, end: bytes.count).length
+                    guard index + length <= target else { break }
+                    column += 1
+                    index += length
+                    continue
+                } else {
                     column += 1
                 }
                 index += 1
@@ -32,8 +39,4 @@ enum SourceLocator {
         return locations
     }
 
-    /// The line and column of one offset.
-    static func locate(_ offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        locate(sortedOffsets: [offset], in: bytes)[0]
-    }
 }

@@ -124,7 +124,7 @@ struct LenientParsingTests {
                 D("number starts with '.'; read as 0.5", 1, 6),
                 D("expected a digit after '.' in number; read as 5", 1, 12),
                 D("leading zero in number; read as 7", 1, 14),
-                D("expected a digit after '-' in number; read as -0.5e3", 1, 21),
+                D("expected a digit after '-' in number; read as -0.5e3", 1, 20),
             ]),
         Repair(
             #"{a: 1, @type: "X"}"#, #"{"a":1,"@type":"X"}"#,

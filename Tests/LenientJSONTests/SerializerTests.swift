@@ -75,7 +75,7 @@ struct SerializerTests {
 
     @Test("Double values use the shortest round-trip text", arguments: [
         (4.5, "4.5"), (1.0, "1"), (-0.0, "0"), (0.1, "0.1"), (-2.0, "-2"), (1e300, "1e+300"), (1e-7, "1e-07"),
-        (9_007_199_254_740_992.0, "9.007199254740992e+15"), (.nan, "null"), (.infinity, "null"), (-.infinity, "null"),
+        (9_007_199_254_740_992.0, "9007199254740992.0"), (1e16, "1e+16"), (.nan, "null"), (.infinity, "null"), (-.infinity, "null"),
     ] as [(Double, String)])
     func doubles(_ double: Double, _ expected: String) {
         let value = JSONValue(double)
