@@ -6,6 +6,7 @@
 #include <libxml/xmlerror.h>
 #include <pthread.h>
 #include <string.h>
+#include <strings.h>
 
 static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
 
@@ -243,7 +244,11 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
     // An encoding from outside the document wins over <meta charset>.
     if (forcedEncoding) options |= HTML_PARSE_IGNORE_ENC;
     htmlCtxtUseOptions(context, options);
-    if (forcedEncoding) {
+    if (forcedEncoding && (strcasecmp(encoding, "UTF-8") == 0 || strcasecmp(encoding, "UTF8") == 0)) {
+        // UTF-8 is libxml2's internal encoding: switching by enum avoids a UTF-8 → UTF-8 converter
+        // (a copy of every byte, and a slow xmlByteConsumed).
+        xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8);
+    } else if (forcedEncoding) {
         xmlCharEncodingHandlerPtr handler = xmlFindCharEncodingHandler(encoding);
         if (handler != NULL) {
             xmlSwitchToEncoding(context, handler);

@@ -58,7 +58,11 @@ public enum JSONParser {
     ///   - text: the JSON text.
     ///   - lenient: repair common mistakes instead of failing (see ``JSONParser``).
     ///   - maximumDepth: the deepest accepted nesting, clamped to `1...depthLimit`.
-    public static func parse(_ text: String, lenient: Bool, maximumDepth: Int = defaultMaximumDepth) -> JSONParseResult {
+    public static func parse(
+        _ text: String,
+        lenient: Bool,
+        maximumDepth: Int = defaultMaximumDepth
+    ) -> JSONParseResult {
         var text = text
         let depth = min(max(maximumDepth, 1), depthLimit)
         return text.withUTF8 { parse(buffer: $0, lenient: lenient, depth: depth) }

@@ -86,9 +86,7 @@ extension JSONValue {
             self = .null
             return
         }
-        if double.rounded(.towardZero) == double, double.magnitude < 9_007_199_254_740_992,
-            let int = Int(exactly: double)
-        {
+        if double.magnitude < 9_007_199_254_740_992, let int = Self.exactInt(double) {
             self = .number(String(int))
         } else {
             self = .number(double.description)
@@ -147,7 +145,15 @@ extension JSONValue {
             return int
         }
         guard let double = Double(text) else { return nil }
-        return Int(exactly: double)
+        return Self.exactInt(double)
+    }
+
+    /// `double` as an `Int` when it is integral and in range. Avoids `rounded()` and `Int(exactly:)`, which
+    /// need libm symbols that an executable without Foundation does not link on Linux.
+    private static func exactInt(_ double: Double) -> Int? {
+        guard double.isFinite, double.magnitude < 9_223_372_036_854_775_808.0 else { return nil }
+        let int = Int(double)
+        return Double(int) == double ? int : nil
     }
 
     /// The literal text, when this is a number.

@@ -1,5 +1,11 @@
 public import LenientJSON
 
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// HTML bytes + the page's URL → `PageMarkup`. Stateless and `Sendable`: call it from any number
 /// of threads at once (each call uses its own parser context).
 public struct MarkupExtractor: Sendable {
@@ -223,19 +229,19 @@ public struct MarkupExtractor: Sendable {
     /// The offset of the source's first `<body` start tag (ASCII case-insensitive), skipping
     /// comments; nil when the page has none.
     static func bodyTagOffset(in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var index = 0
         while index + 5 <= count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
-                continue
-            }
-            if index + 4 <= count, bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"),
-                bytes[index + 3] == UInt8(ascii: "-")
-            {
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) else { return nil }
+            index = base.distance(to: UnsafeRawPointer(found))
+            guard index + 5 <= count else { return nil }
+            if bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: "-") {
                 // Skip the comment.
                 var end = index + 4
-                while end + 3 <= count, !(bytes[end] == UInt8(ascii: "-") && bytes[end + 1] == UInt8(ascii: "-") && bytes[end + 2] == UInt8(ascii: ">")) {
+                while end + 3 <= count,
+                    !(bytes[end] == UInt8(ascii: "-") && bytes[end + 1] == UInt8(ascii: "-") && bytes[end + 2] == UInt8(ascii: ">"))
+                {
                     end += 1
                 }
                 index = end + 3
@@ -245,7 +251,9 @@ public struct MarkupExtractor: Sendable {
                 bytes[index + 3] | 0x20 == UInt8(ascii: "d"), bytes[index + 4] | 0x20 == UInt8(ascii: "y")
             {
                 let next = index + 5 < count ? bytes[index + 5] : UInt8(ascii: ">")
-                if next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == 0x0C {
+                if next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == 0x20 || next == 0x09 || next == 0x0A
+                    || next == 0x0D || next == 0x0C
+                {
                     return index
                 }
             }

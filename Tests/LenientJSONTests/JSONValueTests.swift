@@ -34,10 +34,12 @@ struct JSONValueTests {
         #expect(JSONValue.string("x")["key"] == nil)
     }
 
-    @Test("intValue converts exact integral numbers only", arguments: [
-        ("3", 3), ("-3", -3), ("3.0", 3), ("3e2", 300), ("2.5", nil), ("1e400", nil),
-        ("123456789012345678901234567890", nil), ("-9223372036854775808", Int.min),
-    ] as [(String, Int?)])
+    @Test(
+        "intValue converts exact integral numbers only",
+        arguments: [
+            ("3", 3), ("-3", -3), ("3.0", 3), ("3e2", 300), ("2.5", nil), ("1e400", nil),
+            ("123456789012345678901234567890", nil), ("-9223372036854775808", Int.min),
+        ] as [(String, Int?)])
     func intValue(_ literal: String, _ expected: Int?) {
         #expect(JSONValue.number(literal).intValue == expected)
     }

@@ -45,7 +45,10 @@ struct LenientParsingTests {
             [D("JavaScript comment '//'", 1, 1), D("JavaScript comment '//'", 3, 1)]),
         Repair(
             "<!--//--><![CDATA[//><!--\n[1]\n//--><!]]>", "[1]",
-            [D("HTML comment marker '<!--'", 1, 1), D("JavaScript comment '//'", 1, 5), D("JavaScript comment '//'", 3, 1)]),
+            [
+                D("HTML comment marker '<!--'", 1, 1), D("JavaScript comment '//'", 1, 5),
+                D("JavaScript comment '//'", 3, 1),
+            ]),
         // JavaScript comments.
         Repair(
             "{\n  \"a\": 1, // one\n  /* two */ \"b\": 2\n}", #"{"a":1,"b":2}"#,
@@ -60,7 +63,9 @@ struct LenientParsingTests {
         Repair("[\"a\tb\"]", #"["a\tb"]"#, [D("unescaped control character U+0009 in string", 1, 4)]),
         Repair(#"["it\'s"]"#, #"["it's"]"#, [D(#"invalid escape sequence '\'' in string"#, 1, 5)]),
         Repair(#"["\x41"]"#, #"["x41"]"#, [D(#"invalid escape sequence '\x' in string"#, 1, 3)]),
-        Repair(#"["\u12G4"]"#, #"["u12G4"]"#, [D(#"invalid escape sequence '\u': expected four hexadecimal digits"#, 1, 3)]),
+        Repair(
+            #"["\u12G4"]"#, #"["u12G4"]"#, [D(#"invalid escape sequence '\u': expected four hexadecimal digits"#, 1, 3)]
+        ),
         Repair(
             #"{"name": "The "Best" Pizza"}"#, #"{"name":"The \"Best\" Pizza"}"#,
             [D("unescaped '\"' inside a string", 1, 15), D("unescaped '\"' inside a string", 1, 20)],
@@ -77,7 +82,9 @@ struct LenientParsingTests {
         // Commas and colons.
         Repair("[1, 2, ]", "[1,2]", [D("trailing comma before ']'", 1, 6)]),
         Repair(#"{"a":1,}"#, #"{"a":1}"#, [D("trailing comma before '}'", 1, 7)]),
-        Repair("{\"a\": [1, 2,\n],\n}", #"{"a":[1,2]}"#, [D("trailing comma before ']'", 1, 12), D("trailing comma before '}'", 2, 2)]),
+        Repair(
+            "{\"a\": [1, 2,\n],\n}", #"{"a":[1,2]}"#,
+            [D("trailing comma before ']'", 1, 12), D("trailing comma before '}'", 2, 2)]),
         Repair("[1,,2]", "[1,2]", [D("unexpected ','; empty array element skipped", 1, 4)]),
         Repair(#"{"a":1,,"b":2}"#, #"{"a":1,"b":2}"#, [D("unexpected ','; expected an object key", 1, 8)]),
         Repair("{\"a\": 1\n \"b\": 2}", #"{"a":1,"b":2}"#, [D("missing ',' between object members", 2, 2)]),
@@ -190,15 +197,17 @@ struct LenientParsingTests {
         #expect(!last.recovered)
     }
 
-    @Test("replaces invalid UTF-8 in strings with U+FFFD, one diagnostic per maximal invalid subpart", arguments: [
-        ([0x22, 0xFF, 0x22], "\u{FFFD}", [2]),
-        ([0x22, 0x61, 0xC0, 0xAF, 0x22], "a\u{FFFD}\u{FFFD}", [3, 4]),
-        ([0x22, 0x61, 0x62, 0xED, 0xA0, 0x80, 0x22], "ab\u{FFFD}\u{FFFD}\u{FFFD}", [4, 5, 6]),
-        ([0x22, 0xE2, 0x82, 0x22], "\u{FFFD}", [2]),
-        ([0x22, 0xF0, 0x9F, 0x98, 0x22], "\u{FFFD}", [2]),
-        ([0x22, 0xC3, 0xA9, 0xFF, 0x5C, 0x6E, 0x22], "é\u{FFFD}\n", [3]),
-        ([0x22, 0x5C, 0x74, 0xF5, 0x22], "\t\u{FFFD}", [4]),
-    ] as [([UInt8], String, [Int])])
+    @Test(
+        "replaces invalid UTF-8 in strings with U+FFFD, one diagnostic per maximal invalid subpart",
+        arguments: [
+            ([0x22, 0xFF, 0x22], "\u{FFFD}", [2]),
+            ([0x22, 0x61, 0xC0, 0xAF, 0x22], "a\u{FFFD}\u{FFFD}", [3, 4]),
+            ([0x22, 0x61, 0x62, 0xED, 0xA0, 0x80, 0x22], "ab\u{FFFD}\u{FFFD}\u{FFFD}", [4, 5, 6]),
+            ([0x22, 0xE2, 0x82, 0x22], "\u{FFFD}", [2]),
+            ([0x22, 0xF0, 0x9F, 0x98, 0x22], "\u{FFFD}", [2]),
+            ([0x22, 0xC3, 0xA9, 0xFF, 0x5C, 0x6E, 0x22], "é\u{FFFD}\n", [3]),
+            ([0x22, 0x5C, 0x74, 0xF5, 0x22], "\t\u{FFFD}", [4]),
+        ] as [([UInt8], String, [Int])])
     func invalidUTF8(_ bytes: [UInt8], _ expected: String, _ columns: [Int]) {
         let result = JSONParser.parse(bytes, lenient: true)
         #expect(result.value == .string(expected))

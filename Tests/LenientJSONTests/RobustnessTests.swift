@@ -15,7 +15,8 @@ struct RobustnessTests {
         #expect(error.severity == .error)
         #expect(!error.recovered)
         // The 513th container is the one rejected.
-        let openerOffsets = text.utf8.enumerated().lazy.filter { $0.element == 0x5B || $0.element == 0x7B }.map(\.offset)
+        let openerOffsets = text.utf8.enumerated().lazy.filter { $0.element == 0x5B || $0.element == 0x7B }.map(
+            \.offset)
         #expect(error.byteOffset == Array(openerOffsets.prefix(513)).last)
         #expect(error.column == error.byteOffset + 1)
     }
@@ -32,11 +33,13 @@ struct RobustnessTests {
         #expect(lenient(rejected).value == nil)
     }
 
-    @Test("maximumDepth is configurable and clamped", arguments: [
-        (2, "[[]]", true), (2, "[[[]]]", false), (0, "[]", true), (0, "[[]]", false), (-5, "{}", true),
-        (1_000_000, String(repeating: "[", count: 1024) + String(repeating: "]", count: 1024), true),
-        (1_000_000, String(repeating: "[", count: 1025) + String(repeating: "]", count: 1025), false),
-    ] as [(Int, String, Bool)])
+    @Test(
+        "maximumDepth is configurable and clamped",
+        arguments: [
+            (2, "[[]]", true), (2, "[[[]]]", false), (0, "[]", true), (0, "[[]]", false), (-5, "{}", true),
+            (1_000_000, String(repeating: "[", count: 1024) + String(repeating: "]", count: 1024), true),
+            (1_000_000, String(repeating: "[", count: 1025) + String(repeating: "]", count: 1025), false),
+        ] as [(Int, String, Bool)])
     func configurableDepth(_ depth: Int, _ text: String, _ accepted: Bool) {
         let result = JSONParser.parse(text, lenient: false, maximumDepth: depth)
         #expect((result.value != nil) == accepted)
@@ -72,11 +75,14 @@ struct RobustnessTests {
         #expect(object["key19999"] == 19_999)
     }
 
-    @Test("unterminated constructs at the end of input never read past it", arguments: [
-        "\"", "\"\\", "\"\\u", "\"\\u12", "\"\\ud83d", "\"\\ud83d\\", "\"\\ud83d\\u", "\"\\ud83d\\udc", "[1.", "[1e", "-",
-        "/", "/*", "/* *", "<", "<!-", "<!--", "<![CDATA", "-->", "-", "]]", "t", "nul", "-I", "{\"a\"", "{\"a\":",
-        "{'", "{a", "[+", "[.", "\u{FEFF}", "\u{C2}", "\"\u{E9}",
-    ])
+    @Test(
+        "unterminated constructs at the end of input never read past it",
+        arguments: [
+            "\"", "\"\\", "\"\\u", "\"\\u12", "\"\\ud83d", "\"\\ud83d\\", "\"\\ud83d\\u", "\"\\ud83d\\udc", "[1.",
+            "[1e", "-",
+            "/", "/*", "/* *", "<", "<!-", "<!--", "<![CDATA", "-->", "-", "]]", "t", "nul", "-I", "{\"a\"", "{\"a\":",
+            "{'", "{a", "[+", "[.", "\u{FEFF}", "\u{C2}", "\"\u{E9}",
+        ])
     func truncatedInput(_ text: String) {
         for lenientMode in [false, true] {
             let result = JSONParser.parse(text, lenient: lenientMode)
@@ -105,7 +111,10 @@ struct RobustnessTests {
     @Test("fuzzed input never crashes and keeps the result invariants", arguments: 0..<8)
     func fuzz(seed: Int) {
         var random = SplitMix64(state: UInt64(seed) &* 0x1234_5678_9ABC_DEF1)
-        let alphabet = Array(#"{}[]",:'\/*<!-->;.+eE0123456789abtnulfs "#.utf8) + [0x00, 0x0A, 0x0D, 0x09, 0xFF, 0xC3, 0xED, 0xA0, 0xF0, 0x9F]
+        let alphabet =
+            Array(#"{}[]",:'\/*<!-->;.+eE0123456789abtnulfs "#.utf8) + [
+                0x00, 0x0A, 0x0D, 0x09, 0xFF, 0xC3, 0xED, 0xA0, 0xF0, 0x9F,
+            ]
         for _ in 0..<400 {
             var bytes = Array(Self.fuzzSeeds[Int(random.next() % UInt64(Self.fuzzSeeds.count))].utf8)
             for _ in 0...(random.next() % 6) {
@@ -130,7 +139,8 @@ struct RobustnessTests {
             #expect(result.isStrictlyValid == !result.diagnostics.contains { $0.severity == .error })
             for diagnostic in result.diagnostics {
                 #expect(diagnostic.line >= 1 && diagnostic.column >= 1, sourceLocation: sourceLocation)
-                #expect(diagnostic.byteOffset >= 0 && diagnostic.byteOffset <= bytes.count, sourceLocation: sourceLocation)
+                #expect(
+                    diagnostic.byteOffset >= 0 && diagnostic.byteOffset <= bytes.count, sourceLocation: sourceLocation)
                 #expect(diagnostic.column <= diagnostic.byteOffset + 1, sourceLocation: sourceLocation)
             }
         }
@@ -140,7 +150,8 @@ struct RobustnessTests {
             #expect(lenientResult.diagnostics == strictResult.diagnostics, sourceLocation: sourceLocation)
         } else {
             #expect(strictResult.value == nil, sourceLocation: sourceLocation)
-            #expect(strictResult.diagnostics.filter { $0.severity == .error }.count == 1, sourceLocation: sourceLocation)
+            #expect(
+                strictResult.diagnostics.filter { $0.severity == .error }.count == 1, sourceLocation: sourceLocation)
         }
         if let value = lenientResult.value {
             for pretty in [false, true] {
@@ -149,7 +160,9 @@ struct RobustnessTests {
                 #expect(reparsed.value == value, "\(bytes)", sourceLocation: sourceLocation)
             }
         } else {
-            #expect(lenientResult.diagnostics.contains { $0.severity == .error && !$0.recovered }, sourceLocation: sourceLocation)
+            #expect(
+                lenientResult.diagnostics.contains { $0.severity == .error && !$0.recovered },
+                sourceLocation: sourceLocation)
         }
     }
 }

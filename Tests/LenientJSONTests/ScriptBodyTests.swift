@@ -117,22 +117,26 @@ struct ScriptBodyTests {
         #expect(error.reason == "unexpected end of input; expected a JSON value")
     }
 
-    @Test("lone surrogate escapes become U+FFFD with a warning in both modes", arguments: [
-        (#""\ud800x""#, "\u{FFFD}x", [2]),
-        (#""\udc00""#, "\u{FFFD}", [2]),
-        (#""ab\ud83d""#, "ab\u{FFFD}", [4]),
-        (#""\ud83d\u0041""#, "\u{FFFD}A", [2]),
-        (#""\ud83d\ud83d\ude00""#, "\u{FFFD}😀", [2]),
-        (#""\uDE00\uD83D""#, "\u{FFFD}\u{FFFD}", [2, 8]),
-        (#""\ud83d\ude00""#, "😀", []),
-        (#""\uD834\uDD1E""#, "𝄞", []),
-    ] as [(String, String, [Int])])
+    @Test(
+        "lone surrogate escapes become U+FFFD with a warning in both modes",
+        arguments: [
+            (#""\ud800x""#, "\u{FFFD}x", [2]),
+            (#""\udc00""#, "\u{FFFD}", [2]),
+            (#""ab\ud83d""#, "ab\u{FFFD}", [4]),
+            (#""\ud83d\u0041""#, "\u{FFFD}A", [2]),
+            (#""\ud83d\ud83d\ude00""#, "\u{FFFD}😀", [2]),
+            (#""\uDE00\uD83D""#, "\u{FFFD}\u{FFFD}", [2, 8]),
+            (#""\ud83d\ude00""#, "😀", []),
+            (#""\uD834\uDD1E""#, "𝄞", []),
+        ] as [(String, String, [Int])])
     func loneSurrogates(_ text: String, _ expected: String, _ columns: [Int]) {
         for result in [strict(text), lenient(text)] {
             #expect(result.value == .string(expected))
             #expect(result.isStrictlyValid)
             #expect(result.diagnostics.map(\.column) == columns)
-            #expect(result.diagnostics.allSatisfy { $0.severity == .warning && $0.reason.contains("lone UTF-16 surrogate") })
+            #expect(
+                result.diagnostics.allSatisfy { $0.severity == .warning && $0.reason.contains("lone UTF-16 surrogate") }
+            )
         }
     }
 }

@@ -3,14 +3,16 @@ import Testing
 
 @Suite("Serializer")
 struct SerializerTests {
-    @Test("escapes quotes, backslashes and control characters only", arguments: [
-        ("plain", #""plain""#),
-        ("a\"b\\c", #""a\"b\\c""#),
-        ("\n\t\r\u{8}\u{C}", #""\n\t\r\b\f""#),
-        ("\u{0}\u{1}\u{1F}", #""\u0000\u0001\u001f""#),
-        ("/ </script> é 😀 \u{2028}\u{2029} \u{7F}", "\"/ </script> é 😀 \u{2028}\u{2029} \u{7F}\""),
-        ("", #""""#),
-    ] as [(String, String)])
+    @Test(
+        "escapes quotes, backslashes and control characters only",
+        arguments: [
+            ("plain", #""plain""#),
+            ("a\"b\\c", #""a\"b\\c""#),
+            ("\n\t\r\u{8}\u{C}", #""\n\t\r\b\f""#),
+            ("\u{0}\u{1}\u{1F}", #""\u0000\u0001\u001f""#),
+            ("/ </script> é 😀 \u{2028}\u{2029} \u{7F}", "\"/ </script> é 😀 \u{2028}\u{2029} \u{7F}\""),
+            ("", #""""#),
+        ] as [(String, String)])
     func escaping(_ string: String, _ expected: String) {
         #expect(JSONValue.string(string).serialized() == expected)
         // The output parses back to the same string.
@@ -65,18 +67,25 @@ struct SerializerTests {
         #expect(value.serialized(sortKeys: true) == #"{"a":2,"b":1,"b":3}"#)
     }
 
-    @Test("numbers are written from their literal; invalid literals become null", arguments: [
-        ("1.50", "1.50"), ("-0", "-0"), ("1E+400", "1E+400"), ("123456789012345678901234567890", "123456789012345678901234567890"),
-        ("abc", "null"), ("NaN", "null"), ("", "null"), ("01", "null"), ("1.", "null"), ("+1", "null"), (" 1", "null"),
-    ] as [(String, String)])
+    @Test(
+        "numbers are written from their literal; invalid literals become null",
+        arguments: [
+            ("1.50", "1.50"), ("-0", "-0"), ("1E+400", "1E+400"),
+            ("123456789012345678901234567890", "123456789012345678901234567890"),
+            ("abc", "null"), ("NaN", "null"), ("", "null"), ("01", "null"), ("1.", "null"), ("+1", "null"),
+            (" 1", "null"),
+        ] as [(String, String)])
     func numbers(_ literal: String, _ expected: String) {
         #expect(JSONValue.number(literal).serialized() == expected)
     }
 
-    @Test("Double values use the shortest round-trip text", arguments: [
-        (4.5, "4.5"), (1.0, "1"), (-0.0, "0"), (0.1, "0.1"), (-2.0, "-2"), (1e300, "1e+300"), (1e-7, "1e-07"),
-        (9_007_199_254_740_992.0, "9007199254740992.0"), (1e16, "1e+16"), (.nan, "null"), (.infinity, "null"), (-.infinity, "null"),
-    ] as [(Double, String)])
+    @Test(
+        "Double values use the shortest round-trip text",
+        arguments: [
+            (4.5, "4.5"), (1.0, "1"), (-0.0, "0"), (0.1, "0.1"), (-2.0, "-2"), (1e300, "1e+300"), (1e-7, "1e-07"),
+            (9_007_199_254_740_992.0, "9007199254740992.0"), (1e16, "1e+16"), (.nan, "null"), (.infinity, "null"),
+            (-.infinity, "null"),
+        ] as [(Double, String)])
     func doubles(_ double: Double, _ expected: String) {
         let value = JSONValue(double)
         #expect(value.serialized() == expected)

@@ -135,12 +135,14 @@ struct StrictParsingTests {
         #expect((crlf.line, crlf.column) == (3, 3))
     }
 
-    @Test("rejects invalid UTF-8 in strict mode", arguments: [
-        [0x22, 0xFF, 0x22],
-        [0x22, 0x61, 0xC0, 0xAF, 0x22],
-        [0x22, 0x61, 0x62, 0xED, 0xA0, 0x80, 0x22],
-        [0x22, 0xE2, 0x82, 0x22],
-    ] as [[UInt8]])
+    @Test(
+        "rejects invalid UTF-8 in strict mode",
+        arguments: [
+            [0x22, 0xFF, 0x22],
+            [0x22, 0x61, 0xC0, 0xAF, 0x22],
+            [0x22, 0x61, 0x62, 0xED, 0xA0, 0x80, 0x22],
+            [0x22, 0xE2, 0x82, 0x22],
+        ] as [[UInt8]])
     func rejectsInvalidUTF8(_ bytes: [UInt8]) throws {
         let result = JSONParser.parse(bytes, lenient: false)
         #expect(result.value == nil)
