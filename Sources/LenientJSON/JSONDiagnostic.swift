@@ -8,8 +8,8 @@
 ///
 /// In strict mode every problem is an unrecovered `error`. In lenient mode a problem that was repaired has
 /// `severity == .error` and `recovered == true`; an unrepairable one has `recovered == false` and ends parsing.
-/// Warnings (duplicate keys, lone surrogate escapes) are not failures in either mode and have
-/// `recovered == false`, because nothing was repaired.
+/// Warnings are valid JSON that is probably a mistake, in either mode: a duplicate key (`recovered == false`,
+/// every member is kept) or a lone UTF-16 surrogate escape (`recovered == true`: it became U+FFFD).
 public struct JSONDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious a diagnostic is.
     public enum Severity: String, Sendable, Hashable {
@@ -47,6 +47,19 @@ public struct JSONDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
         self.severity = severity
         self.recovered = recovered
+    }
+
+    /// This diagnostic with its position moved into a larger document in which the parsed text starts at
+    /// `line`, `column` and `byteOffset` (all of the text's first character; line and column 1-based). Use it
+    /// to report a problem in a `<script>` body at its position in the page.
+    public func shifted(toTextStartingAtLine line: Int, column: Int, byteOffset: Int) -> JSONDiagnostic {
+        var moved = self
+        if moved.line == 1 {
+            moved.column += column - 1
+        }
+        moved.line += line - 1
+        moved.byteOffset += byteOffset
+        return moved
     }
 
     /// `line L, column C: reason`, followed by ` (warning)` or ` (repaired)` where it applies.

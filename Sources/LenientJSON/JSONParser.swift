@@ -68,6 +68,15 @@ public enum JSONParser {
         return text.withUTF8 { parse(buffer: $0, lenient: lenient, depth: depth) }
     }
 
+    /// Parses a substring (its UTF-8 bytes; positions are relative to it), in place when it is native.
+    public static func parse(
+        _ text: Substring,
+        lenient: Bool,
+        maximumDepth: Int = defaultMaximumDepth
+    ) -> JSONParseResult {
+        parse(text.utf8, lenient: lenient, maximumDepth: maximumDepth)
+    }
+
     private static func parse(buffer: UnsafeBufferPointer<UInt8>, lenient: Bool, depth: Int) -> JSONParseResult {
         var parser = Parser(bytes: buffer, lenient: lenient, maximumDepth: depth)
         let value = parser.parseDocument()

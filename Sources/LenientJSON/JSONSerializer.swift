@@ -16,6 +16,8 @@ extension JSONValue {
     ///   indented by two spaces, with `": "` between key and value; empty containers print as `[]` and `{}`.
     ///   No trailing newline is added.
     /// - `sortKeys` orders object members by key in Unicode scalar order (stable for duplicate keys).
+    ///
+    /// Serialization recurses once per nesting level; parsed values are at most `JSONParser.depthLimit` deep.
     public func serialized(pretty: Bool = false, sortKeys: Bool = false) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(128)

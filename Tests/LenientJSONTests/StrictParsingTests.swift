@@ -161,6 +161,7 @@ struct StrictParsingTests {
         #expect(JSONParser.parse(bytes, lenient: false).value == expected)
         #expect(JSONParser.parse(bytes[...], lenient: false).value == expected)
         #expect(JSONParser.parse(text.utf8, lenient: false).value == expected)
+        #expect(JSONParser.parse("<x>\(text)</x>".dropFirst(3).dropLast(4), lenient: false).value == expected)
         #expect(JSONParser.parse(bytes.lazy.map { $0 }, lenient: false).value == expected)
         bytes.withUnsafeBufferPointer { buffer in
             #expect(JSONParser.parse(buffer, lenient: false).value == expected)
@@ -170,5 +171,18 @@ struct StrictParsingTests {
         let sliced = JSONParser.parse(padded[2...], lenient: false)
         #expect(sliced.firstError?.byteOffset == 2)
         #expect(sliced.firstError?.column == 3)
+    }
+
+    @Test("diagnostics move into the enclosing document")
+    func shiftedDiagnostics() throws {
+        // A script body that starts at line 10, column 37 (byte 300) of a page.
+        let first = try #require(strict("[1,]").firstError)
+        let movedFirst = first.shifted(toTextStartingAtLine: 10, column: 37, byteOffset: 300)
+        #expect((movedFirst.line, movedFirst.column, movedFirst.byteOffset) == (10, 39, 302))
+        let later = try #require(strict("[\n  1,\n]").firstError)
+        let movedLater = later.shifted(toTextStartingAtLine: 10, column: 37, byteOffset: 300)
+        #expect((movedLater.line, movedLater.column, movedLater.byteOffset) == (11, 4, 305))
+        #expect(movedLater.reason == later.reason)
+        #expect(movedLater.description == "line 11, column 4: trailing comma before ']'")
     }
 }
