@@ -78,8 +78,8 @@ public struct JSONDiagnostic: Sendable, Hashable, CustomStringConvertible {
 public struct JSONParseResult: Sendable, Hashable {
     /// The parsed value; `nil` when nothing could be recovered.
     public var value: JSONValue?
-    /// Every problem found, sorted by position (at most ``JSONParser/maximumDiagnostics`` of them, plus one
-    /// warning saying that more were suppressed).
+    /// Every problem found, sorted by position: at most ``JSONParser/maximumDiagnostics`` repairs and warnings,
+    /// then one warning saying that more were suppressed, and always the error that stopped parsing, if any.
     public var diagnostics: [JSONDiagnostic]
     /// `true` when no error-severity diagnostic was produced, i.e. the text is valid RFC 8259 JSON.
     /// Warnings do not affect it.
@@ -100,6 +100,12 @@ public struct JSONParseResult: Sendable, Hashable {
     /// The warning-severity diagnostics.
     public var warnings: [JSONDiagnostic] {
         diagnostics.filter { $0.severity == .warning }
+    }
+
+    /// The unrecovered error that stopped parsing; present exactly when `value` is `nil`. (In lenient mode,
+    /// unparsable text after a complete top-level value is ignored and its diagnostic marked recovered.)
+    public var failure: JSONDiagnostic? {
+        diagnostics.first { $0.severity == .error && !$0.recovered }
     }
 
     /// The first error-severity diagnostic, if any: the position to report for an invalid text.

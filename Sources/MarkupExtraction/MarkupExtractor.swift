@@ -170,10 +170,15 @@ public struct MarkupExtractor: Sendable {
             return diagnostic
         }
         if result.value == nil {
-            let reason = shifted.first?.reason ?? "no JSON value"
+            let failure = result.failure.map { failure in
+                var failure = failure
+                failure.line += script.line - 1
+                return failure
+            }
+            let reason = failure?.reason ?? "no JSON value"
             diagnostics.append(
                 ExtractionDiagnostic(
-                    code: .jsonLDUnrecoverable, line: shifted.first?.line ?? script.line, column: shifted.first?.column,
+                    code: .jsonLDUnrecoverable, line: failure?.line ?? script.line, column: failure?.column,
                     message: "JSON-LD script at line \(script.line) cannot be parsed: \(reason)"))
         } else {
             for diagnostic in shifted where diagnostic.severity == .error {

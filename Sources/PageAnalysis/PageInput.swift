@@ -61,7 +61,12 @@ public struct InputCollector: Sendable {
         for argument in arguments {
             var isDirectory: ObjCBool = false
             guard fileManager.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                problems.append(InputProblem(.missing, path: argument, message: "no such file or folder"))
+                if allowFolders {
+                    problems.append(InputProblem(.missing, path: argument, message: "no such file or folder"))
+                } else {
+                    // Keep its place in the output: loading it reports the missing file.
+                    inputs.append(PageInput(path: argument, url: url(forFile: argument, relativePath: nil)))
+                }
                 continue
             }
             guard isDirectory.boolValue else {
@@ -112,6 +117,9 @@ public enum PageLoader {
 
     public static func load(_ input: PageInput, maximumBytes: Int = defaultMaximumBytes) throws(InputProblem) -> [UInt8] {
         let path = input.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputProblem(.missing, path: path, message: "no such file or folder")
+        }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))

@@ -195,6 +195,7 @@ struct LenientParsingTests {
         #expect(failure.error.matches(last), "got \(last)")
         #expect(last.severity == .error)
         #expect(!last.recovered)
+        #expect(result.failure == last)
     }
 
     @Test(
@@ -233,5 +234,11 @@ struct LenientParsingTests {
         #expect(last.severity == .warning)
         #expect(last.reason.contains("the rest are not listed"))
         #expect(!result.isStrictlyValid)
+        // The error that stops parsing is listed even after the cap.
+        let fatal = lenient("[1" + String(repeating: ",", count: 1000) + "x]")
+        #expect(fatal.value == nil)
+        #expect(fatal.diagnostics.count == JSONParser.maximumDiagnostics + 2)
+        #expect(fatal.failure?.reason == "unexpected 'x'; expected a JSON value")
+        #expect(fatal.failure?.column == 1003)
     }
 }

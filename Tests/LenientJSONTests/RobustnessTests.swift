@@ -137,6 +137,7 @@ struct RobustnessTests {
         let lenientResult = JSONParser.parse(bytes, lenient: true)
         for result in [strictResult, lenientResult] {
             #expect(result.isStrictlyValid == !result.diagnostics.contains { $0.severity == .error })
+            #expect((result.value == nil) == (result.failure != nil), sourceLocation: sourceLocation)
             for diagnostic in result.diagnostics {
                 #expect(diagnostic.line >= 1 && diagnostic.column >= 1, sourceLocation: sourceLocation)
                 #expect(
