@@ -34,12 +34,13 @@ struct Extract: ParsableCommand {
         let output = StandardOutput()
         let pretty = self.pretty && inputs.count == 1
         let failures = FailureCounter()
+        // Serialising runs on the workers; only the ordered write happens under the lock.
         OrderedParallel.run(count: inputs.count, jobs: extraction.resolvedJobs) { index in
-            analyzer.analyze(inputs[index])
+            analyzer.analyze(inputs[index]).map { JSONValue.object($0.json).serialized(pretty: pretty) }
         } emit: { index, result in
             switch result {
-            case .success(let page):
-                output.write(JSONValue.object(page.json).serialized(pretty: pretty) + "\n")
+            case .success(let text):
+                output.write(text + "\n")
             case .failure(let problem):
                 failures.add(problem)
                 let error: JSONValue = ["url": .string(inputs[index].url), "file": .string(problem.path), "error": ["code": .string(problem.code.rawValue), "message": .string(problem.message)]]

@@ -48,7 +48,8 @@ struct AttributeSetBuilderTests {
         let attributes = build(page(head: Self.titleSources.joined(separator: "\n")))
         let provenance = try #require(attributes.provenance(of: "title"))
         #expect(provenance.chosen.value == "OG title")
-        #expect(provenance.chosen.source == ValueSource(source: "og:title", line: 2))
+        #expect(provenance.chosen.source.source == "og:title")
+        #expect(provenance.chosen.source.line == 2)
         #expect(provenance.conflicting.map(\.value) == ["JSON-LD name", "Twitter title", "HTML title"])
         #expect(provenance.conflicting.map(\.source.source) == ["json-ld Movie.name", "twitter:title", "<title>"])
         #expect(provenance.conflicting.map(\.source.line) == [3, 4, 5])
@@ -276,7 +277,10 @@ struct AttributeSetBuilderTests {
         #expect(attributes.attributeSet.stateOrProvince == "BE")
         #expect(attributes.attributeSet.postalCode == "10115")
         #expect(attributes.attributeSet.country == "DE")
-        #expect(attributes.attributeSet.namedLocation == "Pizza")
+        let place = build(page(head: jsonLD(#"{"@type": "Place", "name": "Town Hall", "address": "1 Square, Oslo"}"#)))
+        #expect(place.attributeSet.namedLocation == "Town Hall")
+        #expect(place.attributeSet.fullyFormattedAddress == "1 Square, Oslo")
+        #expect(place.attributeSet.supportsNavigation == nil)
     }
 
     @Test("out-of-range or non-numeric coordinates give no location", arguments: [("95", "10"), ("10", "-181"), ("north", "10")])
