@@ -62,6 +62,7 @@ let package = Package(
         .testTarget(
             name: "MarkupExtractionTests",
             dependencies: ["MarkupExtraction", "LenientJSON"],
+            exclude: ["Golden"],
             resources: [.copy("Pages")],
             swiftSettings: strictSettings
         ),

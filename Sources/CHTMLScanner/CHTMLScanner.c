@@ -20,6 +20,7 @@ typedef struct sc_state {
     const sc_callbacks *callbacks;
     sc_scan_report *report;
     int wantsCharacters;
+    int bodyTagSeen;
 } sc_state;
 
 // MARK: - Classification (libxml2's HTML parser lower-cases tag and attribute names)
@@ -149,13 +150,21 @@ static int sc_classify_attribute(const char *name) {
     return -1;
 }
 
-static int sc_tag_wants_offset(sc_tag tag) {
-    switch (tag) {
-    case SC_TAG_META: case SC_TAG_LINK: case SC_TAG_TITLE: case SC_TAG_BASE: case SC_TAG_BODY:
-        return 1;
-    default:
-        return 0;
+/// True when the start tag being reported was written in the source: the nearest '<' before the
+/// parser's position opens a tag with this name. An implied element (libxml2 opens `body` when it
+/// meets a body-only tag) is reported while another tag is being read, so the check fails.
+static int sc_is_written_tag(htmlParserCtxtPtr context, const char *name) {
+    if (context->input == NULL || context->input->cur == NULL || context->input->base == NULL) return 0;
+    const xmlChar *base = context->input->base;
+    const xmlChar *cursor = context->input->cur;
+    size_t length = strlen(name);
+    for (int steps = 0; cursor > base && steps < 65536; steps++) {
+        cursor--;
+        if (*cursor != '<') continue;
+        if ((size_t)(context->input->end - cursor) < length + 1) return 0;
+        return strncasecmp((const char *)cursor + 1, name, length) == 0;
     }
+    return 0;
 }
 
 // MARK: - SAX callbacks
@@ -167,7 +176,10 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     element.name = (const char *)name;
     element.tag = sc_classify_tag((const char *)name);
     element.line = state->context->input != NULL ? state->context->input->line : 0;
-    element.byteOffset = sc_tag_wants_offset(element.tag) ? xmlByteConsumed(state->context) : -1;
+    if (element.tag == SC_TAG_BODY && !state->bodyTagSeen && sc_is_written_tag(state->context, "body")) {
+        state->bodyTagSeen = 1;
+    }
+    element.inSourceBody = state->bodyTagSeen;
     if (attributes != NULL) {
         for (const xmlChar **pair = attributes; pair[0] != NULL; pair += 2) {
             int attribute = sc_classify_attribute((const char *)pair[0]);
@@ -205,6 +217,11 @@ static void sc_structured_error(void *userData, xmlErrorPtr error) {
         state->report->unsupportedEncoding = 1;
         break;
     default:
+        // A `<body>` tag met after libxml2 already opened an implied body is dropped from the
+        // tree with this error; it still marks where the source's body starts.
+        if (error->code == XML_HTML_STRUCURE_ERROR && error->str1 != NULL && strcasecmp(error->str1, "body") == 0) {
+            state->bodyTagSeen = 1;
+        }
         state->report->parseErrors++;
         break;
     }
@@ -226,7 +243,7 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
         if (context != NULL) htmlFreeParserCtxt(context);
         return;
     }
-    sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0};
+    sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .bodyTagSeen = 0};
 
     // Replace the DOM-building SAX2 handler: no tree is built, only our callbacks run.
     memset(context->sax, 0, sizeof(htmlSAXHandler));

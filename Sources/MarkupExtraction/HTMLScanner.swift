@@ -21,8 +21,8 @@ struct ElementView {
 
     var tag: TagKind { TagKind(rawValue: UInt8(truncatingIfNeeded: element.pointee.tag.rawValue)) ?? .other }
     var line: Int { Int(element.pointee.line) }
-    /// Byte offset just after the start tag (meta, link, title, base and body only), else nil.
-    var byteOffset: Int? { element.pointee.byteOffset >= 0 ? element.pointee.byteOffset : nil }
+    /// Where the tag was written: after the source's `<body>` tag or before it.
+    var section: DocumentSection { element.pointee.inSourceBody != 0 ? .body : .head }
     var hasInterestingAttributes: Bool { element.pointee.attributeMask != 0 }
 
     func has(_ attribute: AttributeName) -> Bool {

@@ -8,19 +8,19 @@ final class MarkupCollector {
         var property: String?
         var content: String?
         var line: Int
-        var offset: Int?
+        var section: DocumentSection
     }
 
     struct LinkRecord {
         var rel: String
         var href: String
         var line: Int
-        var offset: Int?
+        var section: DocumentSection
     }
 
     struct ScriptRecord {
         var line: Int
-        var offset: Int?
+        var section: DocumentSection
         var bytes: [UInt8]
     }
 
@@ -78,9 +78,6 @@ final class MarkupCollector {
     private static let microdataAttributes = AttributeSetMask(.itemscope, .itemprop, .itemtype, .itemid, .itemref, .id)
     private static let rdfaAttributes = AttributeSetMask(.vocab, .typeof, .property, .resource, .prefix, .about, .rel, .rev, .role)
 
-    /// The byte offset of the source's `<body` tag; tags before it were written in the head.
-    let bodyTagOffset: Int?
-
     private var frames: [Frame] = []
     private(set) var text: [UInt8] = []
     private var captureDepth = 0
@@ -90,12 +87,12 @@ final class MarkupCollector {
     private var microdataParent: Int32 = -1
     private var rdfaParent: Int32 = -1
     private var currentScript: ScriptRecord?
-    private var titleStart = (bytes: 0, line: 0, offset: Int?.none)
+    private var titleStart = (bytes: 0, line: 0, section: DocumentSection.head)
 
     private(set) var metas: [MetaRecord] = []
     private(set) var linkRecords: [LinkRecord] = []
-    private(set) var title: (text: String, line: Int, offset: Int?)?
-    private(set) var baseHref: (href: String, line: Int, offset: Int?)?
+    private(set) var title: (text: String, line: Int, section: DocumentSection)?
+    private(set) var baseHref: (href: String, line: Int, section: DocumentSection)?
     private(set) var htmlLang: (lang: String, line: Int)?
     private(set) var prefixDeclarations: [PrefixDeclaration] = []
     private(set) var scripts: [ScriptRecord] = []
@@ -106,15 +103,9 @@ final class MarkupCollector {
     private(set) var usesRDFa = false
     let collectsRDFa: Bool
 
-    init(bodyTagOffset: Int?, collectsRDFa: Bool) {
-        self.bodyTagOffset = bodyTagOffset
+    init(collectsRDFa: Bool) {
         self.collectsRDFa = collectsRDFa
         frames.reserveCapacity(64)
-    }
-
-    func section(ofOffset offset: Int?) -> DocumentSection {
-        guard let offset, let bodyTagOffset else { return .head }
-        return offset <= bodyTagOffset ? .head : .body
     }
 
     private var wantsCharacters: Bool {
@@ -126,29 +117,34 @@ final class MarkupCollector {
     func startElement(_ element: ElementView) -> Bool {
         let tag = element.tag
         var frame = Frame(tag: tag)
+        if tag == .template { templateDepth += 1 }
+        if tag == .svg { svgDepth += 1 }
         switch tag {
-        case .other:
+        case .other, .template, .svg:
+            break
+        case _ where templateDepth > 0:
+            // `<template>` content is inert: nothing in it counts.
             break
         case .meta:
             if element.has(.name) || element.has(.property) {
                 metas.append(
                     MetaRecord(
                         name: element.value(.name), property: element.value(.property),
-                        content: element.value(.content), line: element.line, offset: element.byteOffset))
+                        content: element.value(.content), line: element.line, section: element.section))
             }
         case .link:
             if let rel = element.value(.rel), let href = element.value(.href) {
-                linkRecords.append(LinkRecord(rel: rel, href: href, line: element.line, offset: element.byteOffset))
+                linkRecords.append(LinkRecord(rel: rel, href: href, line: element.line, section: element.section))
             }
         case .title:
             if title == nil, svgDepth == 0 {
                 frame.title = true
                 frame.capturesText = true
-                titleStart = (text.count, element.line, element.byteOffset)
+                titleStart = (text.count, element.line, element.section)
             }
         case .base:
             if baseHref == nil, let href = element.value(.href) {
-                baseHref = (href, element.line, element.byteOffset)
+                baseHref = (href, element.line, element.section)
             }
         case .html:
             if htmlLang == nil, let lang = element.value(.lang) ?? element.value(.xmlLang) {
@@ -157,16 +153,12 @@ final class MarkupCollector {
         case .script:
             if let type = element.value(.type), Self.isJSONLD(type) {
                 frame.script = true
-                currentScript = ScriptRecord(line: element.line, offset: element.byteOffset, bytes: [])
+                currentScript = ScriptRecord(line: element.line, section: element.section, bytes: [])
             } else {
                 frame.rawText = true
             }
         case .style:
             frame.rawText = true
-        case .svg:
-            svgDepth += 1
-        case .template:
-            templateDepth += 1
         case .a, .area:
             if let href = element.value(.href) {
                 links.append(OutgoingLink(href: href, rel: element.value(.rel), line: element.line))
@@ -199,7 +191,7 @@ final class MarkupCollector {
         if frame.capturesText { captureDepth -= 1 }
         if frame.rawText { rawTextDepth -= 1 }
         if frame.title {
-            title = (String(decoding: text[titleStart.bytes...], as: UTF8.self), titleStart.line, titleStart.offset)
+            title = (String(decoding: text[titleStart.bytes...], as: UTF8.self), titleStart.line, titleStart.section)
         }
         if frame.script, let script = currentScript {
             scripts.append(script)

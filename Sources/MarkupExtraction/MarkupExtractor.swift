@@ -1,11 +1,5 @@
 public import LenientJSON
 
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
-
 /// HTML bytes + the page's URL → `PageMarkup`. Stateless and `Sendable`: call it from any number
 /// of threads at once (each call uses its own parser context).
 public struct MarkupExtractor: Sendable {
@@ -39,20 +33,48 @@ public struct MarkupExtractor: Sendable {
     /// Extracts the markup of one page. Never fails: what cannot be read is reported in
     /// `diagnostics`.
     public func extract(html: some Collection<UInt8>, url: String) -> PageMarkup {
-        if let contiguous = html.withContiguousStorageIfAvailable({ extract(UnsafeRawBufferPointer($0), url: url) }) {
-            return contiguous
+        let contiguous = html.withContiguousStorageIfAvailable { buffer -> PageMarkup? in
+            let raw = UnsafeRawBufferPointer(buffer)
+            return raw.contains(0) ? nil : extract(raw, url: url, replacedNULs: 0)
         }
-        let array = Array(html)
-        return array.withUnsafeBytes { extract($0, url: url) }
+        if let contiguous, let page = contiguous { return page }
+        // libxml2 takes a NUL byte for the end of the document; HTML replaces it with U+FFFD.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(html.count)
+        var replaced = 0
+        let isUTF16 = html.starts(with: [0xFF, 0xFE]) || html.starts(with: [0xFE, 0xFF])
+        for byte in html {
+            if byte == 0, !isUTF16 {
+                bytes += [0xEF, 0xBF, 0xBD]
+                replaced += 1
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return bytes.withUnsafeBytes { extract($0, url: url, replacedNULs: replaced) }
     }
 
-    private func extract(_ bytes: UnsafeRawBufferPointer, url: String) -> PageMarkup {
-        let collector = MarkupCollector(bodyTagOffset: Self.bodyTagOffset(in: bytes), collectsRDFa: options.rdfa)
+    private func extract(_ bytes: UnsafeRawBufferPointer, url: String, replacedNULs: Int) -> PageMarkup {
+        let collector = MarkupCollector(collectsRDFa: options.rdfa)
         var page = PageMarkup(url: url)
-        // With no encoding given and no BOM, bytes that are valid UTF-8 (and not plain ASCII) are
-        // decoded as UTF-8, as browsers' sniffing does; libxml2 would fall back to ISO-8859-1.
+        if replacedNULs > 0 {
+            page.diagnostics.append(
+                ExtractionDiagnostic(code: .nulBytes, line: 0, message: "\(replacedNULs) NUL byte(s) replaced with U+FFFD"))
+        }
+        // With no encoding given, no BOM and no declared charset other than UTF-8, bytes that are
+        // valid UTF-8 (and not plain ASCII) are decoded as UTF-8, as browsers' sniffing does;
+        // libxml2 alone would fall back to ISO-8859-1.
         var encoding = options.encoding
-        if encoding == nil, !Self.hasByteOrderMark(bytes), Self.isNonASCIIUTF8(bytes) { encoding = "UTF-8" }
+        if encoding == nil, !Self.hasByteOrderMark(bytes) {
+            switch Self.declaredCharset(bytes)?.lowercased() {
+            case "utf-8", "utf8":
+                encoding = "UTF-8"
+            case nil:
+                if Self.isNonASCIIUTF8(bytes) { encoding = "UTF-8" }
+            default:
+                break
+            }
+        }
         guard let report = HTMLScanner.scan(bytes, encoding: encoding, into: collector) else {
             page.diagnostics.append(ExtractionDiagnostic(code: .undecodableBytes, line: 0, message: "libxml2 could not start a parser"))
             return page
@@ -71,7 +93,7 @@ public struct MarkupExtractor: Sendable {
 
         var resolver = URLResolver(base: url)
         if let base = collector.baseHref {
-            page.baseHref = SourceText(text: base.href, line: base.line, section: collector.section(ofOffset: base.offset))
+            page.baseHref = SourceText(text: base.href, line: base.line, section: base.section)
             resolver = resolver.rebased(onto: base.href)
         }
         page.baseURL = resolver.base
@@ -79,13 +101,19 @@ public struct MarkupExtractor: Sendable {
             page.lang = SourceText(text: lang.lang.trimmingASCIIWhitespace(), line: lang.line, section: .head)
         }
         if let title = collector.title {
-            page.title = SourceText(text: title.text.collapsingASCIIWhitespace(), line: title.line, section: collector.section(ofOffset: title.offset))
+            page.title = SourceText(text: title.text.collapsingASCIIWhitespace(), line: title.line, section: title.section)
         }
         page.prefixes = collector.prefixDeclarations
         classifyMetaTags(collector, resolver: resolver, into: &page)
         classifyLinks(collector, resolver: resolver, into: &page)
+        for orphan in page.openGraphMedia.orphans {
+            page.diagnostics.append(
+                ExtractionDiagnostic(
+                    code: .openGraphOrphan, line: orphan.line,
+                    message: "\(orphan.key) at line \(orphan.line) comes before any root tag it could belong to (orphaned)"))
+        }
         page.jsonLD = collector.scripts.map { script in
-            parseJSONLD(script, section: collector.section(ofOffset: script.offset), diagnostics: &page.diagnostics)
+            parseJSONLD(script, section: script.section, diagnostics: &page.diagnostics)
         }
         if collector.usesMicrodata {
             page.microdata = MicrodataBuilder(
@@ -104,7 +132,7 @@ public struct MarkupExtractor: Sendable {
     private func classifyMetaTags(_ collector: MarkupCollector, resolver: URLResolver, into page: inout PageMarkup) {
         let declared = Set(collector.prefixDeclarations.map(\.prefix)).subtracting(Self.notOpenGraphPrefixes)
         for meta in collector.metas {
-            let section = collector.section(ofOffset: meta.offset)
+            let section = meta.section
             let content = (meta.content ?? "").trimmingASCIIWhitespace()
             // `property` first (Open Graph, App Links), then `name` (Twitter, description …).
             for (rawKey, attribute) in [(meta.property, MetaTag.KeyAttribute.property), (meta.name, .name)] {
@@ -152,7 +180,7 @@ public struct MarkupExtractor: Sendable {
     private func classifyLinks(_ collector: MarkupCollector, resolver: URLResolver, into page: inout PageMarkup) {
         for link in collector.linkRecords {
             let rels = Set(link.rel.lowercased().split(whereSeparator: \.isASCIIWhitespace).map(String.init))
-            let section = collector.section(ofOffset: link.offset)
+            let section = link.section
             let tag = MetaTag(key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line, section: section)
             if rels.contains("canonical") { page.canonicals.append(tag) }
             if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") { page.touchIcons.append(tag) }
@@ -189,6 +217,24 @@ public struct MarkupExtractor: Sendable {
             }
         }
         return JSONLDScript(line: script.line, section: section, value: result.value, diagnostics: shifted)
+    }
+
+    /// The charset a `<meta>` in the first 4 KiB declares (`<meta charset=…>` or an
+    /// `http-equiv` content type's `charset=`), as HTML's prescan finds it; nil when none.
+    static func declaredCharset(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let prefix = String(decoding: bytes.prefix(4096), as: UTF8.self).lowercased()
+        var searchStart = prefix.startIndex
+        while let meta = prefix.range(of: "<meta", range: searchStart..<prefix.endIndex) {
+            let tagEnd = prefix[meta.upperBound...].firstIndex(of: ">") ?? prefix.endIndex
+            let tag = prefix[meta.upperBound..<tagEnd]
+            if let charset = tag.range(of: "charset") {
+                var rest = tag[charset.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+                rest = rest.prefix { !($0 == "\"" || $0 == "'" || $0 == " " || $0 == ";" || $0 == "/" || $0 == ">") }
+                if !rest.isEmpty { return String(rest) }
+            }
+            searchStart = tagEnd
+        }
+        return nil
     }
 
     static func hasByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -229,41 +275,5 @@ public struct MarkupExtractor: Sendable {
             index += length
         }
         return sawNonASCII
-    }
-
-    /// The offset of the source's first `<body` start tag (ASCII case-insensitive), skipping
-    /// comments; nil when the page has none.
-    static func bodyTagOffset(in bytes: UnsafeRawBufferPointer) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
-        let count = bytes.count
-        var index = 0
-        while index + 5 <= count {
-            guard let found = memchr(base + index, Int32(UInt8(ascii: "<")), count - index) else { return nil }
-            index = base.distance(to: UnsafeRawPointer(found))
-            guard index + 5 <= count else { return nil }
-            if bytes[index + 1] == UInt8(ascii: "!"), bytes[index + 2] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: "-") {
-                // Skip the comment.
-                var end = index + 4
-                while end + 3 <= count,
-                    !(bytes[end] == UInt8(ascii: "-") && bytes[end + 1] == UInt8(ascii: "-") && bytes[end + 2] == UInt8(ascii: ">"))
-                {
-                    end += 1
-                }
-                index = end + 3
-                continue
-            }
-            if bytes[index + 1] | 0x20 == UInt8(ascii: "b"), bytes[index + 2] | 0x20 == UInt8(ascii: "o"),
-                bytes[index + 3] | 0x20 == UInt8(ascii: "d"), bytes[index + 4] | 0x20 == UInt8(ascii: "y")
-            {
-                let next = index + 5 < count ? bytes[index + 5] : UInt8(ascii: ">")
-                if next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == 0x20 || next == 0x09 || next == 0x0A
-                    || next == 0x0D || next == 0x0C
-                {
-                    return index
-                }
-            }
-            index += 1
-        }
-        return nil
     }
 }

@@ -26,6 +26,10 @@ struct MicrodataBuilder {
         self.elementsByID = elementsByID
     }
 
+    /// Items nested deeper than this are left out (hostile pages nest thousands of levels; the
+    /// builders below recurse on worker threads with small stacks).
+    static let maximumNesting = 64
+
     func topLevelItems() -> [MarkupItem] {
         nodes.indices.compactMap { index in
             let node = nodes[index]
@@ -65,9 +69,13 @@ struct MicrodataBuilder {
         let innerMemory = memory.union([root])
         for index in found {
             let element = nodes[Int(index)]
+            if element.itemscope, innerMemory.count >= Self.maximumNesting { continue }
             let value = self.value(of: index, memory: innerMemory)
+            var names: Set<String> = []
             for name in (element.itemprop ?? "").split(whereSeparator: \.isASCIIWhitespace) {
                 let name = String(name)
+                // WHATWG: an element's property names are a set.
+                guard names.insert(name).inserted else { continue }
                 if let position = positions[name] {
                     properties[position].values.append(value)
                 } else {

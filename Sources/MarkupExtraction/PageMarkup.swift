@@ -209,6 +209,7 @@ public struct ExtractionDiagnostic: Sendable, Hashable {
         case jsonLDSyntax = "jsonld-syntax"
         case jsonLDUnrecoverable = "jsonld-unrecoverable"
         case openGraphOrphan = "opengraph-orphan"
+        case nulBytes = "nul-bytes"
     }
 
     public var code: Code

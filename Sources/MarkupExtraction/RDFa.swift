@@ -144,7 +144,11 @@ struct RDFaBuilder {
         return .blank(blankNodes)
     }
 
-    private mutating func visit(_ index: Int32, context parent: Context, isRoot: Bool) {
+    /// Elements nested deeper than this (in the pruned tree) are not processed.
+    static let maximumDepth = 128
+
+    private mutating func visit(_ index: Int32, context parent: Context, isRoot: Bool, depth: Int = 0) {
+        guard depth < Self.maximumDepth else { return }
         let node = nodes[Int(index)]
         var context = parent
         if let vocab = node.vocab {
@@ -315,7 +319,7 @@ struct RDFaBuilder {
             context.incomplete = incomplete
         }
         for child in children[Int(index)] {
-            visit(child, context: context, isRoot: false)
+            visit(child, context: context, isRoot: false, depth: depth + 1)
         }
     }
 
@@ -407,7 +411,7 @@ struct RDFaBuilder {
                 case .literal(let text, let datatype, let language):
                     kind = datatype == nil && language == nil ? .text(text) : .typedLiteral(text, datatype: datatype, language: language)
                 case .term(let term):
-                    if isNested(term), !path.contains(term) {
+                    if isNested(term), !path.contains(term), path.count < MicrodataBuilder.maximumNesting {
                         kind = .item(makeItem(term, path: path.union([term])))
                     } else {
                         kind = .reference(term.id)

@@ -61,11 +61,13 @@ public struct SmartAppBanner: Sendable, Hashable {
         if trimmed.isEmpty { oddities.append(.emptyContent) }
 
         var pieces = trimmed.isEmpty ? [] : trimmed.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        if pieces.count > 1, pieces.dropFirst().contains(where: { !$0.hasPrefix(" ") && !$0.isEmpty }) {
-            oddities.append(.missingSpaceAfterComma)
-        }
         var index = 0
+        var reportedMissingSpace = false
         while index < pieces.count {
+            if index > 0, !reportedMissingSpace, !pieces[index].isEmpty, !pieces[index].hasPrefix(" ") {
+                oddities.append(.missingSpaceAfterComma)
+                reportedMissingSpace = true
+            }
             var piece = pieces[index].trimmingASCIIWhitespace()
             index += 1
             if piece.isEmpty { continue }
@@ -100,7 +102,7 @@ public struct SmartAppBanner: Sendable, Hashable {
             if let split = Self.splitMissingComma(value) {
                 value = split.value
                 oddities.append(.missingComma)
-                pieces.insert(split.rest, at: index)
+                pieces.insert(" " + split.rest, at: index)
             }
             if value.isEmpty { oddities.append(.emptyValue(key: normalizedKey)) }
             if parameters.contains(where: { $0.key == normalizedKey }) {

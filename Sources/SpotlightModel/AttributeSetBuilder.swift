@@ -96,8 +96,11 @@ public struct AttributeSetBuilder: Sendable {
         set.contentURL = canonical
 
         let main = Self.mainEntity(entities, canonical: canonical)
-        func fromEntity(_ property: String, _ entity: Entity? = nil) -> Candidate? {
-            guard let entity = entity ?? main, let text = entity.text(property) else { return nil }
+        /// `property` of the main entity.
+        func fromEntity(_ property: String) -> Candidate? { fromEntity(property, in: main) }
+        /// `property` of `entity` (no fallback to the main entity when it is nil).
+        func fromEntity(_ property: String, in entity: Entity?) -> Candidate? {
+            guard let entity, let text = entity.text(property) else { return nil }
             return Candidate(value: text, source: "\(entity.syntax.rawValue) \(entity.path(property))", line: entity.line)
         }
         func og(_ property: String) -> Candidate? {
@@ -239,13 +242,13 @@ public struct AttributeSetBuilder: Sendable {
             "contentCreationDate",
             [og("article:published_time"), fromEntity("datePublished"), fromEntity("dateCreated"), og("video:release_date"), og("book:release_date")])
         set.contentModificationDate = date("contentModificationDate", [og("article:modified_time"), fromEntity("dateModified"), og("og:updated_time")])
-        let expiration = date("expirationDate", [og("article:expiration_time"), fromEntity("endDate"), fromEntity("priceValidUntil", main?.entity("offers"))])
+        let expiration = date("expirationDate", [og("article:expiration_time"), fromEntity("endDate"), fromEntity("priceValidUntil", in: main?.entity("offers"))])
 
         // Kind, people, language, duration, identifiers.
         set.contentType = Self.contentType(ogType: page.openGraphValue("og:type")?.content, entity: main)
         set.authorNames = page.openGraph.filter { ["article:author", "book:author"].contains($0.key.lowercased()) }.map(\.content)
         if set.authorNames.isEmpty, let main { set.authorNames = main.texts("author") }
-        if let publisher = recorder.choose("publishers", [og("og:site_name"), fromEntity("name", main?.entity("publisher"))]) {
+        if let publisher = recorder.choose("publishers", [og("og:site_name"), fromEntity("name", in: main?.entity("publisher"))]) {
             set.publishers = [publisher]
         }
         if let language = recorder.choose(

@@ -63,7 +63,8 @@ public enum ISO8601 {
                 offset = sign * (hours * 3600 + minutes * 60)
             }
         }
-        guard index == bytes.count else { return nil }
+        guard index == bytes.count, day <= daysIn(month: month, year: year) else { return nil }
+        if seconds >= 86_400, seconds != 86_400 || !hasTime { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let instant = Double(days) * 86_400 + seconds - Double(offset ?? 0)
         return SpotlightDate(text: trimmed, secondsSince1970: instant, timeZoneOffset: offset, hasTime: hasTime)
@@ -102,6 +103,14 @@ public enum ISO8601 {
             }
         }
         return digits.isEmpty && sawComponent ? total : nil
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's algorithm).

@@ -79,6 +79,28 @@ struct JSONLDTests {
         }
     }
 
+    @Test("positions quoted inside a diagnostic's reason are page positions too")
+    func positionsInsideReason() throws {
+        let page = extract(
+            """
+            <html><head>
+            <title>t</title>
+            <script type="application/ld+json">
+            {"@type": "VideoObject",
+             "name": "cut off
+            </script>
+            </head></html>
+            """)
+        let script = try #require(page.jsonLD.first)
+        #expect(script.value?["@type"] == "VideoObject")
+        let unterminated = try #require(page.diagnostics.first { $0.message.contains("unterminated object") })
+        #expect(unterminated.line == 6)
+        // The object was opened on page line 4.
+        withKnownIssue("the '(opened at line …, column …)' text keeps script-relative positions (line 2 here)") {
+            #expect(unterminated.message.contains("opened at line 4, column 1"))
+        }
+    }
+
     struct Unrecoverable: Sendable, CustomTestStringConvertible {
         var name: String
         var body: String

@@ -188,6 +188,14 @@ struct MicrodataTests {
         #expect(item.id == "https://www.example.com/dir/page.html#main")
     }
 
+    @Test("a name repeated in one itemprop gives one value (WHATWG: duplicates removed)")
+    func duplicatePropertyNames() throws {
+        let page = extract(#"<html><body><div itemscope><span itemprop="name name alternateName">N</span></div></body></html>"#)
+        let item = try #require(page.microdata.first)
+        #expect(item.propertyNames == ["name", "alternateName"])
+        #expect(item.strings("name") == ["N"])
+    }
+
     @Test("items inside <template> are not extracted")
     func template() {
         let page = extract(#"<html><body><template><div itemscope><span itemprop="a">b</span></div></template></body></html>"#)

@@ -30,6 +30,14 @@ struct PageFactsTests {
         #expect(svgFirst.title?.text == "Real")
     }
 
+    @Test("<title> and <meta> inside <template> are inert, as Microdata and RDFa there already are")
+    func templateContent() {
+        let page = extract(
+            #"<html><head><template><title>Template</title><meta property="og:title" content="inert"></template><title>Real</title></head></html>"#)
+        #expect(page.title?.text == "Real")
+        #expect(page.openGraph.isEmpty)
+    }
+
     @Test("entities in the title are decoded")
     func titleEntities() {
         let page = extract("<html><head><title>Tom &amp; Jerry &lt;3 &eacute;</title></head></html>")

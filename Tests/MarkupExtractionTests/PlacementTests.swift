@@ -115,9 +115,7 @@ struct PlacementTests {
             """)
         #expect(page.jsonLD.count == 2)
         #expect(page.jsonLD.first?.section == .head)
-        withKnownIssue("sc_tag_wants_offset() gives scripts no byte offset, so every JSON-LD script is reported as .head") {
-            #expect(page.jsonLD.last?.section == .body)
-        }
+        #expect(page.jsonLD.last?.section == .body)
     }
 
     @Test("'<body>' inside a script or an attribute value in the head does not move later tags to the body")
@@ -134,9 +132,7 @@ struct PlacementTests {
             <meta name="apple-itunes-app" content="app-id=1">
             </head><body><p>x</p></body></html>
             """)
-        withKnownIssue("bodyTagOffset scans raw bytes and takes the first '<body' even inside script text or an attribute value") {
-            #expect(inScript.smartAppBanner?.section == .head)
-            #expect(inAttribute.smartAppBanner?.section == .head)
-        }
+        #expect(inScript.smartAppBanner?.section == .head)
+        #expect(inAttribute.smartAppBanner?.section == .head)
     }
 }

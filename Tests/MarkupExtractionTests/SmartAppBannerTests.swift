@@ -97,9 +97,7 @@ struct SmartAppBannerTests {
         #expect(banner.appArgument == "https://x/list?ids=1,2,3")
         #expect(banner.oddities.contains(.commaInAppArgument))
         // Every parameter separator in this content is ", "; the commas without a space belong to the URL.
-        withKnownIssue("the ',' inside the re-joined URL is also reported as .missingSpaceAfterComma") {
-            #expect(banner.oddities == [.commaInAppArgument])
-        }
+        #expect(banner.oddities == [.commaInAppArgument])
     }
 
     // MARK: In a page

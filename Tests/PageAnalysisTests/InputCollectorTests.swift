@@ -73,4 +73,17 @@ struct InputCollectorTests {
         #expect(problems.map(\.code) == [.isFolder])
         #expect(problems.map(\.path) == [folder.path])
     }
+
+    @Test("with folders refused, a missing file keeps its place as an input (loading it reports .missing)")
+    func missingFileKeepsPlace() throws {
+        let folder = try TemporaryFolder()
+        let first = try folder.write("a.html", simplePage)
+        let missing = folder.path + "/gone.html"
+        let (inputs, problems) = InputCollector(baseURL: "https://www.example.com/").collect([first, missing], allowFolders: false)
+        #expect(problems.isEmpty)
+        #expect(inputs.map(\.path) == [first, missing])
+        #expect(throws: InputProblem(.missing, path: missing, message: "no such file or folder")) {
+            try PageLoader.load(inputs[1])
+        }
+    }
 }

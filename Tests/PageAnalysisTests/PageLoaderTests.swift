@@ -28,7 +28,8 @@ struct PageLoaderTests {
         let folder = try TemporaryFolder()
         let path = folder.path + "/nope.html"
         let problem = try #require(refusal(loading: path))
-        #expect(problem.code == .unreadable)
+        #expect(problem.code == .missing)
+        #expect(problem.message == "no such file or folder")
         #expect(problem.path == path)
         #expect(problem.description.hasPrefix(path + ": "))
     }
@@ -37,7 +38,7 @@ struct PageLoaderTests {
     func folderPath() throws {
         let folder = try TemporaryFolder()
         let problem = try #require(refusal(loading: folder.path))
-        #expect(problem.code == .unreadable || problem.code == .empty)
+        #expect(problem.code == .unreadable)
         #expect(problem.path == folder.path)
     }
 

@@ -46,9 +46,10 @@ typedef struct sc_element {
     sc_tag tag;
     /// Source line of the end of the start tag (1-based).
     int line;
-    /// Byte offset in the input just after the start tag, for tags where placement matters
-    /// (meta, link, title, base, script, body); -1 otherwise.
-    long byteOffset;
+    /// Non-zero once the source's own `<body>` start tag has been read (the tag itself included).
+    /// libxml2's tree opens an implied body earlier (at the first body-only element), so this,
+    /// not the tree, says where a tag was written.
+    int inSourceBody;
 } sc_element;
 
 /// Callbacks into Swift. `start` and `end` return non-zero while character data is wanted, so the
