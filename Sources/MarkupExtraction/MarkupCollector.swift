@@ -76,7 +76,8 @@ final class MarkupCollector {
     }
 
     private static let microdataAttributes = AttributeSetMask(.itemscope, .itemprop, .itemtype, .itemid, .itemref, .id)
-    private static let rdfaAttributes = AttributeSetMask(.vocab, .typeof, .property, .resource, .prefix, .about, .rel, .rev, .role)
+    private static let rdfaAttributes = AttributeSetMask(
+        .vocab, .typeof, .property, .resource, .prefix, .about, .rel, .rev, .role)
 
     private var frames: [Frame] = []
     private(set) var text: [UInt8] = []
@@ -198,7 +199,8 @@ final class MarkupCollector {
             currentScript = nil
         }
         if frame.microdataNode >= 0 {
-            microdataNodes[Int(frame.microdataNode)].textRange = microdataNodes[Int(frame.microdataNode)].textRange.lowerBound..<text.count
+            microdataNodes[Int(frame.microdataNode)].textRange =
+                microdataNodes[Int(frame.microdataNode)].textRange.lowerBound..<text.count
             microdataParent = microdataNodes[Int(frame.microdataNode)].parent
         }
         if frame.rdfaNode >= 0 {
@@ -283,7 +285,9 @@ final class MarkupCollector {
         while index + 1 < tokens.count {
             let name = tokens[index]
             if name.count > 1, name.last == ":" {
-                result.append(PrefixDeclaration(prefix: String(name.dropLast()).lowercased(), iri: String(tokens[index + 1]), line: line))
+                result.append(
+                    PrefixDeclaration(
+                        prefix: String(name.dropLast()).lowercased(), iri: String(tokens[index + 1]), line: line))
                 index += 2
             } else {
                 index += 1

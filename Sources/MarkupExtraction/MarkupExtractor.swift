@@ -21,8 +21,12 @@ public struct MarkupExtractor: Sendable {
     }
 
     /// Prefixes whose `<meta property>` tags are Open Graph (ogp.me and its type namespaces).
-    public static let openGraphPrefixes: Set<String> = ["og", "article", "book", "profile", "music", "video", "product", "website", "fb"]
-    static let notOpenGraphPrefixes: Set<String> = ["twitter", "al", "schema", "dc", "dcterms", "foaf", "xsd", "rdf", "rdfs"]
+    public static let openGraphPrefixes: Set<String> = [
+        "og", "article", "book", "profile", "music", "video", "product", "website", "fb",
+    ]
+    static let notOpenGraphPrefixes: Set<String> = [
+        "twitter", "al", "schema", "dc", "dcterms", "foaf", "xsd", "rdf", "rdfs",
+    ]
 
     public var options: Options
 
@@ -59,7 +63,8 @@ public struct MarkupExtractor: Sendable {
         var page = PageMarkup(url: url)
         if replacedNULs > 0 {
             page.diagnostics.append(
-                ExtractionDiagnostic(code: .nulBytes, line: 0, message: "\(replacedNULs) NUL byte(s) replaced with U+FFFD"))
+                ExtractionDiagnostic(
+                    code: .nulBytes, line: 0, message: "\(replacedNULs) NUL byte(s) replaced with U+FFFD"))
         }
         // With no encoding given, no BOM and no declared charset other than UTF-8, bytes that are
         // valid UTF-8 (and not plain ASCII) are decoded as UTF-8, as browsers' sniffing does;
@@ -76,7 +81,8 @@ public struct MarkupExtractor: Sendable {
             }
         }
         guard let report = HTMLScanner.scan(bytes, encoding: encoding, into: collector) else {
-            page.diagnostics.append(ExtractionDiagnostic(code: .undecodableBytes, line: 0, message: "libxml2 could not start a parser"))
+            page.diagnostics.append(
+                ExtractionDiagnostic(code: .undecodableBytes, line: 0, message: "libxml2 could not start a parser"))
             return page
         }
         page.encoding = report.encoding
@@ -84,11 +90,15 @@ public struct MarkupExtractor: Sendable {
             page.diagnostics.append(
                 ExtractionDiagnostic(
                     code: .undecodableBytes, line: report.firstEncodingErrorLine,
-                    message: "bytes that are not valid \(encoding ?? "in the declared encoding") from line \(report.firstEncodingErrorLine); the rest was decoded as ISO-8859-1"))
+                    message:
+                        "bytes that are not valid \(encoding ?? "in the declared encoding") from line \(report.firstEncodingErrorLine); the rest was decoded as ISO-8859-1"
+                ))
         }
         if report.unsupportedEncoding {
             page.diagnostics.append(
-                ExtractionDiagnostic(code: .unsupportedEncoding, line: 0, message: "the declared character encoding is not supported; decoded as \(report.encoding)"))
+                ExtractionDiagnostic(
+                    code: .unsupportedEncoding, line: 0,
+                    message: "the declared character encoding is not supported; decoded as \(report.encoding)"))
         }
 
         var resolver = URLResolver(base: url)
@@ -101,7 +111,8 @@ public struct MarkupExtractor: Sendable {
             page.lang = SourceText(text: lang.lang.trimmingASCIIWhitespace(), line: lang.line, section: .head)
         }
         if let title = collector.title {
-            page.title = SourceText(text: title.text.collapsingASCIIWhitespace(), line: title.line, section: title.section)
+            page.title = SourceText(
+                text: title.text.collapsingASCIIWhitespace(), line: title.line, section: title.section)
         }
         page.prefixes = collector.prefixDeclarations
         classifyMetaTags(collector, resolver: resolver, into: &page)
@@ -110,14 +121,16 @@ public struct MarkupExtractor: Sendable {
             page.diagnostics.append(
                 ExtractionDiagnostic(
                     code: .openGraphOrphan, line: orphan.line,
-                    message: "\(orphan.key) at line \(orphan.line) comes before any root tag it could belong to (orphaned)"))
+                    message:
+                        "\(orphan.key) at line \(orphan.line) comes before any root tag it could belong to (orphaned)"))
         }
         page.jsonLD = collector.scripts.map { script in
             parseJSONLD(script, section: script.section, diagnostics: &page.diagnostics)
         }
         if collector.usesMicrodata {
             page.microdata = MicrodataBuilder(
-                collector: collector, resolver: resolver, contentAttributeOnAnyElement: options.microdataContentOnAnyElement
+                collector: collector, resolver: resolver,
+                contentAttributeOnAnyElement: options.microdataContentOnAnyElement
             ).topLevelItems()
         }
         if options.rdfa, collector.usesRDFa {
@@ -145,7 +158,8 @@ public struct MarkupExtractor: Sendable {
                     if attribute == .property { oddities.append(.writtenWithProperty) }
                     if key != lowered { oddities.append(.nameNotLowercase(key)) }
                     page.smartAppBanners.append(
-                        SmartAppBanner(content: meta.content ?? "", line: meta.line, section: section, oddities: oddities))
+                        SmartAppBanner(
+                            content: meta.content ?? "", line: meta.line, section: section, oddities: oddities))
                     break
                 }
                 if lowered.hasPrefix("twitter:") {
@@ -169,7 +183,8 @@ public struct MarkupExtractor: Sendable {
                 case "description": page.descriptions.append(tag)
                 case "keywords": page.keywords.append(tag)
                 case "robots", "applebot", "googlebot", "spotcheck", "bingbot":
-                    page.robots.append(MetaTag(key: lowered, content: content, attribute: .name, line: meta.line, section: section))
+                    page.robots.append(
+                        MetaTag(key: lowered, content: content, attribute: .name, line: meta.line, section: section))
                 default: continue
                 }
                 break
@@ -181,9 +196,12 @@ public struct MarkupExtractor: Sendable {
         for link in collector.linkRecords {
             let rels = Set(link.rel.lowercased().split(whereSeparator: \.isASCIIWhitespace).map(String.init))
             let section = link.section
-            let tag = MetaTag(key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line, section: section)
+            let tag = MetaTag(
+                key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line, section: section)
             if rels.contains("canonical") { page.canonicals.append(tag) }
-            if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") { page.touchIcons.append(tag) }
+            if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") {
+                page.touchIcons.append(tag)
+            }
         }
     }
 
@@ -213,7 +231,9 @@ public struct MarkupExtractor: Sendable {
                 diagnostics.append(
                     ExtractionDiagnostic(
                         code: .jsonLDSyntax, line: diagnostic.line, column: diagnostic.column,
-                        message: "JSON-LD script at line \(script.line) is not valid JSON: \(diagnostic.reason) (recovered)"))
+                        message:
+                            "JSON-LD script at line \(script.line) is not valid JSON: \(diagnostic.reason) (recovered)")
+                )
             }
         }
         return JSONLDScript(line: script.line, section: section, value: result.value, diagnostics: shifted)
@@ -249,7 +269,9 @@ public struct MarkupExtractor: Sendable {
         var sawNonASCII = false
         while index < count {
             // ASCII fast path, eight bytes at a time.
-            if index + 8 <= count, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if index + 8 <= count,
+                bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
                 index += 8
                 continue
             }
@@ -269,7 +291,9 @@ public struct MarkupExtractor: Sendable {
             guard index + length <= count else { return false }
             for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
             let second = bytes[index + 1]
-            if lead == 0xE0 && second < 0xA0 || lead == 0xED && second > 0x9F || lead == 0xF0 && second < 0x90 || lead == 0xF4 && second > 0x8F {
+            if lead == 0xE0 && second < 0xA0 || lead == 0xED && second > 0x9F || lead == 0xF0 && second < 0x90
+                || lead == 0xF4 && second > 0x8F
+            {
                 return false
             }
             index += length

@@ -26,7 +26,9 @@ extension PageMarkup {
         for tag in openGraph {
             let key = tag.key.lowercased()
             let parts = key.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count >= 2, parts[0] == "og", let kind = OpenGraphMedia.Kind(rawValue: String(parts[1])) else { continue }
+            guard parts.count >= 2, parts[0] == "og", let kind = OpenGraphMedia.Kind(rawValue: String(parts[1])) else {
+                continue
+            }
             if parts.count == 2 || (parts.count == 3 && parts[2] == "url" && current[kind] == nil) {
                 current[kind] = media.count
                 media.append(OpenGraphMedia(kind: kind, url: tag.content, line: tag.line))

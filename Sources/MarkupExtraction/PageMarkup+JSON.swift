@@ -17,7 +17,8 @@ extension PageMarkup {
         object.append("title", title.map { .string($0.text) } ?? .null)
         object.append("description", descriptions.first.map { .string($0.content) } ?? .null)
         object.append("canonical", .array(canonicals.map { .string($0.content) }))
-        object.append("robots", .array(robots.map { .string($0.key == "robots" ? $0.content : "\($0.key): \($0.content)") }))
+        object.append(
+            "robots", .array(robots.map { .string($0.key == "robots" ? $0.content : "\($0.key): \($0.content)") }))
         object.append("lang", lang.map { .string($0.text) } ?? .null)
         object.append("baseURL", .string(baseURL))
         object.append("encoding", .string(encoding))
@@ -31,7 +32,10 @@ extension PageMarkup {
     /// Lines of the page facts, so every value in the contract can be traced to the source.
     private var sourceLines: JSONObject {
         var object = JSONObject()
-        if let title { object.append("title", .object(["line": JSONValue(title.line), "section": .string(title.section.rawValue)])) }
+        if let title {
+            object.append(
+                "title", .object(["line": JSONValue(title.line), "section": .string(title.section.rawValue)]))
+        }
         if let description = descriptions.first { object.append("description", description.location) }
         object.append("canonical", .array(canonicals.map(\.location)))
         object.append("robots", .array(robots.map(\.location)))
@@ -39,7 +43,9 @@ extension PageMarkup {
         object.append("twitter", .array(twitter.map(\.location)))
         object.append("appLinks", .array(appLinks.map(\.location)))
         if let lang { object.append("lang", .object(["line": JSONValue(lang.line)])) }
-        if let baseHref { object.append("base", .object(["href": .string(baseHref.text), "line": JSONValue(baseHref.line)])) }
+        if let baseHref {
+            object.append("base", .object(["href": .string(baseHref.text), "line": JSONValue(baseHref.line)]))
+        }
         return object
     }
 }

@@ -120,7 +120,8 @@ struct RDFaBuilder {
     /// P is an `rdfa:Pattern`; the patterns and the copy triples are then removed.
     private mutating func applyPropertyCopying() {
         let patterns = Set(
-            triples.filter { $0.predicate == Self.rdfType && $0.object == .term(.iri(Self.rdfaPattern)) }.map(\.subject))
+            triples.filter { $0.predicate == Self.rdfType && $0.object == .term(.iri(Self.rdfaPattern)) }.map(\.subject)
+        )
         guard !patterns.isEmpty else { return }
         var copies: [Triple] = []
         var referenced: Set<Term> = []
@@ -129,12 +130,17 @@ struct RDFaBuilder {
             referenced.insert(pattern)
             for source in triples where source.subject == pattern {
                 if source.predicate == Self.rdfType, source.object == .term(.iri(Self.rdfaPattern)) { continue }
-                copies.append(Triple(subject: triple.subject, predicate: source.predicate, object: source.object, line: source.line))
+                copies.append(
+                    Triple(
+                        subject: triple.subject, predicate: source.predicate, object: source.object, line: source.line))
             }
         }
         triples.removeAll { triple in
             referenced.contains(triple.subject)
-                || (triple.predicate == Self.rdfaCopy && { if case .term(let t) = triple.object { return referenced.contains(t) } else { return false } }())
+                || (triple.predicate == Self.rdfaCopy
+                    && {
+                        if case .term(let t) = triple.object { return referenced.contains(t) } else { return false }
+                    }())
         }
         triples += copies
     }
@@ -170,9 +176,12 @@ struct RDFaBuilder {
 
         let isHeadOrBody = node.tag == .head || node.tag == .body
         let about = node.about.flatMap { safeCURIEOrIRI($0, context) }
-        let resourceIRI = node.resource.flatMap { safeCURIEOrIRI($0, context) } ?? node.href.map { Term.iri(resolver.resolve($0)) }
+        let resourceIRI =
+            node.resource.flatMap { safeCURIEOrIRI($0, context) } ?? node.href.map { Term.iri(resolver.resolve($0)) }
             ?? node.src.map { Term.iri(resolver.resolve($0)) }
-        let types = (node.typeOf ?? "").split(whereSeparator: \.isASCIIWhitespace).compactMap { expand(String($0), context) }
+        let types = (node.typeOf ?? "").split(whereSeparator: \.isASCIIWhitespace).compactMap {
+            expand(String($0), context)
+        }
         let hasTypeOf = node.typeOf != nil
 
         // HTML+RDFa: in `rel`/`rev`, terms that are not CURIEs or IRIs (stylesheet, nofollow …) are
@@ -182,7 +191,9 @@ struct RDFaBuilder {
             return value.split(whereSeparator: \.isASCIIWhitespace).compactMap { token -> String? in
                 let token = String(token)
                 if node.property != nil, !token.contains(":") { return nil }
-                guard case .iri(let iri) = expand(token, context, forLink: true), !iri.hasPrefix("_:") else { return nil }
+                guard case .iri(let iri) = expand(token, context, forLink: true), !iri.hasPrefix("_:") else {
+                    return nil
+                }
                 return iri
             }
         }
@@ -258,7 +269,8 @@ struct RDFaBuilder {
 
         // Role Attribute: the element (its id as a fragment, else a blank node) has xhv:role terms.
         if let role = node.role {
-            let subject: Term = node.id.map { .iri(URLResolver.withoutFragment(resolver.base) + "#" + $0) } ?? newBlankNode()
+            let subject: Term =
+                node.id.map { .iri(URLResolver.withoutFragment(resolver.base) + "#" + $0) } ?? newBlankNode()
             for token in role.split(whereSeparator: \.isASCIIWhitespace) {
                 let token = String(token)
                 let iri = token.contains(":") ? expandIRI(token, context) ?? token : Self.xhtmlVocabulary + token
@@ -273,7 +285,8 @@ struct RDFaBuilder {
                 for predicate in relPredicates { emit(subject, predicate, .term(object), node.line) }
                 for predicate in revPredicates { emit(object, predicate, .term(subject), node.line) }
             } else {
-                incomplete = relPredicates.map { IncompleteTriple(predicate: $0, forward: true) }
+                incomplete =
+                    relPredicates.map { IncompleteTriple(predicate: $0, forward: true) }
                     + revPredicates.map { IncompleteTriple(predicate: $0, forward: false) }
                 currentObject = newBlankNode()
             }
@@ -282,7 +295,8 @@ struct RDFaBuilder {
         if let property = node.property, let subject = newSubject {
             let object: Object
             if let content = node.content {
-                object = .literal(content, datatype: node.datatype.flatMap { expandIRI($0, context) }, language: context.language)
+                object = .literal(
+                    content, datatype: node.datatype.flatMap { expandIRI($0, context) }, language: context.language)
             } else if let datatype = node.datatype {
                 object = .literal(collector.text(node.textRange), datatype: expandIRI(datatype, context), language: nil)
             } else if node.datetime != nil || node.tag == .time {
@@ -364,10 +378,14 @@ struct RDFaBuilder {
         func digits(_ range: Range<Int>) -> Bool {
             range.upperBound <= bytes.count && range.allSatisfy { bytes[$0] >= 48 && bytes[$0] <= 57 }
         }
-        if bytes.first == UInt8(ascii: "P") || (bytes.first == UInt8(ascii: "-") && bytes.dropFirst().first == UInt8(ascii: "P")) {
+        if bytes.first == UInt8(ascii: "P")
+            || (bytes.first == UInt8(ascii: "-") && bytes.dropFirst().first == UInt8(ascii: "P"))
+        {
             return xsd + "duration"
         }
-        if bytes.count >= 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"), digits(8..<10) {
+        if bytes.count >= 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7),
+            bytes[7] == UInt8(ascii: "-"), digits(8..<10)
+        {
             if bytes.count == 10 { return xsd + "date" }
             if bytes[10] == UInt8(ascii: "T") { return xsd + "dateTime" }
             return xsd + "date"
@@ -409,7 +427,9 @@ struct RDFaBuilder {
                 let kind: ItemValue.Kind
                 switch triple.object {
                 case .literal(let text, let datatype, let language):
-                    kind = datatype == nil && language == nil ? .text(text) : .typedLiteral(text, datatype: datatype, language: language)
+                    kind =
+                        datatype == nil && language == nil
+                        ? .text(text) : .typedLiteral(text, datatype: datatype, language: language)
                 case .term(let term):
                     if isNested(term), !path.contains(term), path.count < MicrodataBuilder.maximumNesting {
                         kind = .item(makeItem(term, path: path.union([term])))

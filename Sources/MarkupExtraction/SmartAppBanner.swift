@@ -31,7 +31,9 @@ public struct SmartAppBanner: Sendable, Hashable {
         case missingComma
     }
 
-    public static let knownKeys = ["app-id", "app-argument", "affiliate-data", "app-clip-bundle-id", "app-clip-display"]
+    public static let knownKeys = [
+        "app-id", "app-argument", "affiliate-data", "app-clip-bundle-id", "app-clip-display",
+    ]
 
     public var content: String
     public var parameters: [Parameter]
@@ -60,7 +62,8 @@ public struct SmartAppBanner: Sendable, Hashable {
         let trimmed = content.trimmingASCIIWhitespace()
         if trimmed.isEmpty { oddities.append(.emptyContent) }
 
-        var pieces = trimmed.isEmpty ? [] : trimmed.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var pieces =
+            trimmed.isEmpty ? [] : trimmed.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         var index = 0
         var reportedMissingSpace = false
         while index < pieces.count {
@@ -116,7 +119,9 @@ public struct SmartAppBanner: Sendable, Hashable {
 
     private static func startsWithKnownKey(_ piece: String) -> Bool {
         let trimmed = piece.trimmingASCIIWhitespace().lowercased()
-        return knownKeys.contains { trimmed.hasPrefix($0) && trimmed.dropFirst($0.count).trimmingASCIIWhitespace().hasPrefix("=") }
+        return knownKeys.contains {
+            trimmed.hasPrefix($0) && trimmed.dropFirst($0.count).trimmingASCIIWhitespace().hasPrefix("=")
+        }
     }
 
     /// Splits `value` at whitespace followed by a known `key=`, when a comma was forgotten.

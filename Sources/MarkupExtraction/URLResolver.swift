@@ -39,7 +39,11 @@ public struct URLResolver: Sendable {
     static func clean(_ reference: String) -> String {
         let trimmed = reference.trimmingASCIIWhitespace()
         var needsWork = false
-        for byte in trimmed.utf8 where byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "^") {
+        for byte in trimmed.utf8
+        where byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
+            || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{")
+            || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "|") || byte == UInt8(ascii: "^")
+        {
             needsWork = true
             break
         }

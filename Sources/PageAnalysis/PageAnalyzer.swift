@@ -28,7 +28,8 @@ public struct PageAnalyzer: Sendable {
     public var builder: AttributeSetBuilder
     public var maximumPageBytes: Int
 
-    public init(extractor: MarkupExtractor = MarkupExtractor(), maximumPageBytes: Int = PageLoader.defaultMaximumBytes) {
+    public init(extractor: MarkupExtractor = MarkupExtractor(), maximumPageBytes: Int = PageLoader.defaultMaximumBytes)
+    {
         self.extractor = extractor
         self.builder = AttributeSetBuilder()
         self.maximumPageBytes = maximumPageBytes

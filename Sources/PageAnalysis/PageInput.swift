@@ -54,7 +54,9 @@ public struct InputCollector: Sendable {
     /// Files are taken as they are (any extension); folders are searched recursively for
     /// `.html`/`.htm`/`.xhtml` files, in sorted path order. Missing paths and folders without
     /// HTML become problems; everything else is still collected.
-    public func collect(_ arguments: [String], allowFolders: Bool = true) -> (inputs: [PageInput], problems: [InputProblem]) {
+    public func collect(_ arguments: [String], allowFolders: Bool = true) -> (
+        inputs: [PageInput], problems: [InputProblem]
+    ) {
         var inputs: [PageInput] = []
         var problems: [InputProblem] = []
         let fileManager = FileManager.default
@@ -74,12 +76,17 @@ public struct InputCollector: Sendable {
                 continue
             }
             guard allowFolders else {
-                problems.append(InputProblem(.isFolder, path: argument, message: "is a folder; name HTML files (or use `spotcheck validate` for folders)"))
+                problems.append(
+                    InputProblem(
+                        .isFolder, path: argument,
+                        message: "is a folder; name HTML files (or use `spotcheck validate` for folders)"))
                 continue
             }
             let found = htmlFiles(under: argument)
             if found.isEmpty {
-                problems.append(InputProblem(.folderWithoutHTML, path: argument, message: "folder contains no .html, .htm or .xhtml file"))
+                problems.append(
+                    InputProblem(
+                        .folderWithoutHTML, path: argument, message: "folder contains no .html, .htm or .xhtml file"))
             }
             for relative in found {
                 let path = argument.hasSuffix("/") ? argument + relative : argument + "/" + relative
@@ -115,7 +122,8 @@ public enum PageLoader {
     /// Default limit on a page's size (16 MiB); larger files are refused, not truncated.
     public static let defaultMaximumBytes = 16 << 20
 
-    public static func load(_ input: PageInput, maximumBytes: Int = defaultMaximumBytes) throws(InputProblem) -> [UInt8] {
+    public static func load(_ input: PageInput, maximumBytes: Int = defaultMaximumBytes) throws(InputProblem) -> [UInt8]
+    {
         let path = input.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw InputProblem(.missing, path: path, message: "no such file or folder")
@@ -153,8 +161,10 @@ public enum PageLoader {
     /// Recognises common binary formats and NUL bytes (outside UTF-16 text).
     static func binaryKind(_ bytes: [UInt8]) -> String? {
         let signatures: [(String, [UInt8])] = [
-            ("PNG image", [0x89, 0x50, 0x4E, 0x47]), ("GIF image", [0x47, 0x49, 0x46, 0x38]), ("JPEG image", [0xFF, 0xD8, 0xFF]),
-            ("PDF document", [0x25, 0x50, 0x44, 0x46, 0x2D]), ("ZIP archive", [0x50, 0x4B, 0x03, 0x04]), ("gzip data", [0x1F, 0x8B]),
+            ("PNG image", [0x89, 0x50, 0x4E, 0x47]), ("GIF image", [0x47, 0x49, 0x46, 0x38]),
+            ("JPEG image", [0xFF, 0xD8, 0xFF]),
+            ("PDF document", [0x25, 0x50, 0x44, 0x46, 0x2D]), ("ZIP archive", [0x50, 0x4B, 0x03, 0x04]),
+            ("gzip data", [0x1F, 0x8B]),
             ("ELF executable", [0x7F, 0x45, 0x4C, 0x46]), ("WebP/RIFF data", [0x52, 0x49, 0x46, 0x46]),
         ]
         for (name, signature) in signatures where bytes.starts(with: signature) { return name }

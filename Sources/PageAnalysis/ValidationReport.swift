@@ -30,7 +30,12 @@ public struct ValidationReport: Sendable {
         summary.append("jsonLDScripts", JSONValue(pages.reduce(0) { $0 + $1.markup.jsonLD.count }))
         summary.append("extractionDiagnostics", JSONValue(pages.reduce(0) { $0 + $1.markup.diagnostics.count }))
         object.append("summary", .object(summary))
-        object.append("problems", .array(problems.map { ["file": .string($0.path), "code": .string($0.code.rawValue), "message": .string($0.message)] }))
+        object.append(
+            "problems",
+            .array(
+                problems.map {
+                    ["file": .string($0.path), "code": .string($0.code.rawValue), "message": .string($0.message)]
+                }))
         object.append("pages", .array(pages.map { .object($0.json) }))
         return .object(object)
     }

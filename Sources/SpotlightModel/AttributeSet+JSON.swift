@@ -9,7 +9,9 @@ extension AttributeSet {
         func put(_ key: String, _ value: Double?) { if let value { object.append(key, JSONValue(value)) } }
         func put(_ key: String, _ value: Int?) { if let value { object.append(key, JSONValue(value)) } }
         func put(_ key: String, _ value: Bool?) { if let value { object.append(key, .bool(value)) } }
-        func put(_ key: String, _ value: [String]) { if !value.isEmpty { object.append(key, .array(value.map(JSONValue.string))) } }
+        func put(_ key: String, _ value: [String]) {
+            if !value.isEmpty { object.append(key, .array(value.map(JSONValue.string))) }
+        }
         func put(_ key: String, _ value: SpotlightDate?) { if let value { object.append(key, .string(value.text)) } }
         put("title", title)
         put("displayName", displayName)
@@ -59,7 +61,9 @@ extension AttributeSet {
         put("pixelWidth", pixelWidth)
         put("pixelHeight", pixelHeight)
         if !customAttributes.isEmpty {
-            object.append("customAttributes", .object(JSONObject(customAttributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+            object.append(
+                "customAttributes",
+                .object(JSONObject(customAttributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
         }
         return object
     }
@@ -78,17 +82,29 @@ extension PageAttributes {
                 if !entry.conflicting.isEmpty {
                     object.append(
                         "conflicting",
-                        .array(entry.conflicting.map { ["value": .string($0.value), "source": .string($0.source.source), "line": JSONValue($0.source.line)] }))
+                        .array(
+                            entry.conflicting.map {
+                                [
+                                    "value": .string($0.value), "source": .string($0.source.source),
+                                    "line": JSONValue($0.source.line),
+                                ]
+                            }))
                 }
                 return .object(object)
             })
     }
 
     public var deepLinksJSON: JSONValue {
-        .array(deepLinks.map { ["url": .string($0.url), "source": .string($0.source.source), "line": JSONValue($0.source.line)] })
+        .array(
+            deepLinks.map {
+                ["url": .string($0.url), "source": .string($0.source.source), "line": JSONValue($0.source.line)]
+            })
     }
 
     public var appStoreIDsJSON: JSONValue {
-        .array(appStoreIDs.map { ["id": .string($0.url), "source": .string($0.source.source), "line": JSONValue($0.source.line)] })
+        .array(
+            appStoreIDs.map {
+                ["id": .string($0.url), "source": .string($0.source.source), "line": JSONValue($0.source.line)]
+            })
     }
 }

@@ -119,7 +119,8 @@ public struct UserActivity: Sendable, Hashable, Codable {
 
     public init(
         activityType: String, title: String? = nil, keywords: [String] = [], webpageURL: String? = nil,
-        persistentIdentifier: String? = nil, isEligibleForSearch: Bool = false, isEligibleForPublicIndexing: Bool = false,
+        persistentIdentifier: String? = nil, isEligibleForSearch: Bool = false,
+        isEligibleForPublicIndexing: Bool = false,
         isEligibleForHandoff: Bool = true, isEligibleForPrediction: Bool = false, expirationDate: SpotlightDate? = nil,
         requiredUserInfoKeys: [String]? = nil, contentAttributeSet: AttributeSet? = nil
     ) {

@@ -67,18 +67,22 @@ public struct AttributeSetBuilder: Sendable {
             var seen: Set<String> = [first.value]
             var conflicting: [Provenance.Candidate] = []
             for candidate in present.dropFirst() where seen.insert(candidate.value).inserted {
-                conflicting.append(.init(value: candidate.value, source: ValueSource(source: candidate.source, line: candidate.line)))
+                conflicting.append(
+                    .init(value: candidate.value, source: ValueSource(source: candidate.source, line: candidate.line)))
             }
             provenance.append(
                 Provenance(
-                    field: field, chosen: .init(value: first.value, source: ValueSource(source: first.source, line: first.line)),
+                    field: field,
+                    chosen: .init(value: first.value, source: ValueSource(source: first.source, line: first.line)),
                     conflicting: conflicting))
             return first.value
         }
     }
 
     /// Types that are page furniture, not the page's subject (reference §6, "Main schema.org entity").
-    static let furnitureTypes: Set<String> = ["WebSite", "WebPage", "BreadcrumbList", "SiteNavigationElement", "WPHeader", "WPFooter", "SearchAction"]
+    static let furnitureTypes: Set<String> = [
+        "WebSite", "WebPage", "BreadcrumbList", "SiteNavigationElement", "WPHeader", "WPFooter", "SearchAction",
+    ]
 
     public func build(_ page: PageMarkup) -> PageAttributes {
         var recorder = Recorder()
@@ -101,7 +105,8 @@ public struct AttributeSetBuilder: Sendable {
         /// `property` of `entity` (no fallback to the main entity when it is nil).
         func fromEntity(_ property: String, in entity: Entity?) -> Candidate? {
             guard let entity, let text = entity.text(property) else { return nil }
-            return Candidate(value: text, source: "\(entity.syntax.rawValue) \(entity.path(property))", line: entity.line)
+            return Candidate(
+                value: text, source: "\(entity.syntax.rawValue) \(entity.path(property))", line: entity.line)
         }
         func og(_ property: String) -> Candidate? {
             page.openGraphValue(property).map { Candidate(value: $0.content, source: property, line: $0.line) }
@@ -134,10 +139,13 @@ public struct AttributeSetBuilder: Sendable {
         let entityImage: Candidate? = main.flatMap { entity in
             for value in entity.values("image") {
                 switch value {
-                case .text(let url): return Candidate(value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
+                case .text(let url):
+                    return Candidate(
+                        value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
                 case .entity(let image):
                     if let url = image.text("contentUrl") ?? image.text("url") {
-                        return Candidate(value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
+                        return Candidate(
+                            value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
                     }
                 }
             }
@@ -146,7 +154,8 @@ public struct AttributeSetBuilder: Sendable {
         let thumbnail = recorder.choose(
             "thumbnailURL",
             [
-                firstImage, entityImage, fromEntity("thumbnailUrl"), twitter("twitter:image"), twitter("twitter:image:src"),
+                firstImage, entityImage, fromEntity("thumbnailUrl"), twitter("twitter:image"),
+                twitter("twitter:image:src"),
                 page.touchIcons.first.map { Candidate(value: $0.content, source: "apple-touch-icon", line: $0.line) },
             ])
         if let thumbnail {
@@ -162,7 +171,10 @@ public struct AttributeSetBuilder: Sendable {
         if let main {
             for text in main.texts("keywords") {
                 for keyword in text.split(separator: ",") {
-                    keywordCandidates.append(Candidate(value: keyword.trimmingWhitespace(), source: "\(main.syntax.rawValue) \(main.path("keywords"))", line: main.line))
+                    keywordCandidates.append(
+                        Candidate(
+                            value: keyword.trimmingWhitespace(),
+                            source: "\(main.syntax.rawValue) \(main.path("keywords"))", line: main.line))
                 }
             }
         }
@@ -171,7 +183,8 @@ public struct AttributeSetBuilder: Sendable {
         }
         if keywordCandidates.isEmpty, let meta = page.keywords.first {
             for keyword in meta.content.split(separator: ",") {
-                keywordCandidates.append(Candidate(value: keyword.trimmingWhitespace(), source: "meta keywords", line: meta.line))
+                keywordCandidates.append(
+                    Candidate(value: keyword.trimmingWhitespace(), source: "meta keywords", line: meta.line))
             }
         }
         var seenKeywords: Set<String> = []
@@ -181,7 +194,10 @@ public struct AttributeSetBuilder: Sendable {
         if let first = keywordCandidates.first, !set.keywords.isEmpty {
             recorder.provenance.append(
                 Provenance(
-                    field: "keywords", chosen: .init(value: set.keywords.joined(separator: ", "), source: ValueSource(source: first.source, line: first.line)),
+                    field: "keywords",
+                    chosen: .init(
+                        value: set.keywords.joined(separator: ", "),
+                        source: ValueSource(source: first.source, line: first.line)),
                     conflicting: []))
         }
 
@@ -193,7 +209,11 @@ public struct AttributeSetBuilder: Sendable {
             recorder.provenance.append(
                 Provenance(
                     field: "rating",
-                    chosen: .init(value: String(normalized), source: ValueSource(source: "\(rating.syntax.rawValue) \(main.path("aggregateRating")).ratingValue", line: rating.line)),
+                    chosen: .init(
+                        value: String(normalized),
+                        source: ValueSource(
+                            source: "\(rating.syntax.rawValue) \(main.path("aggregateRating")).ratingValue",
+                            line: rating.line)),
                     conflicting: []))
             if let count = rating.text("ratingCount") ?? rating.text("reviewCount") {
                 set.ratingDescription = "\(count) ratings"
@@ -230,7 +250,8 @@ public struct AttributeSetBuilder: Sendable {
         } else if let text = place?.text("address") {
             set.fullyFormattedAddress = text
         }
-        set.namedLocation = main?.entity("location")?.text("name") ?? (main?.isA("Place") == true ? main?.text("name") : nil)
+        set.namedLocation =
+            main?.entity("location")?.text("name") ?? (main?.isA("Place") == true ? main?.text("name") : nil)
 
         // Dates.
         func date(_ field: String, _ candidates: [Candidate?]) -> SpotlightDate? {
@@ -240,27 +261,44 @@ public struct AttributeSetBuilder: Sendable {
         set.endDate = date("endDate", [fromEntity("endDate")])
         set.contentCreationDate = date(
             "contentCreationDate",
-            [og("article:published_time"), fromEntity("datePublished"), fromEntity("dateCreated"), og("video:release_date"), og("book:release_date")])
-        set.contentModificationDate = date("contentModificationDate", [og("article:modified_time"), fromEntity("dateModified"), og("og:updated_time")])
-        let expiration = date("expirationDate", [og("article:expiration_time"), fromEntity("endDate"), fromEntity("priceValidUntil", in: main?.entity("offers"))])
+            [
+                og("article:published_time"), fromEntity("datePublished"), fromEntity("dateCreated"),
+                og("video:release_date"), og("book:release_date"),
+            ])
+        set.contentModificationDate = date(
+            "contentModificationDate", [og("article:modified_time"), fromEntity("dateModified"), og("og:updated_time")])
+        let expiration = date(
+            "expirationDate",
+            [
+                og("article:expiration_time"), fromEntity("endDate"),
+                fromEntity("priceValidUntil", in: main?.entity("offers")),
+            ])
 
         // Kind, people, language, duration, identifiers.
         set.contentType = Self.contentType(ogType: page.openGraphValue("og:type")?.content, entity: main)
-        set.authorNames = page.openGraph.filter { ["article:author", "book:author"].contains($0.key.lowercased()) }.map(\.content)
+        set.authorNames = page.openGraph.filter { ["article:author", "book:author"].contains($0.key.lowercased()) }.map(
+            \.content)
         if set.authorNames.isEmpty, let main { set.authorNames = main.texts("author") }
-        if let publisher = recorder.choose("publishers", [og("og:site_name"), fromEntity("name", in: main?.entity("publisher"))]) {
+        if let publisher = recorder.choose(
+            "publishers", [og("og:site_name"), fromEntity("name", in: main?.entity("publisher"))])
+        {
             set.publishers = [publisher]
         }
         if let language = recorder.choose(
             "languages",
             [
-                og("og:locale").map { Candidate(value: Self.bcp47(fromLocale: $0.value), source: $0.source, line: $0.line) },
-                fromEntity("inLanguage"), page.lang.map { Candidate(value: $0.text, source: "<html lang>", line: $0.line) },
+                og("og:locale").map {
+                    Candidate(value: Self.bcp47(fromLocale: $0.value), source: $0.source, line: $0.line)
+                },
+                fromEntity("inLanguage"),
+                page.lang.map { Candidate(value: $0.text, source: "<html lang>", line: $0.line) },
             ])
         {
             set.languages = [Self.bcp47(fromLocale: language)]
         }
-        if let duration = recorder.choose("duration", [og("video:duration"), og("music:duration"), fromEntity("duration")]) {
+        if let duration = recorder.choose(
+            "duration", [og("video:duration"), og("music:duration"), fromEntity("duration")])
+        {
             set.duration = Double(duration.trimmingWhitespace()) ?? ISO8601.duration(duration)
         }
         set.genre = main?.text("genre")
@@ -268,7 +306,8 @@ public struct AttributeSetBuilder: Sendable {
         set.performers = main?.texts("actor") ?? []
         set.headline = main?.text("headline")
         set.identifier = recorder.choose(
-            "identifier", [fromEntity("sku"), fromEntity("gtin13"), fromEntity("gtin"), fromEntity("isbn"), og("book:isbn")])
+            "identifier",
+            [fromEntity("sku"), fromEntity("gtin13"), fromEntity("gtin"), fromEntity("isbn"), og("book:isbn")])
         if let offers = main?.entity("offers") {
             for key in ["price", "priceCurrency", "lowPrice", "highPrice"] {
                 if let value = offers.text(key) { set.customAttributes["com_spotcheck_\(key)"] = value }
@@ -280,16 +319,24 @@ public struct AttributeSetBuilder: Sendable {
         var appStoreIDs: [DeepLink] = []
         for banner in page.smartAppBanners {
             if let argument = banner.appArgument, !argument.isEmpty {
-                deepLinks.append(DeepLink(url: argument, source: ValueSource(source: "apple-itunes-app app-argument", line: banner.line)))
+                deepLinks.append(
+                    DeepLink(
+                        url: argument, source: ValueSource(source: "apple-itunes-app app-argument", line: banner.line)))
             }
-            if let id = banner.appID { appStoreIDs.append(DeepLink(url: id, source: ValueSource(source: "apple-itunes-app app-id", line: banner.line))) }
+            if let id = banner.appID {
+                appStoreIDs.append(
+                    DeepLink(url: id, source: ValueSource(source: "apple-itunes-app app-id", line: banner.line)))
+            }
         }
         for key in ["al:iphone:url", "al:ipad:url", "al:ios:url", "twitter:app:url:iphone", "twitter:app:url:ipad"] {
             if let tag = page.appLinksValue(key) ?? page.twitterValue(key) {
                 deepLinks.append(DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line)))
             }
         }
-        for key in ["al:iphone:app_store_id", "al:ipad:app_store_id", "al:ios:app_store_id", "twitter:app:id:iphone", "twitter:app:id:ipad"] {
+        for key in [
+            "al:iphone:app_store_id", "al:ipad:app_store_id", "al:ios:app_store_id", "twitter:app:id:iphone",
+            "twitter:app:id:ipad",
+        ] {
             if let tag = page.appLinksValue(key) ?? page.twitterValue(key) {
                 appStoreIDs.append(DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line)))
             }
@@ -300,7 +347,8 @@ public struct AttributeSetBuilder: Sendable {
 
         return PageAttributes(
             uniqueIdentifier: canonical, attributeSet: set, expirationDate: expiration, provenance: recorder.provenance,
-            deepLinks: deepLinks, appStoreIDs: appStoreIDs, mainEntityTypes: main?.types ?? [], searchActionTarget: searchAction)
+            deepLinks: deepLinks, appStoreIDs: appStoreIDs, mainEntityTypes: main?.types ?? [],
+            searchActionTarget: searchAction)
     }
 
     /// The entity the page is about (reference §6): the one whose `url`/`@id`/`mainEntityOfPage`
@@ -313,7 +361,9 @@ public struct AttributeSetBuilder: Sendable {
             } && furnitureTypes.isDisjoint(with: entity.types)
         }
         if let matchesCanonical { return matchesCanonical }
-        if let webPage = entities.first(where: { $0.isA("WebPage") }), let main = webPage.entity("mainEntity") { return main }
+        if let webPage = entities.first(where: { $0.isA("WebPage") }), let main = webPage.entity("mainEntity") {
+            return main
+        }
         let publishers = Set(entities.compactMap { $0.entity("publisher")?.text("name") })
         return entities.first { entity in
             furnitureTypes.isDisjoint(with: entity.types) && !entity.types.isEmpty

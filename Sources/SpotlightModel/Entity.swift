@@ -73,7 +73,8 @@ extension Entity {
             }
         }
         result += page.microdata.map { Entity(item: $0, syntax: .microdata, lookup: [:]) }
-        let rdfaByID = Dictionary(page.rdfa.compactMap { item in item.id.map { ($0, item) } }, uniquingKeysWith: { first, _ in first })
+        let rdfaByID = Dictionary(
+            page.rdfa.compactMap { item in item.id.map { ($0, item) } }, uniquingKeysWith: { first, _ in first })
         result += page.rdfa.filter { !$0.types.isEmpty }.map { Entity(item: $0, syntax: .rdfa, lookup: rdfaByID) }
         return result
     }
@@ -140,10 +141,12 @@ extension Entity {
                 case .text(let text), .url(let text): properties[name, default: []].append(.text(text))
                 case .typedLiteral(let text, _, _): properties[name, default: []].append(.text(text))
                 case .item(let nested):
-                    properties[name, default: []].append(.entity(Entity(item: nested, syntax: syntax, lookup: lookup, depth: depth + 1)))
+                    properties[name, default: []].append(
+                        .entity(Entity(item: nested, syntax: syntax, lookup: lookup, depth: depth + 1)))
                 case .reference(let id):
                     if depth < 8, let target = lookup[id], target.id != item.id {
-                        properties[name, default: []].append(.entity(Entity(item: target, syntax: syntax, lookup: lookup, depth: depth + 1)))
+                        properties[name, default: []].append(
+                            .entity(Entity(item: target, syntax: syntax, lookup: lookup, depth: depth + 1)))
                     } else {
                         properties[name, default: []].append(.text(id))
                     }
@@ -152,6 +155,7 @@ extension Entity {
                 }
             }
         }
-        self.init(types: item.types.map(Self.shortName), id: item.id, properties: properties, syntax: syntax, line: item.line)
+        self.init(
+            types: item.types.map(Self.shortName), id: item.id, properties: properties, syntax: syntax, line: item.line)
     }
 }

@@ -35,9 +35,12 @@ public enum ISO8601 {
         var seconds = 0.0
         var hasTime = false
         var offset: Int?
-        if index < bytes.count, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") || bytes[index] == 0x20 {
+        if index < bytes.count,
+            bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") || bytes[index] == 0x20
+        {
             index += 1
-            guard let hour = number(2), hour <= 24, expect(UInt8(ascii: ":")), let minute = number(2), minute < 60 else { return nil }
+            guard let hour = number(2), hour <= 24, expect(UInt8(ascii: ":")), let minute = number(2), minute < 60
+            else { return nil }
             hasTime = true
             seconds = Double(hour * 3600 + minute * 60)
             if expect(UInt8(ascii: ":")) {
@@ -126,7 +129,8 @@ public enum ISO8601 {
 
 extension StringProtocol {
     func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(self[first...last])
     }
 }

@@ -30,7 +30,8 @@ struct Extract: ParsableCommand {
         let (inputs, problems) = InputCollector(baseURL: baseURL).collect(files, allowFolders: false)
         var standardError = StandardError()
         for problem in problems { print("spotcheck: error: \(problem)", to: &standardError) }
-        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
+        let analyzer = PageAnalyzer(
+            extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
         let output = StandardOutput()
         let pretty = self.pretty && inputs.count == 1
         let failures = FailureCounter()
@@ -43,7 +44,10 @@ struct Extract: ParsableCommand {
                 output.write(text + "\n")
             case .failure(let problem):
                 failures.add(problem)
-                let error: JSONValue = ["url": .string(inputs[index].url), "file": .string(problem.path), "error": ["code": .string(problem.code.rawValue), "message": .string(problem.message)]]
+                let error: JSONValue = [
+                    "url": .string(inputs[index].url), "file": .string(problem.path),
+                    "error": ["code": .string(problem.code.rawValue), "message": .string(problem.message)],
+                ]
                 output.write(error.serialized() + "\n")
             }
         }

@@ -9,9 +9,12 @@ import Synchronization
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarise each page's app-search markup and write a JSON report.",
-        discussion: "Folders are searched recursively for .html/.htm/.xhtml files. The report goes to reports/<name>-<UTC time>/report.json unless --output names a folder.")
+        discussion:
+            "Folders are searched recursively for .html/.htm/.xhtml files. The report goes to reports/<name>-<UTC time>/report.json unless --output names a folder."
+    )
 
-    @Option(help: "The URL the named folder (or file) stands for, e.g. https://www.example.com/ (default: file:// URLs).")
+    @Option(
+        help: "The URL the named folder (or file) stands for, e.g. https://www.example.com/ (default: file:// URLs).")
     var baseURL: String?
 
     @Option(help: "Folder for report.json (default: reports/<name>-<UTC timestamp>).")
@@ -33,7 +36,8 @@ struct Validate: ParsableCommand {
         let (inputs, problems) = InputCollector(baseURL: baseURL).collect(paths)
         var standardError = StandardError()
         for problem in problems { print("spotcheck: error: \(problem)", to: &standardError) }
-        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
+        let analyzer = PageAnalyzer(
+            extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
         let output = StandardOutput()
         let collected = Mutex<[Result<AnalyzedPage, InputProblem>]>([])
         let quiet = self.quiet
@@ -61,11 +65,15 @@ struct Validate: ParsableCommand {
         do {
             reportPath = try report.write(into: folder)
         } catch {
-            print("spotcheck: error: cannot write the report into \(folder): \(error.localizedDescription)", to: &standardError)
+            print(
+                "spotcheck: error: cannot write the report into \(folder): \(error.localizedDescription)",
+                to: &standardError)
             throw ExitCode(5)
         }
         let diagnostics = report.pages.reduce(0) { $0 + $1.markup.diagnostics.count }
-        print("\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s); report: \(reportPath)")
+        print(
+            "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s); report: \(reportPath)"
+        )
         if inputs.isEmpty { throw SpotCheckExit.noInput }
         if !report.problems.isEmpty { throw SpotCheckExit.someInputsFailed }
     }
@@ -107,15 +115,30 @@ struct PageSummary {
             }
         }
         let ids = Set(page.attributes.appStoreIDs.map(\.url)).sorted()
-        if !ids.isEmpty { lines.append("  App Store ID: \(ids.joined(separator: ", "))\(ids.count > 1 ? "  (they disagree)" : "")") }
+        if !ids.isEmpty {
+            lines.append("  App Store ID: \(ids.joined(separator: ", "))\(ids.count > 1 ? "  (they disagree)" : "")")
+        }
         let jsonLDErrors = markup.jsonLD.filter { !$0.isStrictlyValid }.count
         lines.append(
             "  markup:       SAB \(markup.smartAppBanners.count), OG \(markup.openGraph.count), Twitter \(markup.twitter.count), App Links \(markup.appLinks.count), JSON-LD \(markup.jsonLD.count) (\(jsonLDErrors) invalid), Microdata \(markup.microdata.count), RDFa \(markup.rdfa.count)"
         )
         for diagnostic in markup.diagnostics {
-            lines.append("  ! line \(diagnostic.line)\(diagnostic.column.map { ":\($0)" } ?? ""): \(diagnostic.message)")
+            lines.append(
+                "  ! line \(diagnostic.line)\(diagnostic.column.map { ":\($0)" } ?? ""): \(diagnostic.message)")
         }
-        return lines.joined(separator: "\n") + "\n\n"
+        return Self.printable(lines.joined(separator: "\n")) + "\n\n"
+    }
+
+    /// Pages are untrusted: control characters (terminal escape sequences among them) are shown
+    /// as U+FFFD, newlines inside values as spaces.
+    static func printable(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    if scalar == "\n" { return scalar }
+                    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return "\u{FFFD}" }
+                    return scalar
+                }))
     }
 
     static func clip(_ text: String, to length: Int = 100) -> String {

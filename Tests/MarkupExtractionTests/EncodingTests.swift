@@ -44,7 +44,8 @@ struct EncodingTests {
 
     @Test("a UTF-16 page's meta written after <body> is in the body")
     func utf16Section() {
-        let html = "<html><head><meta property=\"og:title\" content=\"H\"></head><body><p>x</p><meta property=\"og:description\" content=\"B\"></body></html>"
+        let html =
+            "<html><head><meta property=\"og:title\" content=\"H\"></head><body><p>x</p><meta property=\"og:description\" content=\"B\"></body></html>"
         let bytes: [UInt8] = [0xFF, 0xFE] + html.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let page = extract(bytes: bytes)
         #expect(page.openGraphPairs == ["og:title=H", "og:description=B"])
@@ -54,7 +55,9 @@ struct EncodingTests {
     @Test("a declared single-byte charset is honoured even when the bytes happen to be valid UTF-8")
     func declaredCharsetWins() {
         // C3 A9 is "Ã©" in ISO-8859-1 (and "é" in UTF-8); the page says it is ISO-8859-1.
-        let bytes = Array(#"<html><head><meta charset="iso-8859-1"><title>"#.utf8) + [0xC3, 0xA9] + Array("</title></head></html>".utf8)
+        let bytes =
+            Array(#"<html><head><meta charset="iso-8859-1"><title>"#.utf8) + [0xC3, 0xA9]
+            + Array("</title></head></html>".utf8)
         let page = extract(bytes: bytes)
         #expect(page.title?.text == "Ã©")
         #expect(page.encoding.uppercased() == "ISO-8859-1")
@@ -75,7 +78,9 @@ struct EncodingTests {
 
     @Test("the encoding option overrides <meta charset>")
     func encodingOption() {
-        let bytes = Array(#"<html><head><meta charset="utf-8"><title>Caf"#.utf8) + [0xE9, 0x80] + Array("</title></head></html>".utf8)
+        let bytes =
+            Array(#"<html><head><meta charset="utf-8"><title>Caf"#.utf8) + [0xE9, 0x80]
+            + Array("</title></head></html>".utf8)
         let page = extract(bytes: bytes, options: .init(encoding: "windows-1252"))
         #expect(page.title?.text == "Café€")
         #expect(page.encoding.lowercased() == "windows-1252")

@@ -19,7 +19,10 @@ struct FixturePageTests {
         #expect(page.openGraphValue("og:type")?.content == "video.movie")
         #expect(page.openGraphValue("video:duration")?.content == "5760")
         let images = page.openGraphMedia.media
-        #expect(images.map(\.url) == ["https://www.example.com/images/up-wide.png", "https://www.example.com/images/up-square.png"])
+        #expect(
+            images.map(\.url) == [
+                "https://www.example.com/images/up-wide.png", "https://www.example.com/images/up-square.png",
+            ])
         #expect(images.map(\.width) == ["1200", "600"])
         #expect(images.first?.alt == "Carl's house lifted by balloons")
         #expect(page.twitterValue("twitter:app:url:iphone")?.content == "familycinema://movies/up")

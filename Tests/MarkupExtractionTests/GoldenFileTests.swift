@@ -46,7 +46,8 @@ struct GoldenFileTests {
         let actual = try Self.contract(of: relativePath)
         let goldenURL = Self.goldenRoot.appendingPathComponent(relativePath + ".json")
         if Self.isRecording {
-            try FileManager.default.createDirectory(at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: goldenURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(actual.utf8).write(to: goldenURL, options: .atomic)
             return
         }
@@ -58,7 +59,9 @@ struct GoldenFileTests {
         if actual != expected {
             let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
             let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = Array(zip(actualLines, expectedLines)).firstIndex { $0 != $1 } ?? min(actualLines.count, expectedLines.count)
+            let first =
+                Array(zip(actualLines, expectedLines)).firstIndex { $0 != $1 }
+                ?? min(actualLines.count, expectedLines.count)
             let shown = { (lines: [Substring]) in first < lines.count ? String(lines[first]) : "<end of file>" }
             Issue.record(
                 """
@@ -72,7 +75,9 @@ struct GoldenFileTests {
 
     @Test("every golden file belongs to a fixture page")
     func noStaleGoldens() {
-        guard !Self.isRecording, let enumerator = FileManager.default.enumerator(atPath: Self.goldenRoot.path) else { return }
+        guard !Self.isRecording, let enumerator = FileManager.default.enumerator(atPath: Self.goldenRoot.path) else {
+            return
+        }
         let expected = Set(Self.fixtures.map { $0 + ".json" })
         var stale: [String] = []
         while let relative = enumerator.nextObject() as? String {

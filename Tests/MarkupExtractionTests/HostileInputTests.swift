@@ -10,7 +10,8 @@ struct HostileInputTests {
     func deepMicrodataNesting() async {
         await #expect(processExitsWith: .success) {
             let depth = 100_000
-            let html = "<html><body><div itemscope>" + String(repeating: "<div itemscope itemprop=a>", count: depth) + "x"
+            let html =
+                "<html><body><div itemscope>" + String(repeating: "<div itemscope itemprop=a>", count: depth) + "x"
                 + String(repeating: "</div>", count: depth) + "</div></body></html>"
             let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/")
             if page.microdata.count != 1 { exit(2) }
@@ -21,7 +22,9 @@ struct HostileInputTests {
     func deepRDFaNesting() async {
         await #expect(processExitsWith: .success) {
             let depth = 10_000
-            let html = #"<html><body vocab="https://schema.org/">"# + String(repeating: #"<div property="p" typeof="T">"#, count: depth)
+            let html =
+                #"<html><body vocab="https://schema.org/">"#
+                + String(repeating: #"<div property="p" typeof="T">"#, count: depth)
                 + String(repeating: "</div>", count: depth) + "</body></html>"
             let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/")
             if page.rdfa.isEmpty { exit(2) }
@@ -31,7 +34,8 @@ struct HostileInputTests {
     @Test("100,000 nested plain elements around an item are fine (only markup elements are kept)")
     func deepPlainNesting() {
         let depth = 100_000
-        let html = "<html><body>" + String(repeating: "<div>", count: depth)
+        let html =
+            "<html><body>" + String(repeating: "<div>", count: depth)
             + #"<div itemscope><span itemprop="name">Deep</span></div><meta property="og:title" content="X">"#
             + String(repeating: "</div>", count: depth) + "</body></html>"
         let page = extract(html)
@@ -43,7 +47,8 @@ struct HostileInputTests {
     func manyItemrefIDs() throws {
         let count = 50_000
         let ids = (0..<count).map { "i\($0)" }.joined(separator: " ")
-        let targets = stride(from: 0, to: count, by: 10).map { #"<span id="i\#($0)" itemprop="p">\#($0)</span>"# }.joined()
+        let targets = stride(from: 0, to: count, by: 10).map { #"<span id="i\#($0)" itemprop="p">\#($0)</span>"# }
+            .joined()
         let page = extract(#"<html><body><div itemscope itemref="\#(ids)"></div>\#(targets)</body></html>"#)
         let item = try #require(page.microdata.first)
         let values = item.strings("p")
@@ -55,7 +60,8 @@ struct HostileInputTests {
     @Test("a 5 MB attribute value is kept whole and later tags are still read")
     func hugeAttribute() throws {
         let size = 5_000_000
-        let html = #"<html><head><meta property="og:title" content=""# + String(repeating: "a", count: size)
+        let html =
+            #"<html><head><meta property="og:title" content=""# + String(repeating: "a", count: size)
             + #""><meta property="og:type" content="website"><title>After</title></head></html>"#
         let page = extract(html)
         let title = try #require(page.openGraphValue("og:title"))
@@ -66,7 +72,9 @@ struct HostileInputTests {
 
     @Test("a NUL byte inside text does not stop extraction")
     func nulInText() {
-        let bytes = Array("<html><head><title>A".utf8) + [0] + Array(#"B</title><meta property="og:title" content="After"></head><body><p>x"#.utf8)
+        let bytes =
+            Array("<html><head><title>A".utf8) + [0]
+            + Array(#"B</title><meta property="og:title" content="After"></head><body><p>x"#.utf8)
             + [0] + Array(#"y</p><div itemscope><span itemprop="n">v</span></div></body></html>"#.utf8)
         let page = extract(bytes: bytes)
         #expect(page.title?.text.hasPrefix("A") == true)
@@ -84,9 +92,20 @@ struct HostileInputTests {
     @Test(
         "a NUL byte between tags or inside an attribute does not silently drop the rest of the page",
         arguments: [
-            NULCase(name: "between tags in the head", before: "<html><head>", after: #"<meta property="og:title" content="After"></head><body><div itemscope><span itemprop="n">v</span></div></body></html>"#),
-            NULCase(name: "inside an attribute value", before: #"<html><head><meta name="description" content="x"#, after: #"y"><meta property="og:title" content="After"></head><body><div itemscope><span itemprop="n">v</span></div></body></html>"#),
-            NULCase(name: "between tags in the body", before: #"<html><head><meta property="og:title" content="After"></head><body>"#, after: #"<div itemscope><span itemprop="n">v</span></div></body></html>"#),
+            NULCase(
+                name: "between tags in the head", before: "<html><head>",
+                after:
+                    #"<meta property="og:title" content="After"></head><body><div itemscope><span itemprop="n">v</span></div></body></html>"#
+            ),
+            NULCase(
+                name: "inside an attribute value", before: #"<html><head><meta name="description" content="x"#,
+                after:
+                    #"y"><meta property="og:title" content="After"></head><body><div itemscope><span itemprop="n">v</span></div></body></html>"#
+            ),
+            NULCase(
+                name: "between tags in the body",
+                before: #"<html><head><meta property="og:title" content="After"></head><body>"#,
+                after: #"<div itemscope><span itemprop="n">v</span></div></body></html>"#),
         ])
     func nulBetweenTags(_ testCase: NULCase) {
         let page = extract(bytes: Array(testCase.before.utf8) + [0] + Array(testCase.after.utf8))
@@ -97,7 +116,8 @@ struct HostileInputTests {
     @Test("an unterminated comment hides what follows; what came before is kept")
     func unterminatedComment() {
         let page = extract(
-            #"<html><head><title>t</title><meta property="og:title" content="X"><!-- never closed <meta property="og:type" content="hidden"><div itemscope><span itemprop=a>b"#)
+            #"<html><head><title>t</title><meta property="og:title" content="X"><!-- never closed <meta property="og:type" content="hidden"><div itemscope><span itemprop=a>b"#
+        )
         #expect(page.title?.text == "t")
         #expect(page.openGraphPairs == ["og:title=X"])
         #expect(page.microdata.isEmpty)
@@ -106,7 +126,8 @@ struct HostileInputTests {
     @Test("unterminated tags, attributes and elements at end of input")
     func unterminatedTags() {
         let page = extract(
-            #"<html><head><title>t</title><meta property="og:title" content="X"><div itemscope itemtype="https://schema.org/Thing"><span itemprop=name>b<a href="x"#)
+            #"<html><head><title>t</title><meta property="og:title" content="X"><div itemscope itemtype="https://schema.org/Thing"><span itemprop=name>b<a href="x"#
+        )
         #expect(page.title?.text == "t")
         #expect(page.openGraphPairs == ["og:title=X"])
         #expect(page.microdata.first?.types == ["https://schema.org/Thing"])
@@ -135,7 +156,9 @@ struct HostileInputTests {
     @Test("100,000 meta tags are all read")
     func manyMetaTags() {
         let count = 100_000
-        let html = "<html><head>" + (0..<count).map { #"<meta property="og:image" content="https://x/\#($0).png">"# }.joined() + "</head></html>"
+        let html =
+            "<html><head>" + (0..<count).map { #"<meta property="og:image" content="https://x/\#($0).png">"# }.joined()
+            + "</head></html>"
         let page = extract(html)
         #expect(page.openGraph.count == count)
         #expect(page.openGraphMedia.media.count == count)

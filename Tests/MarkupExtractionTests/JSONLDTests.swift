@@ -19,21 +19,31 @@ struct JSONLDTests {
         #expect(page.jsonLD.map(\.line) == [2, 3, 5])
         #expect(page.jsonLD[1].value == [["@type": "A"], ["@type": "B"]])
         #expect(page.jsonLD.allSatisfy { $0.isStrictlyValid })
-        #expect(page.contractJSON["jsonLD"] == [["@type": "WebSite", "name": "Site"], ["@type": "A"], ["@type": "B"], ["@type": "C"]])
+        #expect(
+            page.contractJSON["jsonLD"] == [
+                ["@type": "WebSite", "name": "Site"], ["@type": "A"], ["@type": "B"], ["@type": "C"],
+            ])
         #expect(page.diagnostics.isEmpty)
     }
 
     @Test(
         "type attribute variants are JSON-LD",
-        arguments: ["application/ld+json", "application/ld+json; charset=utf-8", "APPLICATION/LD+JSON", " application/ld+json ", "Application/LD+JSON;profile=x"])
+        arguments: [
+            "application/ld+json", "application/ld+json; charset=utf-8", "APPLICATION/LD+JSON", " application/ld+json ",
+            "Application/LD+JSON;profile=x",
+        ])
     func typeVariants(_ type: String) {
         let page = extract(#"<html><head><script type="\#(type)">{"@type": "Thing"}</script></head></html>"#)
         #expect(page.jsonLD.map(\.value) == [["@type": "Thing"]])
     }
 
-    @Test("other script types are not JSON-LD", arguments: ["application/json", "text/javascript", "application/ld+json+x", ""])
+    @Test(
+        "other script types are not JSON-LD",
+        arguments: ["application/json", "text/javascript", "application/ld+json+x", ""])
     func otherTypes(_ type: String) {
-        let page = extract(#"<html><head><script type="\#(type)">{"@type": "Thing"}</script><script>{"@type": "Untyped"}</script></head></html>"#)
+        let page = extract(
+            #"<html><head><script type="\#(type)">{"@type": "Thing"}</script><script>{"@type": "Untyped"}</script></head></html>"#
+        )
         #expect(page.jsonLD.isEmpty)
     }
 
@@ -138,7 +148,8 @@ struct JSONLDTests {
 
     @Test("{\"a\": } is recovered by dropping the member (LenientJSON's documented repair), not lost")
     func missingValueDropsMember() throws {
-        let page = extract(#"<html><head><script type="application/ld+json">{"@type": "X", "a": }</script></head></html>"#)
+        let page = extract(
+            #"<html><head><script type="application/ld+json">{"@type": "X", "a": }</script></head></html>"#)
         let script = try #require(page.jsonLD.first)
         #expect(script.value == ["@type": "X"])
         #expect(page.diagnostics.map(\.code) == [.jsonLDSyntax])
@@ -161,22 +172,26 @@ struct JSONLDTests {
     @Test("entities and tags inside the script are kept literally (script content is raw text)")
     func rawText() throws {
         let page = extract(
-            #"<html><head><script type="application/ld+json">{"name": "a &lt; b &amp; <b>c</b>"}</script></head></html>"#)
+            #"<html><head><script type="application/ld+json">{"name": "a &lt; b &amp; <b>c</b>"}</script></head></html>"#
+        )
         let script = try #require(page.jsonLD.first)
         #expect(script.value == ["name": "a &lt; b &amp; <b>c</b>"])
     }
 
     @Test("non-ASCII text and JSON escapes survive")
     func unicode() throws {
-        let page = extract(#"<html><head><script type="application/ld+json">{"name": "Café \u00e9 ☃"}</script></head></html>"#)
+        let page = extract(
+            #"<html><head><script type="application/ld+json">{"name": "Café \u00e9 ☃"}</script></head></html>"#)
         #expect(page.jsonLD.first?.value == ["name": "Café é ☃"])
     }
 
     @Test("deep nesting beyond the parser's limit is unrecoverable, not a crash; the next script still counts")
     func deepNesting() {
         let depth = 100_000
-        let html = #"<html><head><script type="application/ld+json">"# + String(repeating: "[", count: depth)
-            + String(repeating: "]", count: depth) + #"</script><script type="application/ld+json">{"@type": "Ok"}</script></head></html>"#
+        let html =
+            #"<html><head><script type="application/ld+json">"# + String(repeating: "[", count: depth)
+            + String(repeating: "]", count: depth)
+            + #"</script><script type="application/ld+json">{"@type": "Ok"}</script></head></html>"#
         let page = extract(html)
         #expect(page.jsonLD.count == 2)
         #expect(page.jsonLD.first?.value == nil)
@@ -187,7 +202,8 @@ struct JSONLDTests {
     @Test("nesting within the limit is parsed and serialized")
     func nestingWithinLimit() throws {
         let depth = 400
-        let html = #"<html><head><script type="application/ld+json">"# + String(repeating: #"{"a":"#, count: depth) + "1"
+        let html =
+            #"<html><head><script type="application/ld+json">"# + String(repeating: #"{"a":"#, count: depth) + "1"
             + String(repeating: "}", count: depth) + "</script></head></html>"
         let page = extract(html)
         var value = try #require(page.jsonLD.first?.value)

@@ -182,7 +182,8 @@ struct MicrodataTests {
     @Test("itemid and itemtype as written: multiple spaces, relative itemid against the page URL")
     func relativeItemID() throws {
         let page = extract(
-            ##"<html><body><div itemscope itemtype="  https://schema.org/A   https://schema.org/B " itemid="#main"><meta itemprop="p" content="v"></div></body></html>"##)
+            ##"<html><body><div itemscope itemtype="  https://schema.org/A   https://schema.org/B " itemid="#main"><meta itemprop="p" content="v"></div></body></html>"##
+        )
         let item = try #require(page.microdata.first)
         #expect(item.types == ["https://schema.org/A", "https://schema.org/B"])
         #expect(item.id == "https://www.example.com/dir/page.html#main")
@@ -190,7 +191,8 @@ struct MicrodataTests {
 
     @Test("a name repeated in one itemprop gives one value (WHATWG: duplicates removed)")
     func duplicatePropertyNames() throws {
-        let page = extract(#"<html><body><div itemscope><span itemprop="name name alternateName">N</span></div></body></html>"#)
+        let page = extract(
+            #"<html><body><div itemscope><span itemprop="name name alternateName">N</span></div></body></html>"#)
         let item = try #require(page.microdata.first)
         #expect(item.propertyNames == ["name", "alternateName"])
         #expect(item.strings("name") == ["N"])
@@ -198,7 +200,8 @@ struct MicrodataTests {
 
     @Test("items inside <template> are not extracted")
     func template() {
-        let page = extract(#"<html><body><template><div itemscope><span itemprop="a">b</span></div></template></body></html>"#)
+        let page = extract(
+            #"<html><body><template><div itemscope><span itemprop="a">b</span></div></template></body></html>"#)
         #expect(page.microdata.isEmpty)
     }
 

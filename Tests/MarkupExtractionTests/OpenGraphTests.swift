@@ -33,7 +33,10 @@ struct OpenGraphTests {
         let page = extract(#"<html><head><meta name="og:title" content="X"></head></html>"#)
         let tag = try #require(page.openGraph.first)
         #expect(tag.attribute == .name)
-        #expect(page.contractJSON["openGraph"] == [["property": "og:title", "content": "X", "attribute": "name", "line": 1]])
+        #expect(
+            page.contractJSON["openGraph"] == [
+                ["property": "og:title", "content": "X", "attribute": "name", "line": 1]
+            ])
     }
 
     @Test("the first non-empty tag of a property wins")
@@ -128,7 +131,8 @@ struct OpenGraphTests {
             """)
         #expect(page.openGraphPairs == ["fb:app_id=42", "my:thing=declared"])
         #expect(page.prefixes.map(\.prefix) == ["fb", "my", "dc"])
-        #expect(page.prefixes.map(\.iri) == ["http://ogp.me/ns/fb#", "http://example.com/ns#", "http://purl.org/dc/terms/"])
+        #expect(
+            page.prefixes.map(\.iri) == ["http://ogp.me/ns/fb#", "http://example.com/ns#", "http://purl.org/dc/terms/"])
         #expect(page.prefixes.allSatisfy { $0.line == 1 })
     }
 
@@ -179,7 +183,10 @@ struct OpenGraphTests {
             </head></html>
             """)
         let json = page.contractJSON
-        for key in ["url", "jsonLD", "microdata", "rdfa", "openGraph", "twitter", "appLinks", "smartAppBanner", "title", "description", "canonical", "robots", "lang"] {
+        for key in [
+            "url", "jsonLD", "microdata", "rdfa", "openGraph", "twitter", "appLinks", "smartAppBanner", "title",
+            "description", "canonical", "robots", "lang",
+        ] {
             #expect(json.contains(key: key), "contract key \(key)")
         }
         #expect(json["openGraph"] == [["property": "og:title", "content": "T", "line": 2]])

@@ -26,14 +26,16 @@ struct PageFactsTests {
     func svgTitle() {
         let onlySVG = extract(#"<html><head></head><body><svg><title>Icon</title></svg></body></html>"#)
         #expect(onlySVG.title == nil)
-        let svgFirst = extract(#"<html><body><svg viewBox="0 0 1 1"><title>Icon</title></svg><title>Real</title></body></html>"#)
+        let svgFirst = extract(
+            #"<html><body><svg viewBox="0 0 1 1"><title>Icon</title></svg><title>Real</title></body></html>"#)
         #expect(svgFirst.title?.text == "Real")
     }
 
     @Test("<title> and <meta> inside <template> are inert, as Microdata and RDFa there already are")
     func templateContent() {
         let page = extract(
-            #"<html><head><template><title>Template</title><meta property="og:title" content="inert"></template><title>Real</title></head></html>"#)
+            #"<html><head><template><title>Template</title><meta property="og:title" content="inert"></template><title>Real</title></head></html>"#
+        )
         #expect(page.title?.text == "Real")
         #expect(page.openGraph.isEmpty)
     }
@@ -71,12 +73,14 @@ struct PageFactsTests {
             """)
         #expect(
             page.canonicals.map(\.content) == [
-                "https://www.example.com/movies/up.html", "https://www.example.com/dir/other.html", "https://elsewhere.example/up",
+                "https://www.example.com/movies/up.html", "https://www.example.com/dir/other.html",
+                "https://elsewhere.example/up",
             ])
         #expect(page.canonicals.map(\.line) == [2, 3, 4])
         #expect(
             page.contractJSON["canonical"] == [
-                "https://www.example.com/movies/up.html", "https://www.example.com/dir/other.html", "https://elsewhere.example/up",
+                "https://www.example.com/movies/up.html", "https://www.example.com/dir/other.html",
+                "https://elsewhere.example/up",
             ])
     }
 
@@ -107,7 +111,10 @@ struct PageFactsTests {
             </head></html>
             """)
         #expect(page.keywords.map(\.content) == ["a, b"])
-        #expect(page.touchIcons.map(\.content) == ["https://www.example.com/icon.png", "https://www.example.com/dir/icon2.png"])
+        #expect(
+            page.touchIcons.map(\.content) == [
+                "https://www.example.com/icon.png", "https://www.example.com/dir/icon2.png",
+            ])
     }
 
     @Test("<html lang> (trimmed) and xml:lang")
@@ -128,10 +135,17 @@ struct PageFactsTests {
     @Test(
         "<base href> is resolved against the page URL and used for relative URLs",
         arguments: [
-            BaseCase(href: "../other/", baseURL: "https://www.example.com/other/", resolvedCanonical: "https://www.example.com/other/c.html"),
-            BaseCase(href: "/", baseURL: "https://www.example.com/", resolvedCanonical: "https://www.example.com/c.html"),
-            BaseCase(href: "https://cdn.example.net/x/", baseURL: "https://cdn.example.net/x/", resolvedCanonical: "https://cdn.example.net/x/c.html"),
-            BaseCase(href: "sub/index.html", baseURL: "https://www.example.com/dir/sub/index.html", resolvedCanonical: "https://www.example.com/dir/sub/c.html"),
+            BaseCase(
+                href: "../other/", baseURL: "https://www.example.com/other/",
+                resolvedCanonical: "https://www.example.com/other/c.html"),
+            BaseCase(
+                href: "/", baseURL: "https://www.example.com/", resolvedCanonical: "https://www.example.com/c.html"),
+            BaseCase(
+                href: "https://cdn.example.net/x/", baseURL: "https://cdn.example.net/x/",
+                resolvedCanonical: "https://cdn.example.net/x/c.html"),
+            BaseCase(
+                href: "sub/index.html", baseURL: "https://www.example.com/dir/sub/index.html",
+                resolvedCanonical: "https://www.example.com/dir/sub/c.html"),
         ])
     func base(_ testCase: BaseCase) throws {
         let page = extract(

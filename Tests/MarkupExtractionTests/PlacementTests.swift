@@ -78,7 +78,8 @@ struct PlacementTests {
 
     @Test("a start tag spread over several lines reports the line where it ends; CRLF counts one line")
     func multiLineTagsAndCRLF() {
-        let html = "<html>\r\n<head>\r\n<title>T</title>\r\n<meta\r\n property=\"og:type\"\r\n content=\"website\">\r\n<meta property=\"og:title\" content=\"X\">\r\n</head></html>"
+        let html =
+            "<html>\r\n<head>\r\n<title>T</title>\r\n<meta\r\n property=\"og:type\"\r\n content=\"website\">\r\n<meta property=\"og:title\" content=\"X\">\r\n</head></html>"
         let page = extract(html)
         #expect(page.title?.line == 3)
         #expect(page.openGraph.map(\.line) == [6, 7])

@@ -103,17 +103,28 @@ struct RDFaTests {
     @Test(
         "<time> gives a typed literal by its lexical form",
         arguments: [
-            TimeCase(markup: #"<time property="d" datetime="2024-05-01">May 1</time>"#, value: "2024-05-01", datatype: "date"),
-            TimeCase(markup: #"<time property="d" datetime="2024-05-01T10:00:00+02:00">10am</time>"#, value: "2024-05-01T10:00:00+02:00", datatype: "dateTime"),
-            TimeCase(markup: #"<time property="d">2024-05-01T10:00Z</time>"#, value: "2024-05-01T10:00Z", datatype: "dateTime"),
-            TimeCase(markup: #"<time property="d" datetime="PT1H36M">96 minutes</time>"#, value: "PT1H36M", datatype: "duration"),
-            TimeCase(markup: #"<time property="d" datetime="10:30">half past ten</time>"#, value: "10:30", datatype: "time"),
-            TimeCase(markup: #"<time property="d" datetime="2024-05">May</time>"#, value: "2024-05", datatype: "gYearMonth"),
+            TimeCase(
+                markup: #"<time property="d" datetime="2024-05-01">May 1</time>"#, value: "2024-05-01", datatype: "date"
+            ),
+            TimeCase(
+                markup: #"<time property="d" datetime="2024-05-01T10:00:00+02:00">10am</time>"#,
+                value: "2024-05-01T10:00:00+02:00", datatype: "dateTime"),
+            TimeCase(
+                markup: #"<time property="d">2024-05-01T10:00Z</time>"#, value: "2024-05-01T10:00Z",
+                datatype: "dateTime"),
+            TimeCase(
+                markup: #"<time property="d" datetime="PT1H36M">96 minutes</time>"#, value: "PT1H36M",
+                datatype: "duration"),
+            TimeCase(
+                markup: #"<time property="d" datetime="10:30">half past ten</time>"#, value: "10:30", datatype: "time"),
+            TimeCase(
+                markup: #"<time property="d" datetime="2024-05">May</time>"#, value: "2024-05", datatype: "gYearMonth"),
             TimeCase(markup: #"<time property="d" datetime="2024">this year</time>"#, value: "2024", datatype: "gYear"),
             TimeCase(markup: #"<time property="d" datetime="soon">soon</time>"#, value: "soon", datatype: nil),
         ])
     func timeDatatypes(_ testCase: TimeCase) throws {
-        let page = extract(#"<html><body><div vocab="https://schema.org/" typeof="Event">\#(testCase.markup)</div></body></html>"#)
+        let page = extract(
+            #"<html><body><div vocab="https://schema.org/" typeof="Event">\#(testCase.markup)</div></body></html>"#)
         let event = try #require(page.rdfa.first { $0.types == ["https://schema.org/Event"] })
         let value = try #require(event.values("https://schema.org/d").first)
         if let datatype = testCase.datatype {
@@ -137,9 +148,16 @@ struct RDFaTests {
             </body></html>
             """)
         let product = try #require(page.rdfa.first { $0.types == ["https://schema.org/Product"] })
-        #expect(product.values("https://schema.org/price").map(\.kind) == [.typedLiteral("9.99", datatype: nil, language: "fr")])
-        #expect(product.values("https://schema.org/url").map(\.kind) == [.reference("https://www.example.com/products/1")])
-        #expect(product.values("https://schema.org/name").map(\.kind) == [.typedLiteral("Chaise", datatype: nil, language: "fr")])
+        #expect(
+            product.values("https://schema.org/price").map(\.kind) == [
+                .typedLiteral("9.99", datatype: nil, language: "fr")
+            ])
+        #expect(
+            product.values("https://schema.org/url").map(\.kind) == [.reference("https://www.example.com/products/1")])
+        #expect(
+            product.values("https://schema.org/name").map(\.kind) == [
+                .typedLiteral("Chaise", datatype: nil, language: "fr")
+            ])
     }
 
     @Test("Open Graph meta tags are RDFa too (og: is in the initial context)")
@@ -161,7 +179,8 @@ struct RDFaTests {
 
     @Test("a page without RDFa attributes has no RDFa items")
     func noRDFa() {
-        let page = extract(#"<html><head><title>t</title><meta name="description" content="d"></head><body><p>x</p></body></html>"#)
+        let page = extract(
+            #"<html><head><title>t</title><meta name="description" content="d"></head><body><p>x</p></body></html>"#)
         #expect(page.rdfa.isEmpty)
     }
 }

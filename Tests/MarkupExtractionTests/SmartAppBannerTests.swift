@@ -27,19 +27,22 @@ struct SmartAppBannerTests {
             name: "space before '='", content: "app-id =123",
             parameters: ["app-id=123"], oddities: [.whitespaceAroundEquals(key: "app-id")]),
         Case(
-            name: "whitespace around the whole content is trimmed", content: " \n app-id=123, app-argument=https://x/y \t",
+            name: "whitespace around the whole content is trimmed",
+            content: " \n app-id=123, app-argument=https://x/y \t",
             parameters: ["app-id=123", "app-argument=https://x/y"], oddities: []),
         Case(
             name: "no space after commas", content: "app-id=123,app-argument=https://x/y",
             parameters: ["app-id=123", "app-argument=https://x/y"], oddities: [.missingSpaceAfterComma]),
         Case(
-            name: "comma-space inside app-argument is re-joined", content: "app-id=123, app-argument=https://x/y?a=1, b=2",
+            name: "comma-space inside app-argument is re-joined",
+            content: "app-id=123, app-argument=https://x/y?a=1, b=2",
             parameters: ["app-id=123", "app-argument=https://x/y?a=1, b=2"], oddities: [.commaInAppArgument]),
         Case(
             name: "re-joining stops at the next known key", content: "app-argument=https://x/a, b, app-id=5",
             parameters: ["app-argument=https://x/a, b", "app-id=5"], oddities: [.commaInAppArgument]),
         Case(
-            name: "affiliate-data keeps '=' and '&'", content: "app-id=123, affiliate-data=pt=1&ct=2, app-argument=https://x",
+            name: "affiliate-data keeps '=' and '&'",
+            content: "app-id=123, affiliate-data=pt=1&ct=2, app-argument=https://x",
             parameters: ["app-id=123", "affiliate-data=pt=1&ct=2", "app-argument=https://x"], oddities: []),
         Case(
             name: "missing comma before app-argument", content: "affiliate-data=pt=1&ct=2 app-argument=https://x",
@@ -81,7 +84,8 @@ struct SmartAppBannerTests {
     @Test("accessors return the first value of each known key")
     func accessors() {
         let banner = SmartAppBanner(
-            content: "app-id=1, app-id=2, affiliate-data=pt=1&ct=2, app-clip-bundle-id=com.x.Clip, app-clip-display=card, app-argument=https://x/y",
+            content:
+                "app-id=1, app-id=2, affiliate-data=pt=1&ct=2, app-clip-bundle-id=com.x.Clip, app-clip-display=card, app-argument=https://x/y",
             line: 1, section: .head)
         #expect(banner.appID == "1")
         #expect(banner.appArgument == "https://x/y")
@@ -93,7 +97,8 @@ struct SmartAppBannerTests {
 
     @Test("a comma without a space inside the app-argument URL is not a separator oddity")
     func commaWithoutSpaceInsideURL() {
-        let banner = SmartAppBanner(content: "app-id=123, app-argument=https://x/list?ids=1,2,3", line: 1, section: .head)
+        let banner = SmartAppBanner(
+            content: "app-id=123, app-argument=https://x/list?ids=1,2,3", line: 1, section: .head)
         #expect(banner.appArgument == "https://x/list?ids=1,2,3")
         #expect(banner.oddities.contains(.commaInAppArgument))
         // Every parameter separator in this content is ", "; the commas without a space belong to the URL.
@@ -156,7 +161,8 @@ struct SmartAppBannerTests {
     @Test("entities in content are decoded before parsing (&amp; in affiliate-data)")
     func entitiesDecoded() throws {
         let page = extract(
-            #"<html><head><meta name="apple-itunes-app" content="app-id=1, affiliate-data=pt=1&amp;ct=2, app-argument=https://x/?a=1&amp;b=2"></head></html>"#)
+            #"<html><head><meta name="apple-itunes-app" content="app-id=1, affiliate-data=pt=1&amp;ct=2, app-argument=https://x/?a=1&amp;b=2"></head></html>"#
+        )
         let banner = try #require(page.smartAppBanner)
         #expect(banner.affiliateData == "pt=1&ct=2")
         #expect(banner.appArgument == "https://x/?a=1&b=2")
@@ -165,7 +171,8 @@ struct SmartAppBannerTests {
     @Test("missing comma in a page: affiliate-data and app-argument split, .missingComma")
     func missingCommaInPage() throws {
         let page = extract(
-            #"<html><head><meta name="apple-itunes-app" content="app-id=9, affiliate-data=pt=1&ct=2 app-argument=https://x"></head></html>"#)
+            #"<html><head><meta name="apple-itunes-app" content="app-id=9, affiliate-data=pt=1&ct=2 app-argument=https://x"></head></html>"#
+        )
         let banner = try #require(page.smartAppBanner)
         #expect(banner.appID == "9")
         #expect(banner.affiliateData == "pt=1&ct=2")
@@ -176,7 +183,8 @@ struct SmartAppBannerTests {
     @Test("contract JSON: appID, appArgument, parameters (first value per key) and oddity texts")
     func contractJSON() throws {
         let page = extract(
-            #"<html><head><meta name="apple-itunes-app" content="app-id=1,app-id=2, app-argument=https://x/a, b"></head></html>"#)
+            #"<html><head><meta name="apple-itunes-app" content="app-id=1,app-id=2, app-argument=https://x/a, b"></head></html>"#
+        )
         let json = try #require(page.contractJSON["smartAppBanner"]?.objectValue)
         #expect(json["appID"] == "1")
         #expect(json["appArgument"] == "https://x/a, b")

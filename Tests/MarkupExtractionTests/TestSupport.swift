@@ -25,7 +25,8 @@ func pageBytes(_ name: String, sourceLocation: SourceLocation = #_sourceLocation
 }
 
 /// Extracts a fixture page from `Pages/`.
-func extractPage(_ name: String, url: String = pageURL, options: MarkupExtractor.Options = .init()) throws -> PageMarkup {
+func extractPage(_ name: String, url: String = pageURL, options: MarkupExtractor.Options = .init()) throws -> PageMarkup
+{
     MarkupExtractor(options: options).extract(html: try pageBytes(name), url: url)
 }
 

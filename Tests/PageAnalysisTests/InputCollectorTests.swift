@@ -7,7 +7,9 @@ struct InputCollectorTests {
     @Test("folders are searched recursively for .html/.htm/.xhtml, in sorted path order")
     func recursiveSorted() throws {
         let folder = try TemporaryFolder()
-        for relative in ["z.html", "b/index.htm", "a.html", "b/a/deep.HTML", "notes.txt", "b/image.png", "c/page.xhtml", "a/x.html"] {
+        for relative in [
+            "z.html", "b/index.htm", "a.html", "b/a/deep.HTML", "notes.txt", "b/image.png", "c/page.xhtml", "a/x.html",
+        ] {
             try folder.write(relative, simplePage)
         }
         let (inputs, problems) = InputCollector().collect([folder.path])
@@ -26,9 +28,13 @@ struct InputCollectorTests {
             let (inputs, _) = InputCollector(baseURL: base).collect([folder.path + "/"])
             #expect(
                 inputs.map(\.url) == [
-                    "https://www.example.com/index.html", "https://www.example.com/movies/my%20film.html", "https://www.example.com/movies/up.html",
+                    "https://www.example.com/index.html", "https://www.example.com/movies/my%20film.html",
+                    "https://www.example.com/movies/up.html",
                 ])
-            #expect(inputs.map(\.path) == [folder.path + "/index.html", folder.path + "/movies/my film.html", folder.path + "/movies/up.html"])
+            #expect(
+                inputs.map(\.path) == [
+                    folder.path + "/index.html", folder.path + "/movies/my film.html", folder.path + "/movies/up.html",
+                ])
         }
     }
 
@@ -79,7 +85,8 @@ struct InputCollectorTests {
         let folder = try TemporaryFolder()
         let first = try folder.write("a.html", simplePage)
         let missing = folder.path + "/gone.html"
-        let (inputs, problems) = InputCollector(baseURL: "https://www.example.com/").collect([first, missing], allowFolders: false)
+        let (inputs, problems) = InputCollector(baseURL: "https://www.example.com/").collect(
+            [first, missing], allowFolders: false)
         #expect(problems.isEmpty)
         #expect(inputs.map(\.path) == [first, missing])
         #expect(throws: InputProblem(.missing, path: missing, message: "no such file or folder")) {

@@ -22,7 +22,11 @@ struct OrderedParallelTests {
             running.withLock { $0.now -= 1 }
             return "result \(index)"
         } emit: { index, output in
-            if emitting.withLock({ let was = $0; $0 = true; return was }) { overlap.withLock { $0 = true } }
+            if emitting.withLock({
+                let was = $0; $0 = true; return was
+            }) {
+                overlap.withLock { $0 = true }
+            }
             emitted.withLock { $0.append((index, output)) }
             emitting.withLock { $0 = false }
         }
@@ -38,10 +42,17 @@ struct OrderedParallelTests {
     @Test("no work for count 0; jobs below 1 still run everything")
     func edgeCounts() {
         let calls = Mutex(0)
-        OrderedParallel.run(count: 0, jobs: 4) { _ in calls.withLock { $0 += 1 } } emit: { _, _ in }
+        OrderedParallel.run(count: 0, jobs: 4) { _ in
+            calls.withLock { $0 += 1 }
+        } emit: { _, _ in
+        }
         #expect(calls.withLock { $0 } == 0)
         let emitted = Mutex<[Int]>([])
-        OrderedParallel.run(count: 5, jobs: 0) { $0 * 2 } emit: { _, value in emitted.withLock { $0.append(value) } }
+        OrderedParallel.run(count: 5, jobs: 0) {
+            $0 * 2
+        } emit: { _, value in
+            emitted.withLock { $0.append(value) }
+        }
         #expect(emitted.withLock { $0 } == [0, 2, 4, 6, 8])
     }
 }

@@ -54,13 +54,23 @@ struct PageLoaderTests {
         "unusable content is refused with its code and the path",
         arguments: [
             RefusedCase(name: "empty file", bytes: [], code: .empty, messageFragment: "empty file"),
-            RefusedCase(name: "whitespace only", bytes: Array(" \n\t\r\n \u{0C}".utf8), code: .empty, messageFragment: "only whitespace"),
-            RefusedCase(name: "PNG image", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], code: .binary, messageFragment: "PNG image"),
-            RefusedCase(name: "GIF image", bytes: Array("GIF89a".utf8) + [1, 0, 1, 0], code: .binary, messageFragment: "GIF image"),
-            RefusedCase(name: "JPEG image", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0, 16], code: .binary, messageFragment: "JPEG image"),
+            RefusedCase(
+                name: "whitespace only", bytes: Array(" \n\t\r\n \u{0C}".utf8), code: .empty,
+                messageFragment: "only whitespace"),
+            RefusedCase(
+                name: "PNG image", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], code: .binary,
+                messageFragment: "PNG image"),
+            RefusedCase(
+                name: "GIF image", bytes: Array("GIF89a".utf8) + [1, 0, 1, 0], code: .binary,
+                messageFragment: "GIF image"),
+            RefusedCase(
+                name: "JPEG image", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0, 16], code: .binary, messageFragment: "JPEG image"
+            ),
             RefusedCase(name: "PDF document", bytes: Array("%PDF-1.7\n".utf8), code: .binary, messageFragment: "PDF"),
             RefusedCase(name: "gzip data", bytes: [0x1F, 0x8B, 8, 0], code: .binary, messageFragment: "gzip"),
-            RefusedCase(name: "NUL bytes in text", bytes: Array("<html>".utf8) + [0, 0, 0] + Array("</html>".utf8), code: .binary, messageFragment: "NUL"),
+            RefusedCase(
+                name: "NUL bytes in text", bytes: Array("<html>".utf8) + [0, 0, 0] + Array("</html>".utf8),
+                code: .binary, messageFragment: "NUL"),
         ])
     func refused(_ testCase: RefusedCase) throws {
         let folder = try TemporaryFolder()

@@ -6,7 +6,8 @@ final class TemporaryFolder: Sendable {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("spotcheck-tests-\(UUID().uuidString)").path
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("spotcheck-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
@@ -18,7 +19,8 @@ final class TemporaryFolder: Sendable {
     @discardableResult
     func write(_ relative: String, bytes: [UInt8]) throws -> String {
         let full = path + "/" + relative
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: full))
         return full
     }
@@ -35,4 +37,5 @@ final class TemporaryFolder: Sendable {
     }
 }
 
-let simplePage = #"<html><head><title>T</title><meta name="apple-itunes-app" content="app-id=1, app-argument=https://x/a"></head><body></body></html>"#
+let simplePage =
+    #"<html><head><title>T</title><meta name="apple-itunes-app" content="app-id=1, app-argument=https://x/a"></head><body></body></html>"#

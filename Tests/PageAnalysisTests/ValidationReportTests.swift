@@ -13,10 +13,14 @@ struct ValidationReportTests {
         var report = ValidationReport(arguments: ["Fixtures/html"], generatedAt: date)
         report.pages = [
             analyzer.analyze(
-                html: Array(#"<html><head><meta name="apple-itunes-app" content="app-id=1, app-argument=https://x/a"><script type="application/ld+json">[{"@type": "A"}, {"@type": "B",}]</script></head></html>"#.utf8),
+                html: Array(
+                    #"<html><head><meta name="apple-itunes-app" content="app-id=1, app-argument=https://x/a"><script type="application/ld+json">[{"@type": "A"}, {"@type": "B",}]</script></head></html>"#
+                        .utf8),
                 input: PageInput(path: "a.html", url: "https://www.example.com/a.html")),
             analyzer.analyze(
-                html: Array(#"<html><head><title>B</title><script type="application/ld+json">nope</script><script type="application/ld+json">{}</script></head></html>"#.utf8),
+                html: Array(
+                    #"<html><head><title>B</title><script type="application/ld+json">nope</script><script type="application/ld+json">{}</script></head></html>"#
+                        .utf8),
                 input: PageInput(path: "b.html", url: "https://www.example.com/b.html")),
         ]
         report.problems = [InputProblem(.binary, path: "logo.html", message: "is binary (PNG image), not HTML")]
@@ -32,9 +36,11 @@ struct ValidationReportTests {
         #expect(json["inputs"] == ["Fixtures/html"])
         #expect(
             json["summary"] == [
-                "pages": 2, "problems": 1, "pagesWithSmartAppBanner": 1, "pagesWithDeepLink": 1, "jsonLDScripts": 3, "extractionDiagnostics": 2,
+                "pages": 2, "problems": 1, "pagesWithSmartAppBanner": 1, "pagesWithDeepLink": 1, "jsonLDScripts": 3,
+                "extractionDiagnostics": 2,
             ])
-        #expect(json["problems"] == [["file": "logo.html", "code": "binary", "message": "is binary (PNG image), not HTML"]])
+        #expect(
+            json["problems"] == [["file": "logo.html", "code": "binary", "message": "is binary (PNG image), not HTML"]])
     }
 
     @Test("each page is the extract contract plus file, attribute set, provenance and deep links")
@@ -71,14 +77,19 @@ struct ValidationReportTests {
 
     @Test("default folder: reports/<safe name>-<compact UTC time>")
     func defaultFolder() {
-        #expect(ValidationReport.defaultFolder(name: "Fixtures html/ä", date: Self.date) == "reports/Fixtures-html-ä-20240501T100000Z")
-        #expect(ValidationReport.defaultFolder(root: "out", name: "", date: Date(timeIntervalSince1970: 0)) == "out/pages-19700101T000000Z")
+        #expect(
+            ValidationReport.defaultFolder(name: "Fixtures html/ä", date: Self.date)
+                == "reports/Fixtures-html-ä-20240501T100000Z")
+        #expect(
+            ValidationReport.defaultFolder(root: "out", name: "", date: Date(timeIntervalSince1970: 0))
+                == "out/pages-19700101T000000Z")
     }
 
     @Test("an analysed file with a NUL byte after the first 8 KB keeps the markup that follows it")
     func lateNULByte() throws {
         let folder = try TemporaryFolder()
-        let html = Array("<html><head><!-- \(String(repeating: "x", count: 9000)) -->".utf8) + [0]
+        let html =
+            Array("<html><head><!-- \(String(repeating: "x", count: 9000)) -->".utf8) + [0]
             + Array(#"<meta property="og:title" content="After"><title>T</title></head></html>"#.utf8)
         let path = try folder.write("late-nul.html", bytes: html)
         let result = PageAnalyzer().analyze(PageInput(path: path, url: "https://www.example.com/late-nul.html"))

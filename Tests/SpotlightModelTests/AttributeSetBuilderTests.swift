@@ -57,7 +57,10 @@ struct AttributeSetBuilderTests {
 
     @Test("equal values from several sources are not conflicts; the title's whitespace is collapsed")
     func sameValueNoConflict() throws {
-        let attributes = build(page(head: "<title>Up</title>\n" + #"<meta property="og:title" content=" Up   and  away ">"# + "\n<title>ignored</title>"))
+        let attributes = build(
+            page(
+                head: "<title>Up</title>\n" + #"<meta property="og:title" content=" Up   and  away ">"#
+                    + "\n<title>ignored</title>"))
         #expect(attributes.attributeSet.title == "Up and away")
         let same = build(page(head: #"<meta property="og:title" content="Up">"# + "\n<title>Up</title>"))
         #expect(same.provenance(of: "title")?.conflicting.isEmpty == true)
@@ -96,7 +99,11 @@ struct AttributeSetBuilderTests {
             (#""ratingValue": " 4 ", "bestRating": " 5 ""#, 4.0),
         ])
     func rating(_ members: String, _ expected: Double) throws {
-        let attributes = build(page(head: jsonLD(#"{"@type": "Movie", "name": "Up", "aggregateRating": {"@type": "AggregateRating", \#(members), "ratingCount": "12"}}"#)))
+        let attributes = build(
+            page(
+                head: jsonLD(
+                    #"{"@type": "Movie", "name": "Up", "aggregateRating": {"@type": "AggregateRating", \#(members), "ratingCount": "12"}}"#
+                )))
         #expect(attributes.attributeSet.rating == expected)
         #expect(attributes.attributeSet.ratingDescription == "12 ratings")
         #expect(attributes.provenance(of: "rating")?.chosen.source.line == 2)
@@ -105,11 +112,14 @@ struct AttributeSetBuilderTests {
     @Test(
         "out-of-range or unusable ratings give no rating",
         arguments: [
-            #""ratingValue": "6", "bestRating": "5""#, #""ratingValue": "-1""#, #""ratingValue": "0", "worstRating": "1""#,
-            #""ratingValue": "4", "bestRating": "1", "worstRating": "5""#, #""ratingValue": "four""#, #""bestRating": "5""#,
+            #""ratingValue": "6", "bestRating": "5""#, #""ratingValue": "-1""#,
+            #""ratingValue": "0", "worstRating": "1""#,
+            #""ratingValue": "4", "bestRating": "1", "worstRating": "5""#, #""ratingValue": "four""#,
+            #""bestRating": "5""#,
         ])
     func ratingOutOfRange(_ members: String) {
-        let attributes = build(page(head: jsonLD(#"{"@type": "Movie", "name": "Up", "aggregateRating": {\#(members)}}"#)))
+        let attributes = build(
+            page(head: jsonLD(#"{"@type": "Movie", "name": "Up", "aggregateRating": {\#(members)}}"#)))
         #expect(attributes.attributeSet.rating == nil)
         #expect(attributes.provenance(of: "rating") == nil)
     }
@@ -122,14 +132,19 @@ struct AttributeSetBuilderTests {
         #expect(attributes.attributeSet.languages == ["en-US"])
         #expect(attributes.provenance(of: "languages")?.conflicting.map(\.value) == ["fr"])
         #expect(build(#"<html lang="de-AT"><head></head></html>"#).attributeSet.languages == ["de-AT"])
-        #expect(build(page(head: jsonLD(#"{"@type": "Movie", "name": "Up", "inLanguage": "ja_JP"}"#))).attributeSet.languages == ["ja-JP"])
+        #expect(
+            build(page(head: jsonLD(#"{"@type": "Movie", "name": "Up", "inLanguage": "ja_JP"}"#))).attributeSet
+                .languages == ["ja-JP"])
     }
 
     @Test("duration: JSON-LD PT1H55M → 6900 s; video:duration 6900 → 6900 s and wins")
     func duration() {
         let fromJSONLD = build(page(head: jsonLD(#"{"@type": "Movie", "name": "Up", "duration": "PT1H55M"}"#)))
         #expect(fromJSONLD.attributeSet.duration == 6900)
-        let both = build(page(head: #"<meta property="video:duration" content="6900">"# + "\n" + jsonLD(#"{"@type": "Movie", "name": "Up", "duration": "PT2H"}"#)))
+        let both = build(
+            page(
+                head: #"<meta property="video:duration" content="6900">"# + "\n"
+                    + jsonLD(#"{"@type": "Movie", "name": "Up", "duration": "PT2H"}"#)))
         #expect(both.attributeSet.duration == 6900)
         #expect(both.provenance(of: "duration")?.chosen.source.source == "video:duration")
     }
@@ -209,7 +224,8 @@ struct AttributeSetBuilderTests {
     func thumbnailFallbacks(_ members: String, _ expected: String) {
         let attributes = build(
             page(
-                head: #"<meta name="twitter:image" content="https://x/twitter.png">"# + "\n" + #"<link rel="apple-touch-icon" href="/icon.png">"# + "\n"
+                head: #"<meta name="twitter:image" content="https://x/twitter.png">"# + "\n"
+                    + #"<link rel="apple-touch-icon" href="/icon.png">"# + "\n"
                     + jsonLD(#"{"@type": "Movie", "name": "Up", \#(members)}"#)))
         #expect(attributes.attributeSet.thumbnailURL == expected)
         #expect(attributes.attributeSet.pixelWidth == nil)
@@ -217,14 +233,21 @@ struct AttributeSetBuilderTests {
 
     @Test("keywords: split on commas, deduplicated case-insensitively, at most 5")
     func keywords() throws {
-        let attributes = build(page(head: jsonLD(#"{"@type": "Movie", "name": "Up", "keywords": "Pixar, pixar, Balloons,, Adventure , PIXAR, Family, Dogs, Extra"}"#)))
+        let attributes = build(
+            page(
+                head: jsonLD(
+                    #"{"@type": "Movie", "name": "Up", "keywords": "Pixar, pixar, Balloons,, Adventure , PIXAR, Family, Dogs, Extra"}"#
+                )))
         #expect(attributes.attributeSet.keywords == ["Pixar", "Balloons", "Adventure", "Family", "Dogs"])
         #expect(attributes.provenance(of: "keywords")?.chosen.value == "Pixar, Balloons, Adventure, Family, Dogs")
     }
 
     @Test("keywords: video:tag when the entity has none; meta keywords only as the last resort")
     func keywordSources() {
-        let tags = build(page(head: #"<meta property="video:tag" content="Up">"# + "\n" + #"<meta property="video:tag" content="UP">"# + "\n" + #"<meta name="keywords" content="meta, words">"#))
+        let tags = build(
+            page(
+                head: #"<meta property="video:tag" content="Up">"# + "\n" + #"<meta property="video:tag" content="UP">"#
+                    + "\n" + #"<meta name="keywords" content="meta, words">"#))
         #expect(tags.attributeSet.keywords == ["Up"])
         let meta = build(page(head: #"<meta name="keywords" content="meta, Words ,words">"#))
         #expect(meta.attributeSet.keywords == ["meta", "Words"])
@@ -236,7 +259,11 @@ struct AttributeSetBuilderTests {
         "phone numbers (tel: stripped) and supportsPhoneCall for business-like entities",
         arguments: ["Organization", "LocalBusiness", "Restaurant"])
     func businessPhone(_ type: String) {
-        let attributes = build(page(head: jsonLD(#"{"@type": "\#(type)", "name": "Biz", "telephone": "tel:+1-555-0100", "email": "mailto:hi@example.com"}"#)))
+        let attributes = build(
+            page(
+                head: jsonLD(
+                    #"{"@type": "\#(type)", "name": "Biz", "telephone": "tel:+1-555-0100", "email": "mailto:hi@example.com"}"#
+                )))
         #expect(attributes.attributeSet.phoneNumbers == ["+1-555-0100"])
         #expect(attributes.attributeSet.supportsPhoneCall == true)
         #expect(attributes.attributeSet.emailAddresses == ["hi@example.com"])
@@ -244,7 +271,8 @@ struct AttributeSetBuilderTests {
 
     @Test("a Person-only page keeps the phone number but does not support a phone call")
     func personPhone() {
-        let attributes = build(page(head: jsonLD(#"{"@type": "Person", "name": "Ann", "telephone": "tel:+44 20 7946 0000"}"#)))
+        let attributes = build(
+            page(head: jsonLD(#"{"@type": "Person", "name": "Ann", "telephone": "tel:+44 20 7946 0000"}"#)))
         #expect(attributes.attributeSet.phoneNumbers == ["+44 20 7946 0000"])
         #expect(attributes.attributeSet.supportsPhoneCall == nil)
     }
@@ -283,9 +311,15 @@ struct AttributeSetBuilderTests {
         #expect(place.attributeSet.supportsNavigation == nil)
     }
 
-    @Test("out-of-range or non-numeric coordinates give no location", arguments: [("95", "10"), ("10", "-181"), ("north", "10")])
+    @Test(
+        "out-of-range or non-numeric coordinates give no location",
+        arguments: [("95", "10"), ("10", "-181"), ("north", "10")])
     func badGeo(_ latitude: String, _ longitude: String) {
-        let attributes = build(page(head: jsonLD(#"{"@type": "Place", "name": "P", "geo": {"latitude": "\#(latitude)", "longitude": "\#(longitude)"}}"#)))
+        let attributes = build(
+            page(
+                head: jsonLD(
+                    #"{"@type": "Place", "name": "P", "geo": {"latitude": "\#(latitude)", "longitude": "\#(longitude)"}}"#
+                )))
         #expect(attributes.attributeSet.latitude == nil)
         #expect(attributes.attributeSet.supportsNavigation == nil)
     }
@@ -293,7 +327,10 @@ struct AttributeSetBuilderTests {
     @Test("Event location: named location and geo of the location")
     func eventLocation() {
         let attributes = build(
-            page(head: jsonLD(#"{"@type": "Event", "name": "Show", "location": {"@type": "Place", "name": "Hall", "geo": {"latitude": 10, "longitude": 20}}}"#)))
+            page(
+                head: jsonLD(
+                    #"{"@type": "Event", "name": "Show", "location": {"@type": "Place", "name": "Hall", "geo": {"latitude": 10, "longitude": 20}}}"#
+                )))
         #expect(attributes.attributeSet.namedLocation == "Hall")
         #expect(attributes.attributeSet.latitude == 10)
         #expect(attributes.attributeSet.longitude == 20)
@@ -312,11 +349,20 @@ struct AttributeSetBuilderTests {
                     <meta property="al:ios:app_store_id" content="222">
                     <meta name="apple-itunes-app" content="app-id=111, app-argument=https://www.example.com/movies/up.html">
                     """))
-        #expect(attributes.deepLinks.map(\.url) == ["https://www.example.com/movies/up.html", "cinema://applinks", "cinema://twitter"])
-        #expect(attributes.deepLinks.map(\.source.source) == ["apple-itunes-app app-argument", "al:ios:url", "twitter:app:url:iphone"])
+        #expect(
+            attributes.deepLinks.map(\.url) == [
+                "https://www.example.com/movies/up.html", "cinema://applinks", "cinema://twitter",
+            ])
+        #expect(
+            attributes.deepLinks.map(\.source.source) == [
+                "apple-itunes-app app-argument", "al:ios:url", "twitter:app:url:iphone",
+            ])
         #expect(attributes.deepLinks.map(\.source.line) == [6, 4, 2])
         #expect(attributes.appStoreIDs.map(\.url) == ["111", "222", "333"])
-        #expect(attributes.appStoreIDs.map(\.source.source) == ["apple-itunes-app app-id", "al:ios:app_store_id", "twitter:app:id:iphone"])
+        #expect(
+            attributes.appStoreIDs.map(\.source.source) == [
+                "apple-itunes-app app-id", "al:ios:app_store_id", "twitter:app:id:iphone",
+            ])
     }
 
     @Test("a page without app markup has no deep link and no App Store ID")
@@ -347,7 +393,9 @@ struct AttributeSetBuilderTests {
         let attributes = build(
             page(
                 head: #"<link rel="canonical" href="https://www.example.com/movies/up.html">"# + "\n"
-                    + jsonLD(#"[{"@type": "Movie", "name": "Cars", "url": "https://www.example.com/movies/cars.html"}, {"@type": "Movie", "name": "Up", "url": "https://WWW.example.com/movies/up.html#main"}]"#)))
+                    + jsonLD(
+                        #"[{"@type": "Movie", "name": "Cars", "url": "https://www.example.com/movies/cars.html"}, {"@type": "Movie", "name": "Up", "url": "https://WWW.example.com/movies/up.html#main"}]"#
+                    )))
         #expect(attributes.attributeSet.title == "Up")
     }
 
@@ -356,7 +404,9 @@ struct AttributeSetBuilderTests {
         let attributes = build(
             page(
                 head: "",
-                body: #"<div itemscope itemtype="https://schema.org/Movie"><span itemprop="name">Up</span><div itemprop="aggregateRating" itemscope itemtype="https://schema.org/AggregateRating"><meta itemprop="ratingValue" content="9"><meta itemprop="bestRating" content="10"></div></div>"#))
+                body:
+                    #"<div itemscope itemtype="https://schema.org/Movie"><span itemprop="name">Up</span><div itemprop="aggregateRating" itemscope itemtype="https://schema.org/AggregateRating"><meta itemprop="ratingValue" content="9"><meta itemprop="bestRating" content="10"></div></div>"#
+            ))
         #expect(attributes.mainEntityTypes == ["Movie"])
         #expect(attributes.attributeSet.title == "Up")
         #expect(attributes.attributeSet.rating == 4.5)
@@ -373,24 +423,37 @@ struct AttributeSetBuilderTests {
 
     @Test("identity falls back to og:url, then the page URL")
     func identityFallbacks() {
-        #expect(build(page(head: #"<meta property="og:url" content="https://www.example.com/og">"#)).uniqueIdentifier == "https://www.example.com/og")
-        #expect(build(page(head: "<title>t</title>"), url: "HTTPS://Example.com").uniqueIdentifier == "https://example.com/")
+        #expect(
+            build(page(head: #"<meta property="og:url" content="https://www.example.com/og">"#)).uniqueIdentifier
+                == "https://www.example.com/og")
+        #expect(
+            build(page(head: "<title>t</title>"), url: "HTTPS://Example.com").uniqueIdentifier == "https://example.com/"
+        )
     }
 
-    @Test("contentType from og:type and schema type", arguments: [
-        (#"<meta property="og:type" content="video.episode">"#, "public.movie"),
-        (#"<meta property="og:type" content="music.song">"#, "public.audio"),
-        (jsonLD(#"{"@type": "ImageObject", "name": "I"}"#), "public.image"),
-        (#"<meta property="og:type" content="article">"#, "public.html"),
-    ])
+    @Test(
+        "contentType from og:type and schema type",
+        arguments: [
+            (#"<meta property="og:type" content="video.episode">"#, "public.movie"),
+            (#"<meta property="og:type" content="music.song">"#, "public.audio"),
+            (jsonLD(#"{"@type": "ImageObject", "name": "I"}"#), "public.image"),
+            (#"<meta property="og:type" content="article">"#, "public.html"),
+        ])
     func contentType(_ head: String, _ expected: String) {
         #expect(build(page(head: head)).attributeSet.contentType == expected)
     }
 
     @Test("publishers: og:site_name, else the main entity's publisher name")
     func publishers() {
-        #expect(build(page(head: #"<meta property="og:site_name" content="Family Cinema">"#)).attributeSet.publishers == ["Family Cinema"])
-        let fromEntity = build(page(head: jsonLD(#"{"@type": "Article", "headline": "H", "publisher": {"@type": "Organization", "name": "Daily"}}"#)))
+        #expect(
+            build(page(head: #"<meta property="og:site_name" content="Family Cinema">"#)).attributeSet.publishers == [
+                "Family Cinema"
+            ])
+        let fromEntity = build(
+            page(
+                head: jsonLD(
+                    #"{"@type": "Article", "headline": "H", "publisher": {"@type": "Organization", "name": "Daily"}}"#))
+        )
         #expect(fromEntity.attributeSet.publishers == ["Daily"])
         let withoutPublisher = build(page(head: jsonLD(#"{"@type": "Movie", "name": "Up"}"#)))
         #expect(withoutPublisher.attributeSet.publishers == [])
@@ -399,9 +462,15 @@ struct AttributeSetBuilderTests {
     @Test("offers become custom attributes; sku is the identifier")
     func offers() {
         let attributes = build(
-            page(head: jsonLD(#"{"@type": "Product", "name": "Chair", "sku": "CH-1", "offers": {"@type": "Offer", "price": "9.99", "priceCurrency": "EUR", "priceValidUntil": "2030-01-01"}}"#)))
+            page(
+                head: jsonLD(
+                    #"{"@type": "Product", "name": "Chair", "sku": "CH-1", "offers": {"@type": "Offer", "price": "9.99", "priceCurrency": "EUR", "priceValidUntil": "2030-01-01"}}"#
+                )))
         #expect(attributes.attributeSet.identifier == "CH-1")
-        #expect(attributes.attributeSet.customAttributes == ["com_spotcheck_price": "9.99", "com_spotcheck_priceCurrency": "EUR"])
+        #expect(
+            attributes.attributeSet.customAttributes == [
+                "com_spotcheck_price": "9.99", "com_spotcheck_priceCurrency": "EUR",
+            ])
         #expect(attributes.expirationDate?.text == "2030-01-01")
     }
 }

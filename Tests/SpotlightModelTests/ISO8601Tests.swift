@@ -37,12 +37,17 @@ struct ISO8601Tests {
 
     @Test(
         "malformed dates are rejected",
-        arguments: ["", "May 1, 2024", "24-05-01", "2024-13-01", "2024-05-32", "2024-05-01T25:00", "2024-05-01T10:60", "2024-05-01T10", "2024-05-01X", "2024/05/01"])
+        arguments: [
+            "", "May 1, 2024", "24-05-01", "2024-13-01", "2024-05-32", "2024-05-01T25:00", "2024-05-01T10:60",
+            "2024-05-01T10", "2024-05-01X", "2024/05/01",
+        ])
     func malformedDates(_ text: String) {
         #expect(ISO8601.date(text) == nil)
     }
 
-    @Test("calendar-invalid dates and hours are rejected", arguments: ["2023-02-29", "2024-02-30", "2024-04-31", "2024-05-01T24:30"])
+    @Test(
+        "calendar-invalid dates and hours are rejected",
+        arguments: ["2023-02-29", "2024-02-30", "2024-04-31", "2024-05-01T24:30"])
     func calendarInvalidDates(_ text: String) {
         #expect(ISO8601.date(text) == nil)
     }
@@ -50,7 +55,8 @@ struct ISO8601Tests {
     @Test(
         "durations in seconds",
         arguments: [
-            ("PT1H55M", 6900.0), ("PT90S", 90), ("P1DT2H", 93_600), ("P2W", 1_209_600), ("PT1.5H", 5400), ("PT0,5M", 30),
+            ("PT1H55M", 6900.0), ("PT90S", 90), ("P1DT2H", 93_600), ("P2W", 1_209_600), ("PT1.5H", 5400),
+            ("PT0,5M", 30),
             ("pt1h", 3600), ("P1Y", 31_536_000), ("P1M", 2_592_000), ("PT1M30.5S", 90.5), (" PT2H ", 7200),
         ])
     func durations(_ text: String, _ seconds: Double) {
