@@ -176,6 +176,7 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     element.name = (const char *)name;
     element.tag = sc_classify_tag((const char *)name);
     element.line = state->context->input != NULL ? state->context->input->line : 0;
+    element.column = state->context->input != NULL ? state->context->input->col : 0;
     if (element.tag == SC_TAG_BODY && !state->bodyTagSeen && sc_is_written_tag(state->context, "body")) {
         state->bodyTagSeen = 1;
     }

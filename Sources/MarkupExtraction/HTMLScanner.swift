@@ -21,6 +21,7 @@ struct ElementView {
 
     var tag: TagKind { TagKind(rawValue: UInt8(truncatingIfNeeded: element.pointee.tag.rawValue)) ?? .other }
     var line: Int { Int(element.pointee.line) }
+    var column: Int { Int(element.pointee.column) }
     /// Where the tag was written: after the source's `<body>` tag or before it.
     var section: DocumentSection { element.pointee.inSourceBody != 0 ? .body : .head }
     var hasInterestingAttributes: Bool { element.pointee.attributeMask != 0 }

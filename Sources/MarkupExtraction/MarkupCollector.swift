@@ -20,6 +20,8 @@ final class MarkupCollector {
 
     struct ScriptRecord {
         var line: Int
+        /// Column where the script's text starts (just after the start tag's `>`).
+        var column: Int
         var section: DocumentSection
         var bytes: [UInt8]
     }
@@ -154,7 +156,8 @@ final class MarkupCollector {
         case .script:
             if let type = element.value(.type), Self.isJSONLD(type) {
                 frame.script = true
-                currentScript = ScriptRecord(line: element.line, section: element.section, bytes: [])
+                currentScript = ScriptRecord(
+                    line: element.line, column: element.column + 1, section: element.section, bytes: [])
             } else {
                 frame.rawText = true
             }

@@ -209,17 +209,13 @@ public struct MarkupExtractor: Sendable {
         _ script: MarkupCollector.ScriptRecord, section: DocumentSection, diagnostics: inout [ExtractionDiagnostic]
     ) -> JSONLDScript {
         let result = JSONParser.parse(script.bytes, lenient: true)
-        // Diagnostics are relative to the script body, which starts on the script tag's line.
-        let shifted = result.diagnostics.map { diagnostic in
-            var diagnostic = diagnostic
-            diagnostic.line += script.line - 1
-            return diagnostic
+        // Diagnostics are relative to the script body, which starts just after the start tag.
+        let shifted = result.diagnostics.map {
+            $0.shifted(toTextStartingAtLine: script.line, column: script.column, byteOffset: 0)
         }
         if result.value == nil {
-            let failure = result.failure.map { failure in
-                var failure = failure
-                failure.line += script.line - 1
-                return failure
+            let failure = result.failure.map {
+                $0.shifted(toTextStartingAtLine: script.line, column: script.column, byteOffset: 0)
             }
             let reason = failure?.reason ?? "no JSON value"
             diagnostics.append(

@@ -84,9 +84,7 @@ struct JSONLDTests {
         let diagnostic = try #require(page.diagnostics(.jsonLDSyntax).first)
         #expect(diagnostic.line == 1)
         // The comma is the 7th character of the script body, which starts after the start tag.
-        withKnownIssue("the column is relative to the script body, not to the page line") {
-            #expect(diagnostic.column == prefix.count + 7)
-        }
+        #expect(diagnostic.column == prefix.count + 7)
     }
 
     @Test("positions quoted inside a diagnostic's reason are page positions too")

@@ -44,8 +44,10 @@ typedef struct sc_element {
     /// Bit `1 << attribute` for every `sc_attribute` present.
     unsigned int attributeMask;
     sc_tag tag;
-    /// Source line of the end of the start tag (1-based).
+    /// Source line and column (1-based) of the end of the start tag: where the parser stands when
+    /// it reports the tag (at its closing `>`).
     int line;
+    int column;
     /// Non-zero once the source's own `<body>` start tag has been read (the tag itself included).
     /// libxml2's tree opens an implied body earlier (at the first body-only element), so this,
     /// not the tree, says where a tag was written.
