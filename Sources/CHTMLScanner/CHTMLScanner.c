@@ -274,7 +274,11 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
             report->unsupportedEncoding = 1;
         }
     }
+    // Encoding conversion errors are raised without a parser context and would go to libxml2's
+    // thread-local generic handlers (stderr): route them to this scan while it runs.
+    xmlSetStructuredErrorFunc(&state, sc_structured_error);
     htmlParseDocument(context);
+    xmlSetStructuredErrorFunc(NULL, NULL);
 
     const char *name = NULL;
     if (context->input != NULL && context->input->buf != NULL && context->input->buf->encoder != NULL) {
