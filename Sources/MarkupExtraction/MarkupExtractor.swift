@@ -91,7 +91,7 @@ public struct MarkupExtractor: Sendable {
                 ExtractionDiagnostic(
                     code: .undecodableBytes, line: report.firstEncodingErrorLine,
                     message:
-                        "bytes that are not valid \(encoding ?? "in the declared encoding") from line \(report.firstEncodingErrorLine); the rest was decoded as ISO-8859-1"
+                        "bytes that are not valid \(encoding ?? report.encoding) from line \(report.firstEncodingErrorLine); text after them may be mis-decoded or missing"
                 ))
         }
         if report.unsupportedEncoding {
