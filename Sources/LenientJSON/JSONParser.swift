@@ -41,16 +41,23 @@ public enum JSONParser {
     ///   - bytes: the UTF-8 text.
     ///   - lenient: repair common mistakes instead of failing (see ``JSONParser``).
     ///   - maximumDepth: the deepest accepted nesting, clamped to `1...depthLimit`.
+    /// `origin` is where the text starts in a larger document (a script body in a page): every
+    /// line and column reported, those quoted in reasons included, is then a document position.
     public static func parse(
         _ bytes: some Collection<UInt8>,
         lenient: Bool,
-        maximumDepth: Int = defaultMaximumDepth
+        maximumDepth: Int = defaultMaximumDepth,
+        origin: JSONTextOrigin = .start
     ) -> JSONParseResult {
         let depth = min(max(maximumDepth, 1), depthLimit)
-        if let result = bytes.withContiguousStorageIfAvailable({ parse(buffer: $0, lenient: lenient, depth: depth) }) {
+        if let result = bytes.withContiguousStorageIfAvailable({
+            parse(buffer: $0, lenient: lenient, depth: depth, origin: origin)
+        }) {
             return result
         }
-        return Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, lenient: lenient, depth: depth) }
+        return Array(bytes).withUnsafeBufferPointer {
+            parse(buffer: $0, lenient: lenient, depth: depth, origin: origin)
+        }
     }
 
     /// Parses a string (its UTF-8 bytes; positions are relative to it).
@@ -66,7 +73,7 @@ public enum JSONParser {
     ) -> JSONParseResult {
         var text = text
         let depth = min(max(maximumDepth, 1), depthLimit)
-        return text.withUTF8 { parse(buffer: $0, lenient: lenient, depth: depth) }
+        return text.withUTF8 { parse(buffer: $0, lenient: lenient, depth: depth, origin: .start) }
     }
 
     /// Parses a substring (its UTF-8 bytes; positions are relative to it), in place when it is native.
@@ -78,15 +85,31 @@ public enum JSONParser {
         parse(text.utf8, lenient: lenient, maximumDepth: maximumDepth)
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, lenient: Bool, depth: Int) -> JSONParseResult {
+    private static func parse(
+        buffer: UnsafeBufferPointer<UInt8>, lenient: Bool, depth: Int, origin: JSONTextOrigin
+    ) -> JSONParseResult {
         var parser = Parser(bytes: buffer, lenient: lenient, maximumDepth: depth)
         let value = parser.parseDocument()
         return JSONParseResult(
             value: value,
-            diagnostics: parser.resolvedDiagnostics(),
+            diagnostics: parser.resolvedDiagnostics(origin: origin),
             isStrictlyValid: !parser.sawError
         )
     }
+}
+
+/// Where a parsed text starts in the document it was taken from (1-based).
+public struct JSONTextOrigin: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// The text is the whole document.
+    public static let start = JSONTextOrigin(line: 1, column: 1)
 }
 
 /// Thrown when parsing cannot continue; the diagnostic has already been recorded.
@@ -185,7 +208,7 @@ struct Parser {
     }
 
     /// The diagnostics with their lines and columns, sorted by position (stable).
-    func resolvedDiagnostics() -> [JSONDiagnostic] {
+    func resolvedDiagnostics(origin: JSONTextOrigin = .start) -> [JSONDiagnostic] {
         guard !pending.isEmpty else { return [] }
         var offsets = pending.map(\.offset) + pending.compactMap(\.related)
         offsets.sort()
@@ -197,7 +220,8 @@ struct Parser {
                 let middle = (low + high) / 2
                 if offsets[middle] < offset { low = middle + 1 } else { high = middle }
             }
-            return locations[low]
+            let local = locations[low]
+            return (local.line + origin.line - 1, local.line == 1 ? local.column + origin.column - 1 : local.column)
         }
         let ordered = pending.indices.sorted { (pending[$0].offset, $0) < (pending[$1].offset, $1) }
         return ordered.map { index in

@@ -208,15 +208,12 @@ public struct MarkupExtractor: Sendable {
     private func parseJSONLD(
         _ script: MarkupCollector.ScriptRecord, section: DocumentSection, diagnostics: inout [ExtractionDiagnostic]
     ) -> JSONLDScript {
-        let result = JSONParser.parse(script.bytes, lenient: true)
-        // Diagnostics are relative to the script body, which starts just after the start tag.
-        let shifted = result.diagnostics.map {
-            $0.shifted(toTextStartingAtLine: script.line, column: script.column, byteOffset: 0)
-        }
+        // Positions come out as page positions: the body starts just after the start tag.
+        let result = JSONParser.parse(
+            script.bytes, lenient: true, origin: JSONTextOrigin(line: script.line, column: script.column))
+        let shifted = result.diagnostics
         if result.value == nil {
-            let failure = result.failure.map {
-                $0.shifted(toTextStartingAtLine: script.line, column: script.column, byteOffset: 0)
-            }
+            let failure = result.failure
             let reason = failure?.reason ?? "no JSON value"
             diagnostics.append(
                 ExtractionDiagnostic(

@@ -242,3 +242,19 @@ struct LenientParsingTests {
         #expect(fatal.failure?.column == 1003)
     }
 }
+
+@Suite("Text origin")
+struct TextOriginTests {
+    @Test("with an origin, lines and columns (also those quoted in reasons) are document positions")
+    func originShiftsEveryPosition() throws {
+        let result = JSONParser.parse(
+            Array("{\"a\": [1,\n  2,".utf8), lenient: true, origin: JSONTextOrigin(line: 10, column: 30))
+        let trailing = try #require(result.diagnostics.first { $0.reason.contains("unterminated array") })
+        #expect(trailing.line == 11)
+        #expect(trailing.reason.contains("opened at line 10, column 36"))
+        let unshifted = JSONParser.parse(Array("{\"a\": [1,\n  2,".utf8), lenient: true)
+        #expect(
+            unshifted.diagnostics.first { $0.reason.contains("unterminated array") }?.reason.contains(
+                "opened at line 1, column 7") == true)
+    }
+}

@@ -104,9 +104,7 @@ struct JSONLDTests {
         let unterminated = try #require(page.diagnostics.first { $0.message.contains("unterminated object") })
         #expect(unterminated.line == 6)
         // The object was opened on page line 4.
-        withKnownIssue("the '(opened at line …, column …)' text keeps script-relative positions (line 2 here)") {
-            #expect(unterminated.message.contains("opened at line 4, column 1"))
-        }
+        #expect(unterminated.message.contains("opened at line 4, column 1"))
     }
 
     struct Unrecoverable: Sendable, CustomTestStringConvertible {
