@@ -1,5 +1,11 @@
 public import LenientJSON
 
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 /// HTML bytes + the page's URL → `PageMarkup`. Stateless and `Sendable`: call it from any number
 /// of threads at once (each call uses its own parser context).
 public struct MarkupExtractor: Sendable {
@@ -39,7 +45,7 @@ public struct MarkupExtractor: Sendable {
     public func extract(html: some Collection<UInt8>, url: String) -> PageMarkup {
         let contiguous = html.withContiguousStorageIfAvailable { buffer -> PageMarkup? in
             let raw = UnsafeRawBufferPointer(buffer)
-            return raw.contains(0) ? nil : extract(raw, url: url, replacedNULs: 0)
+            return Self.containsNUL(raw) ? nil : extract(raw, url: url, replacedNULs: 0)
         }
         if let contiguous, let page = contiguous { return page }
         // libxml2 takes a NUL byte for the end of the document; HTML replaces it with U+FFFD.
@@ -248,6 +254,11 @@ public struct MarkupExtractor: Sendable {
             searchStart = tagEnd
         }
         return nil
+    }
+
+    static func containsNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, 0, bytes.count) != nil
     }
 
     static func hasByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> Bool {

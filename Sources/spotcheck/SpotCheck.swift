@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct SpotCheck: ParsableCommand {
@@ -37,7 +38,7 @@ struct ExtractionOptions: ParsableArguments {
     @Option(help: "Character encoding to decode pages with, overriding <meta charset>.")
     var encoding: String?
 
-    var resolvedJobs: Int { max(1, jobs ?? ProcessInfoShim.activeProcessorCount) }
+    var resolvedJobs: Int { max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount) }
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }

@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-enum ProcessInfoShim {
-    static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
-}
-
 /// Writes to standard error.
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
