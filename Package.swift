@@ -34,6 +34,7 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
+        .target(name: "RobotsExclusion", swiftSettings: strictSettings),
         .target(
             name: "MarkupExtraction",
             dependencies: ["CHTMLScanner", "LenientJSON"],
@@ -52,13 +53,14 @@ let package = Package(
         .executableTarget(
             name: "spotcheck",
             dependencies: [
-                "PageAnalysis", "MarkupExtraction", "SpotlightModel", "LenientJSON",
+                "PageAnalysis", "MarkupExtraction", "SpotlightModel", "LenientJSON", "RobotsExclusion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
 
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
             dependencies: ["MarkupExtraction", "LenientJSON"],

@@ -26,6 +26,22 @@ def run(shared, binary, manifest):
     return json.loads(out)
 
 
+ROBOTS = ["cases.json", "stress_cases.json"]
+
+
+def run_robots(shared, binary, cases):
+    """RFC 9309 mode on the cases that are not Google-only: returns (pass, total)."""
+    scorer = os.path.join(shared, "tools", "score_robots.py")
+    path = os.path.join(shared, "corpora", "robots", cases)
+    command = "%s robots check --robots-file {robots_file} --user-agent {user_agent} {url}" % shlex.quote(
+        os.path.abspath(binary))
+    out = subprocess.run([sys.executable, scorer, path, "--cmd", command, "--skip-google-only", "--jobs", "2"],
+                         check=True, capture_output=True, text=True).stdout
+    last = [line for line in out.splitlines() if line.startswith("SCORE ")][-1]
+    fields = dict(part.split("=") for part in last.split()[1:])
+    return int(fields["pass"]), int(fields["total"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--binary", required=True)
@@ -45,6 +61,13 @@ def main():
         print("%-16s normative exact %d/%d (%.4f)  f1=%.4f  runs=%s" % (
             manifest, len(passes), score["units"], score["exact"], score["f1"], result["status"]))
 
+    robots_failures = []
+    for cases in ROBOTS:
+        passed, total = run_robots(args.shared, args.binary, cases)
+        print("robots %-18s RFC 9309 mode %d/%d" % (cases, passed, total))
+        if passed != total:
+            robots_failures.append("robots %s: %d/%d (every non-Google-only case must pass)" % (cases, passed, total))
+
     if args.write_baseline:
         with open(args.write_baseline, "w") as f:
             json.dump(passing, f, indent=1, sort_keys=True)
@@ -62,6 +85,7 @@ def main():
             if gained:
                 print("%s: %d new normative pass(es): %s (raise the baseline with --write-baseline)"
                       % (manifest, len(gained), ", ".join(sorted(gained))))
+        regressions += robots_failures
         if regressions:
             print("REGRESSION: normative cases that passed before now fail:")
             for r in regressions:

@@ -11,7 +11,7 @@ struct SpotCheck: ParsableCommand {
             input still processed); 4 no HTML input at all; 64 bad command line.
             """,
         version: "0.1.0",
-        subcommands: [Extract.self, Validate.self]
+        subcommands: [Extract.self, Validate.self, Robots.self]
     )
 }
 

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import RobotsExclusion
+
+struct Robots: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "robots.txt (RFC 9309) tools.",
+        subcommands: [Check.self]
+    )
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decide whether a user agent may fetch a URL under a robots.txt file.",
+            discussion: "Exit codes: 0 allowed, 1 disallowed, 2 error (the contract of Google's robotstxt-spec-test)."
+        )
+
+        @Option(help: "The robots.txt file.")
+        var robotsFile: String
+
+        @Option(help: "The crawler's product token, e.g. Applebot.")
+        var userAgent: String
+
+        @Flag(help: "Read the file as Google's parser does (see docs/robots.md), not strictly by RFC 9309.")
+        var google = false
+
+        @Argument(help: "The URL (or path) to check.")
+        var url: String
+
+        func run() throws {
+            var standardError = StandardError()
+            guard let data = FileManager.default.contents(atPath: robotsFile) else {
+                print("spotcheck: error: \(robotsFile): cannot be read", to: &standardError)
+                throw ExitCode(2)
+            }
+            let robots = RobotsTxt(bytes: [UInt8](data), mode: google ? .google : .rfc9309)
+            let decision = robots.decide(productToken: userAgent, url: url)
+            let verdict = decision.allowed ? "allowed" : "disallowed"
+            if let rule = decision.rule {
+                print("\(verdict): \(rule.allow ? "Allow" : "Disallow"): \(rule.pattern) (line \(rule.line))")
+            } else {
+                print("\(verdict): no rule matches")
+            }
+            if !decision.allowed { throw ExitCode(1) }
+        }
+    }
+}
