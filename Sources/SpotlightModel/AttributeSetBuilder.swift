@@ -224,7 +224,7 @@ public struct AttributeSetBuilder: Sendable {
         let business = main.flatMap { Self.isBusinessLike($0) ? $0 : nil } ?? entities.first(where: Self.isBusinessLike)
         let contact = main ?? business
         if let contact {
-            let phones = contact.texts("telephone") + (contact.entity("worksFor")?.texts("telephone") ?? [])
+            let phones = contact.texts("telephone")
             set.phoneNumbers = phones.map { $0.hasPrefix("tel:") ? String($0.dropFirst(4)) : $0 }
             if !set.phoneNumbers.isEmpty, Self.isBusinessLike(contact) { set.supportsPhoneCall = true }
             set.emailAddresses = contact.texts("email").map { $0.hasPrefix("mailto:") ? String($0.dropFirst(7)) : $0 }

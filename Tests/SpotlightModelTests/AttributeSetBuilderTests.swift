@@ -277,7 +277,7 @@ struct AttributeSetBuilderTests {
         #expect(attributes.attributeSet.supportsPhoneCall == nil)
     }
 
-    @Test("a Person page with a separate Organization takes the contact from the main entity")
+    @Test("a Person page takes the contact from the main entity, not from its employer")
     func personWithBusiness() {
         let attributes = build(
             page(
@@ -285,7 +285,8 @@ struct AttributeSetBuilderTests {
                     #"[{"@type": "Person", "name": "Ann", "worksFor": {"@type": "Organization", "name": "Cinema", "telephone": "+1-555-0199"}}, {"@type": "LocalBusiness", "name": "Office", "geo": {"latitude": 1, "longitude": 2}}]"#
                 )))
         #expect(attributes.mainEntityTypes == ["Person"])
-        #expect(attributes.attributeSet.phoneNumbers == ["+1-555-0199"])
+        // The employer's number (worksFor) is not the person's (reference §6: the main entity's telephone).
+        #expect(attributes.attributeSet.phoneNumbers == [])
         #expect(attributes.attributeSet.supportsPhoneCall == nil)
         #expect(attributes.attributeSet.latitude == 1)
     }
