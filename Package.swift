@@ -35,6 +35,7 @@ let package = Package(
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
         .target(name: "RobotsExclusion", swiftSettings: strictSettings),
+        .target(name: "URLNormalization", swiftSettings: strictSettings),
         .target(
             name: "MarkupExtraction",
             dependencies: ["CHTMLScanner", "LenientJSON"],
@@ -42,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "SpotlightModel",
-            dependencies: ["MarkupExtraction", "LenientJSON"],
+            dependencies: ["MarkupExtraction", "LenientJSON", "URLNormalization"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -61,6 +62,7 @@ let package = Package(
 
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
+        .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
             dependencies: ["MarkupExtraction", "LenientJSON"],

@@ -14,8 +14,9 @@ struct URLNormalizerTests {
             ("http://example.com:8080/", "http://example.com:8080/"),
             ("http://example.com:443/", "http://example.com:443/"),
             ("https://example.com:1443/", "https://example.com:1443/"),
-            ("https://user:secret@Example.com/a", "https://example.com/a"),
-            ("https://example.com./a", "https://example.com/a"),
+            // The de-duplication key keeps userinfo and a trailing dot (../shared/corpora/urls/README.md).
+            ("https://user:secret@Example.com/a", "https://user:secret@example.com/a"),
+            ("https://example.com./a", "https://example.com./a"),
             ("  https://example.com/a  ", "https://example.com/a"),
             ("https://example.com/a?b=c#d?e", "https://example.com/a?b=c"),
             ("mailto:someone@example.com", "mailto:someone@example.com"),

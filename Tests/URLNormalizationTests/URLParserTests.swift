@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import URLNormalization
+
+@Suite("WHATWG URL parsing and de-duplication keys")
+struct URLParserTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var input: String
+        var base: String?
+        var href: String?
+        var key: String?
+        var testDescription: String { "\(input) → \(href ?? "failure")" }
+    }
+
+    static let cases: [Case] = [
+        Case(input: "HTTP://Example.COM/", href: "http://example.com/", key: "http://example.com/"),
+        Case(input: "http://example.com:80/a", href: "http://example.com/a", key: "http://example.com/a"),
+        Case(input: "http://example.com:443/", href: "http://example.com:443/", key: "http://example.com:443/"),
+        Case(input: "http://bücher.de/", href: "http://xn--bcher-kva.de/", key: "http://xn--bcher-kva.de/"),
+        Case(input: "http://ｅｘａｍｐｌｅ.com/", href: "http://example.com/", key: "http://example.com/"),
+        Case(input: "http://3279880203/", href: "http://195.127.0.11/", key: "http://195.127.0.11/"),
+        Case(input: "http://0x7f.1/", href: "http://127.0.0.1/", key: "http://127.0.0.1/"),
+        Case(input: "http://[::FFFF:127.0.0.1]/", href: "http://[::ffff:7f00:1]/", key: "http://[::ffff:7f00:1]/"),
+        Case(input: "http:\\\\example.com\\a\\b", href: "http://example.com/a/b", key: "http://example.com/a/b"),
+        Case(input: " http://exa\nmple.com/pa\tth ", href: "http://example.com/path", key: "http://example.com/path"),
+        Case(
+            input: "http://example.com/ä?q=ü#f", href: "http://example.com/%C3%A4?q=%C3%BC#f",
+            key: "http://example.com/%C3%A4?q=%C3%BC"),
+        Case(input: "http://example.com/a/%2E%2e/b", href: "http://example.com/b", key: "http://example.com/b"),
+        Case(
+            input: "http://example.com/%7Euser/%41", href: "http://example.com/%7Euser/%41",
+            key: "http://example.com/~user/A"),
+        Case(
+            input: "../c", base: "http://example.com/a/b/d", href: "http://example.com/a/c",
+            key: "http://example.com/a/c"),
+        Case(
+            input: "?x=1", base: "http://example.com/a/b?y#z", href: "http://example.com/a/b?x=1",
+            key: "http://example.com/a/b?x=1"),
+        Case(
+            input: "//other.org/p", base: "https://example.com/a", href: "https://other.org/p",
+            key: "https://other.org/p"),
+        Case(
+            input: "https:x", base: "https://example.com/a/", href: "https://example.com/a/x",
+            key: "https://example.com/a/x"),
+        Case(
+            input: "", base: "https://example.com/d/p.html#x", href: "https://example.com/d/p.html",
+            key: "https://example.com/d/p.html"),
+        Case(input: "mailto:info@example.com", href: "mailto:info@example.com", key: nil),
+        Case(input: "example.com/x", href: nil, key: nil),
+        Case(input: "http://exa mple.com/", href: nil, key: nil),
+        Case(input: "http://example.com:99999/", href: nil, key: nil),
+    ]
+
+    @Test("hand-written cases", arguments: cases)
+    func handWritten(_ testCase: Case) {
+        let base = testCase.base.flatMap { URLParser.parse($0) }
+        let parsed = URLParser.parse(testCase.input, base: base)
+        #expect(parsed?.description == testCase.href)
+        #expect(parsed?.deduplicationKey == testCase.key)
+    }
+
+    /// `../shared/corpora/urls/normalization.json` (present in CI): every case's fetch URL and key.
+    @Test("shared normalisation vectors")
+    func sharedVectors() throws {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/corpora/urls/normalization.json")
+        guard let data = try? Data(contentsOf: file) else { return }
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(document["cases"] as? [[String: Any]])
+        var failures: [String] = []
+        for entry in cases {
+            let input = entry["input"] as? String ?? ""
+            let base = (entry["base"] as? String).flatMap { URLParser.parse($0) }
+            let parsed = URLParser.parse(input, base: base)
+            let href = entry["fetch_url"] as? String
+            let key = entry["dedup_key"] as? String
+            if parsed?.description != href || (href != nil && parsed?.deduplicationKey != key) {
+                failures.append(
+                    "\(input.debugDescription): got \(parsed?.description ?? "nil") / \(parsed?.deduplicationKey ?? "nil")"
+                )
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of \(cases.count) differ:\n\(failures.joined(separator: "\n"))")
+    }
+}
+
+extension URLParserTests {
+    /// The http(s) subset of the WHATWG URL test suite (`../shared/corpora/urls/wpt_urltestdata_http.json`).
+    /// Counted, and held to the pass count measured when this test was written (a floor, so a
+    /// regression fails and an improvement can raise it).
+    @Test("WHATWG URL test suite, http(s) subset")
+    func webPlatformTests() throws {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let file = packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/corpora/urls/wpt_urltestdata_http.json")
+        guard let data = try? Data(contentsOf: file) else { return }
+        let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        var passed = 0
+        for entry in entries {
+            let input = entry["input"] as? String ?? ""
+            var base: ParsedURL?
+            if let baseText = entry["base"] as? String {
+                base = URLParser.parse(baseText)
+                if base == nil { continue }
+            }
+            let parsed = URLParser.parse(input, base: base)
+            if entry["failure"] as? Bool == true {
+                if parsed == nil { passed += 1 }
+            } else if parsed?.description == entry["href"] as? String {
+                passed += 1
+            }
+        }
+        print("WPT http(s) subset: \(passed)/\(entries.count)")
+        #expect(passed >= Self.webPlatformTestsFloor, "\(passed)/\(entries.count) pass")
+    }
+
+    static let webPlatformTestsFloor = 442
+}
