@@ -34,8 +34,8 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
-        .target(name: "RobotsExclusion", swiftSettings: strictSettings),
         .target(name: "URLNormalization", swiftSettings: strictSettings),
+        .target(name: "RobotsExclusion", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .target(
             name: "MarkupExtraction",
             dependencies: ["CHTMLScanner", "LenientJSON"],
