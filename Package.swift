@@ -26,6 +26,7 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "CHTMLScanner", dependencies: ["CLibXML2"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -36,6 +37,11 @@ let package = Package(
         .target(name: "LenientJSON", swiftSettings: strictSettings),
         .target(name: "URLNormalization", swiftSettings: strictSettings),
         .target(name: "RobotsExclusion", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
+        .target(
+            name: "Sitemaps",
+            dependencies: ["CHTMLScanner", "CZlib", "URLNormalization"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "MarkupExtraction",
             dependencies: ["CHTMLScanner", "LenientJSON"],
@@ -62,6 +68,7 @@ let package = Package(
 
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
+        .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",

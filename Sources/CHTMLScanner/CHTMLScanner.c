@@ -291,3 +291,83 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
     context->userData = context;
     htmlFreeParserCtxt(context);
 }
+
+// MARK: - XML (sitemaps)
+
+typedef struct sc_xml_state {
+    xmlParserCtxtPtr context;
+    const sc_xml_callbacks *callbacks;
+    sc_xml_report *report;
+} sc_xml_state;
+
+static void sc_xml_start(void *userData, const xmlChar *localName, const xmlChar *prefix, const xmlChar *uri,
+                         int namespaceCount, const xmlChar **namespaces, int attributeCount, int defaulted,
+                         const xmlChar **attributes) {
+    (void)prefix; (void)namespaceCount; (void)namespaces; (void)attributeCount; (void)defaulted; (void)attributes;
+    sc_xml_state *state = userData;
+    int line = state->context->input != NULL ? state->context->input->line : 0;
+    state->callbacks->start(state->callbacks->context, (const char *)localName, (const char *)uri, line);
+}
+
+static void sc_xml_end(void *userData, const xmlChar *localName, const xmlChar *prefix, const xmlChar *uri) {
+    (void)prefix; (void)uri;
+    sc_xml_state *state = userData;
+    state->callbacks->end(state->callbacks->context, (const char *)localName);
+}
+
+static void sc_xml_characters(void *userData, const xmlChar *bytes, int length) {
+    sc_xml_state *state = userData;
+    if (length > 0) state->callbacks->characters(state->callbacks->context, bytes, length);
+}
+
+static void sc_xml_internal_subset(void *userData, const xmlChar *name, const xmlChar *externalID,
+                                   const xmlChar *systemID) {
+    (void)name; (void)externalID; (void)systemID;
+    sc_xml_state *state = userData;
+    state->report->hasDoctype = 1;
+}
+
+static void sc_xml_error(void *userData, xmlErrorPtr error) {
+    sc_xml_state *state = userData;
+    if (error == NULL || error->level < XML_ERR_ERROR || state->report->errorCode != 0) return;
+    state->report->errorCode = error->code;
+    state->report->errorLine = error->line;
+    if (error->message != NULL) {
+        strncpy(state->report->errorMessage, error->message, sizeof state->report->errorMessage - 1);
+        size_t end = strlen(state->report->errorMessage);
+        while (end > 0 && (state->report->errorMessage[end - 1] == '\n')) state->report->errorMessage[--end] = 0;
+    }
+}
+
+void sc_scan_xml(const char *bytes, size_t length, const sc_xml_callbacks *callbacks, sc_xml_report *report) {
+    memset(report, 0, sizeof *report);
+    sc_initialize();
+    if (length > (size_t)INT32_MAX) {
+        report->status = -2;
+        return;
+    }
+    xmlParserCtxtPtr context = xmlCreateMemoryParserCtxt(bytes, (int)length);
+    if (context == NULL || context->sax == NULL) {
+        report->status = -1;
+        if (context != NULL) xmlFreeParserCtxt(context);
+        return;
+    }
+    sc_xml_state state = {.context = context, .callbacks = callbacks, .report = report};
+    memset(context->sax, 0, sizeof(xmlSAXHandler));
+    context->sax->initialized = XML_SAX2_MAGIC;
+    context->sax->startElementNs = sc_xml_start;
+    context->sax->endElementNs = sc_xml_end;
+    context->sax->characters = sc_xml_characters;
+    context->sax->cdataBlock = sc_xml_characters;
+    context->sax->internalSubset = sc_xml_internal_subset;
+    context->sax->serror = sc_xml_error;
+    context->userData = &state;
+    // No XML_PARSE_NOENT (no substitution), no DTDLOAD/DTDATTR, no XINCLUDE, no HUGE limits.
+    xmlCtxtUseOptions(context, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlSetStructuredErrorFunc(&state, sc_xml_error);
+    xmlParseDocument(context);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    report->wellFormed = context->wellFormed;
+    context->userData = context;
+    xmlFreeParserCtxt(context);
+}

@@ -14,6 +14,35 @@
 #define SC_SWIFT_NAME(x) __attribute__((swift_name(#x)))
 #else
 #define SC_SWIFT_NAME(x)
+// MARK: - XML (sitemaps)
+
+/// Callbacks for `sc_scan_xml`: element names are local names with their namespace URI (or NULL).
+typedef struct sc_xml_callbacks {
+    void *_Nullable context;
+    void (*_Nonnull start)(void *_Nullable context, const char *_Nonnull localName,
+                           const char *_Nullable namespaceURI, int line);
+    void (*_Nonnull end)(void *_Nullable context, const char *_Nonnull localName);
+    void (*_Nonnull characters)(void *_Nullable context, const unsigned char *_Nonnull bytes, int length);
+} sc_xml_callbacks;
+
+typedef struct sc_xml_report {
+    /// 0 when the scan ran; -1 when no parser could be created, -2 for an oversized input.
+    int status;
+    /// Non-zero when the document was well-formed XML.
+    int wellFormed;
+    /// Non-zero when the document has a DOCTYPE (refused: entities are never expanded or loaded).
+    int hasDoctype;
+    /// The first fatal error: libxml2's code, line and message.
+    int errorCode;
+    int errorLine;
+    char errorMessage[160];
+} sc_xml_report;
+
+/// Parses XML with a SAX handler and safe options: no network, no DTD loading, no entity
+/// substitution, no XInclude. Nothing is built; callbacks only.
+void sc_scan_xml(const char *_Nonnull bytes, size_t length, const sc_xml_callbacks *_Nonnull callbacks,
+                 sc_xml_report *_Nonnull report);
+
 #endif
 
 /// Element names the extractors care about; every other element is `SC_TAG_OTHER`.
@@ -87,5 +116,34 @@ void sc_initialize(void) SC_SWIFT_NAME(scInitialize());
 /// threads may scan different documents at the same time.
 void sc_scan(const char *_Nonnull bytes, size_t length, const char *_Nullable encoding,
              const sc_callbacks *_Nonnull callbacks, sc_scan_report *_Nonnull report);
+
+// MARK: - XML (sitemaps)
+
+/// Callbacks for `sc_scan_xml`: element names are local names with their namespace URI (or NULL).
+typedef struct sc_xml_callbacks {
+    void *_Nullable context;
+    void (*_Nonnull start)(void *_Nullable context, const char *_Nonnull localName,
+                           const char *_Nullable namespaceURI, int line);
+    void (*_Nonnull end)(void *_Nullable context, const char *_Nonnull localName);
+    void (*_Nonnull characters)(void *_Nullable context, const unsigned char *_Nonnull bytes, int length);
+} sc_xml_callbacks;
+
+typedef struct sc_xml_report {
+    /// 0 when the scan ran; -1 when no parser could be created, -2 for an oversized input.
+    int status;
+    /// Non-zero when the document was well-formed XML.
+    int wellFormed;
+    /// Non-zero when the document has a DOCTYPE (refused: entities are never expanded or loaded).
+    int hasDoctype;
+    /// The first fatal error: libxml2's code, line and message.
+    int errorCode;
+    int errorLine;
+    char errorMessage[160];
+} sc_xml_report;
+
+/// Parses XML with a SAX handler and safe options: no network, no DTD loading, no entity
+/// substitution, no XInclude. Nothing is built; callbacks only.
+void sc_scan_xml(const char *_Nonnull bytes, size_t length, const sc_xml_callbacks *_Nonnull callbacks,
+                 sc_xml_report *_Nonnull report);
 
 #endif

@@ -1,0 +1,156 @@
+import Foundation
+import Sitemaps
+import Testing
+
+@Suite("Sitemaps (sitemaps.org)")
+struct SitemapReaderTests {
+    static let urlset = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+          <url><loc> https://example.com/a </loc><lastmod>2024-01-01</lastmod></url>
+          <url><loc>https://example.com/q?x=1&amp;y=2</loc></url>
+          <url><loc>https://other.example/b</loc></url>
+          <url><loc><![CDATA[https://example.com/c]]></loc></url>
+        </urlset>
+        """
+
+    @Test("urlset: locations decoded and trimmed, other hosts dropped with a reason")
+    func urlsetEntries() throws {
+        let sitemap = try SitemapReader.read(Array(Self.urlset.utf8), sitemapURL: "https://example.com/sitemap.xml")
+        #expect(sitemap.kind == .urlset)
+        #expect(
+            sitemap.entries.map(\.location) == [
+                "https://example.com/a", "https://example.com/q?x=1&y=2", "https://example.com/c",
+            ])
+        #expect(sitemap.entries.first?.lastModified == "2024-01-01")
+        #expect(sitemap.dropped.map(\.reason) == ["host differs"])
+    }
+
+    @Test("a DOCTYPE is refused: entities are never expanded or loaded")
+    func doctypeRefused() {
+        let bomb = """
+            <?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>
+            <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/&lol2;</loc></url></urlset>
+            """
+        #expect(throws: SitemapError.self) {
+            try SitemapReader.read(Array(bomb.utf8), sitemapURL: "https://example.com/s.xml")
+        }
+    }
+
+    @Test("the location rule: folder, scheme, port, user information")
+    func locationRule() {
+        let sitemap = "http://example.com/catalog/sitemap.xml"
+        #expect(
+            SitemapLocation.violation(
+                of: "http://example.com/catalog/show?item=1", sitemapURL: sitemap, checkFolder: true) == nil)
+        #expect(
+            SitemapLocation.violation(of: "http://example.com/image/x", sitemapURL: sitemap, checkFolder: true) != nil)
+        #expect(
+            SitemapLocation.violation(of: "https://example.com/catalog/x", sitemapURL: sitemap, checkFolder: true)
+                == "scheme differs")
+        #expect(
+            SitemapLocation.violation(of: "http://example.com:8080/catalog/x", sitemapURL: sitemap, checkFolder: true)
+                == "port differs")
+    }
+
+    @Test("truncated and non-sitemap documents are refused with a reason")
+    func refused() {
+        #expect(throws: SitemapError.self) {
+            try SitemapReader.read(
+                Array("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://e.com/".utf8),
+                sitemapURL: "https://e.com/s.xml")
+        }
+        #expect(throws: SitemapError.self) {
+            try SitemapReader.read(Array("<html><body>hi</body></html>".utf8), sitemapURL: "https://e.com/s.xml")
+        }
+    }
+
+    /// `../shared/corpora/sitemaps/cases.json` (present in CI): every case with a file.
+    @Test("shared sitemap cases")
+    func sharedCases() throws {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/sitemaps")
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("cases.json")) else { return }
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(document["cases"] as? [[String: Any]])
+        var failures: [String] = []
+        var passed = 0
+        for entry in cases {
+            let id = entry["id"] as? String ?? "?"
+            for check in entry["checks"] as? [[String: Any]] ?? [] {
+                let url = check["url"] as? String ?? ""
+                let sitemap = check["sitemap_url"] as? String ?? ""
+                let valid = SitemapLocation.violation(of: url, sitemapURL: sitemap, checkFolder: true) == nil
+                if valid != (check["valid"] as? Bool) { failures.append("\(id): \(url) valid should be \(!valid)") }
+            }
+            guard let sitemapURL = entry["sitemap_url"] as? String else { continue }
+            if entry["optional"] as? Bool == true { continue }
+            let body: [UInt8]
+            if let name = entry["file"] as? String {
+                body = try [UInt8](Data(contentsOf: folder.appendingPathComponent("fixtures/" + name)))
+            } else if let recipe = entry["generate"] as? [String: Any] {
+                body = Self.generate(recipe)
+            } else {
+                continue
+            }
+            let outcome = Result { () throws(SitemapError) -> Sitemap in
+                try SitemapReader.read(body, sitemapURL: sitemapURL)
+            }
+            var acceptable = [entry]
+            acceptable += (entry["alternatives"] as? [[String: Any]]) ?? []
+            let matches = acceptable.contains { expected in
+                switch (expected["expect"] as? String, outcome) {
+                case ("reject", .failure): return true
+                case ("urls", .success(let sitemap)):
+                    return sitemap.entries.map(\.location) == (expected["urls"] as? [String] ?? [])
+                case ("urls_count", .success(let sitemap)):
+                    return sitemap.entries.count == expected["urls_count"] as? Int
+                case ("sitemaps", .success(let sitemap)):
+                    return sitemap.kind == .sitemapIndex
+                        && sitemap.entries.map(\.location) == (expected["sitemaps"] as? [String] ?? [])
+                default: return false
+                }
+            }
+            let forbidden = (entry["must_not_contain"] as? [String] ?? [])
+            let leaked = (try? outcome.get())?.entries.contains { forbidden.contains($0.location) } ?? false
+            if matches && !leaked {
+                passed += 1
+            } else {
+                let got: String
+                switch outcome {
+                case .success(let sitemap): got = "\(sitemap.kind.rawValue) \(sitemap.entries.map(\.location))"
+                case .failure(let error): got = "rejected: \(error)"
+                }
+                failures.append("\(id): expected \(entry["expect"] ?? "?"), got \(got)")
+            }
+        }
+        print("shared sitemap cases: \(passed) passed")
+        #expect(passed >= 41)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    static func generate(_ recipe: [String: Any]) -> [UInt8] {
+        let count = recipe["count"] as? Int ?? 0
+        let from = recipe["i_from"] as? Int ?? 1
+        let template = recipe["loc"] as? String ?? ""
+        let locations = (from..<(from + count)).map { template.replacingOccurrences(of: "{i}", with: String($0)) }
+        switch recipe["kind"] as? String {
+        case "text":
+            return Array(locations.joined(separator: "\n").utf8)
+        case "sitemapindex":
+            let body = locations.map { "<sitemap><loc>\($0)</loc></sitemap>" }.joined()
+            return Array(
+                ("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">" + body + "</sitemapindex>").utf8
+            )
+        default:
+            let head = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+            let body = locations.map { "<url><loc>\($0)</loc></url>" }.joined() + "</urlset>"
+            var padding = 0
+            if let total = recipe["pad_spaces_before_first_url_to_total_bytes"] as? Int {
+                padding = total - head.utf8.count - body.utf8.count
+            }
+            return Array(head.utf8) + [UInt8](repeating: 0x20, count: max(0, padding)) + Array(body.utf8)
+        }
+    }
+}
