@@ -36,6 +36,7 @@ let package = Package(
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
         .target(name: "URLNormalization", swiftSettings: strictSettings),
+        .target(name: "CrawlScheduling", swiftSettings: strictSettings),
         .target(name: "RobotsExclusion", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .target(
             name: "Sitemaps",
@@ -68,6 +69,7 @@ let package = Package(
 
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
+        .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .testTarget(

@@ -1,0 +1,77 @@
+import CrawlScheduling
+import Testing
+
+@Suite("Host scheduler (politeness state machine)")
+struct HostSchedulerTests {
+    @Test("per-host delay: a host waits its delay between starts while another host goes")
+    func perHostDelay() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 2, delay: 1))
+        #expect(scheduler.next(hostsWithWork: ["a.com", "b.com"], now: 0) == .dispatch("a.com"))
+        scheduler.started("a.com", at: 0)
+        #expect(scheduler.next(hostsWithWork: ["a.com", "b.com"], now: 0) == .dispatch("b.com"))
+        scheduler.started("b.com", at: 0)
+        #expect(scheduler.next(hostsWithWork: ["a.com", "b.com"], now: 0.5) == .wait(until: 1))
+        #expect(scheduler.next(hostsWithWork: ["a.com", "b.com"], now: 1) == .dispatch("a.com"))
+    }
+
+    @Test("Crawl-delay raises the delay; per-host and global concurrency limits hold")
+    func limits() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 1, globalConcurrency: 2, delay: 0))
+        scheduler.setCrawlDelay(10, for: "slow.com")
+        #expect(scheduler.delay(for: "slow.com") == 10)
+        scheduler.started("slow.com", at: 0)
+        #expect(scheduler.next(hostsWithWork: ["slow.com"], now: 20) == .idle)
+        scheduler.finished("slow.com", at: 1, outcome: .answered(status: 200, seconds: 1, retryAfter: nil))
+        #expect(scheduler.next(hostsWithWork: ["slow.com"], now: 5) == .wait(until: 10))
+        scheduler.started("a.com", at: 0)
+        scheduler.started("b.com", at: 0)
+        #expect(scheduler.inFlight == 2)
+        #expect(scheduler.next(hostsWithWork: ["c.com"], now: 0) == .idle)
+    }
+
+    @Test("429 with Retry-After holds the host and doubles its pace; healthy answers bring it back")
+    func backoff() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(delay: 1))
+        scheduler.started("a.com", at: 0)
+        scheduler.finished("a.com", at: 1, outcome: .answered(status: 429, seconds: 0.1, retryAfter: 30))
+        #expect(scheduler.delay(for: "a.com") == 2)
+        #expect(scheduler.next(hostsWithWork: ["a.com"], now: 10) == .wait(until: 31))
+        scheduler.started("a.com", at: 31)
+        scheduler.finished("a.com", at: 32, outcome: .answered(status: 200, seconds: 0.1, retryAfter: nil))
+        #expect(scheduler.delay(for: "a.com") == 1)
+    }
+
+    @Test("loopback hosts are not throttled")
+    func loopback() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 1, globalConcurrency: 8, delay: 5))
+        for _ in 0..<4 { scheduler.started("127.0.0.1:8080", at: 0) }
+        #expect(scheduler.next(hostsWithWork: ["127.0.0.1:8080"], now: 0) == .dispatch("127.0.0.1:8080"))
+        #expect(HostScheduler.isLoopback("localhost"))
+        #expect(HostScheduler.isLoopback("[::1]:80"))
+        #expect(!HostScheduler.isLoopback("example.com"))
+    }
+
+    @Test("fairness: the host served least recently goes first")
+    func fairness() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 4, delay: 0))
+        var served: [String] = []
+        for step in 0..<6 {
+            guard case .dispatch(let host) = scheduler.next(hostsWithWork: ["a", "b", "c"], now: Double(step)) else {
+                Issue.record("expected a dispatch")
+                return
+            }
+            served.append(host)
+            scheduler.started(host, at: Double(step))
+        }
+        #expect(served == ["a", "b", "c", "a", "b", "c"])
+    }
+
+    @Test("budgets: depth and page limits say why a page is refused")
+    func budgets() {
+        var budget = CrawlBudget(maximumDepth: 2, maximumPages: 2)
+        #expect(budget.admit(depth: 0) == nil)
+        #expect(budget.admit(depth: 3) == "deeper than 2 links from the seed")
+        #expect(budget.admit(depth: 1) == nil)
+        #expect(budget.admit(depth: 1) == "page budget of 2 reached")
+    }
+}
