@@ -1,3 +1,5 @@
+import URLNormalization
+
 extension RobotsTxt {
     /// Splits a line into a lower-cased key and a trimmed value; nil for blank lines, comments and
     /// lines without a key.
@@ -84,13 +86,13 @@ extension RobotsTxt {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = ParsedURL.hexValue(bytes[index + 1]),
+                let low = ParsedURL.hexValue(bytes[index + 2])
             {
                 let decoded = high << 4 | low
                 // `%2A` and `%24` stand for a literal `*` or `$` (never a wildcard or anchor).
                 if mode == .rfc9309,
-                    isUnreserved(decoded) || decoded == UInt8(ascii: "*") || decoded == UInt8(ascii: "$")
+                    ParsedURL.isUnreserved(decoded) || decoded == UInt8(ascii: "*") || decoded == UInt8(ascii: "$")
                 {
                     result.append(decoded)
                 } else {
@@ -107,21 +109,6 @@ extension RobotsTxt {
             index += 1
         }
         return result
-    }
-
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: "~")
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 
     static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -83,13 +83,15 @@ public struct ParsedURL: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: output, as: UTF8.self)
     }
 
-    static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// RFC 3986 §2.3 unreserved: ALPHA DIGIT - . _ ~ (shared with the robots.txt matcher).
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: "~")
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one hex digit, or nil (shared with the robots.txt matcher).
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x41...0x46: byte - 0x41 + 10
