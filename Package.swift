@@ -15,7 +15,8 @@ let package = Package(
         .library(name: "SpotlightModel", targets: ["SpotlightModel"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries. libxml2's module map is empty: the target only carries pkg-config flags, and
@@ -37,6 +38,11 @@ let package = Package(
         .target(name: "LenientJSON", swiftSettings: strictSettings),
         .target(name: "URLNormalization", swiftSettings: strictSettings),
         .target(name: "CrawlScheduling", swiftSettings: strictSettings),
+        .target(
+            name: "CrawlStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         .target(name: "RobotsExclusion", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .target(
             name: "Sitemaps",
@@ -70,6 +76,7 @@ let package = Package(
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
         .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
+        .testTarget(name: "CrawlStoreTests", dependencies: ["CrawlStore"], swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .testTarget(

@@ -1,0 +1,116 @@
+import GRDB
+
+extension CrawlStore {
+    /// One transaction: the page record is stored (replacing this key's previous-generation page),
+    /// the frontier entry becomes done, the discovered entries are enqueued (keys already seen are
+    /// ignored), the skipped URLs recorded. Returns the newly queued entries. After a kill -9 either
+    /// all of it is there or none. Throws, writing nothing, when no run has begun or when the
+    /// page's frontier entry is not queued or in flight.
+    public func complete(
+        _ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL]
+    ) throws(CrawlStoreError) -> [FrontierEntry] {
+        try write("complete") { db in
+            guard let generation = try Self.currentGeneration(db) else { throw StoreFailure("no run has begun") }
+            try Self.insert(page, generation: generation, db)
+            let added = try Self.insert(discovered, db)
+            try Self.insert(skipped, db)
+            // Checked last on purpose: a failure here rolls back the writes above, which is what
+            // the store's all-or-nothing promise rests on (and what the tests exercise).
+            let mark = try db.cachedStatement(sql: "UPDATE frontier SET state = 2 WHERE id = ? AND state IN (0, 1)")
+            try mark.execute(arguments: [page.frontierID])
+            guard db.changesCount == 1 else {
+                throw StoreFailure("no queued or in-flight frontier entry \(page.frontierID)")
+            }
+            return added
+        }
+    }
+
+    /// The previous generation's page for a key (for If-None-Match / If-Modified-Since and keeping
+    /// unchanged pages); `nil` when there is none or the current run already replaced it.
+    public func previousPage(key: String) throws(CrawlStoreError) -> PageRecord? {
+        try read("previousPage") { db in
+            let generation = try Self.currentGeneration(db) ?? Int.max
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.pageColumns) FROM page WHERE key = ? AND generation < ?")
+            return try Row.fetchOne(statement, arguments: [key, generation]).map(Self.pageRecord)
+        }
+    }
+
+    /// Pages of the current generation, in frontier order, passed to `body` in batches of at most
+    /// `batchSize` (each batch is read in its own transaction; `body` runs outside of it and may
+    /// use the store). Errors from the store are `CrawlStoreError`; errors from `body` are rethrown.
+    public func forEachPage(batchSize: Int = 500, _ body: ([PageRecord]) throws -> Void) throws {
+        let size = max(1, batchSize)
+        var after = Int64.min
+        while true {
+            let batch = try read("forEachPage") { db -> [PageRecord] in
+                guard let generation = try Self.currentGeneration(db) else { return [] }
+                let statement = try db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.pageColumns) FROM page
+                        WHERE generation = ? AND frontier_id > ? ORDER BY frontier_id LIMIT ?
+                        """)
+                return try Row.fetchAll(statement, arguments: [generation, after, size]).map(Self.pageRecord)
+            }
+            guard let last = batch.last else { return }
+            try body(batch)
+            guard batch.count == size else { return }
+            after = last.frontierID
+        }
+    }
+
+    /// The number of pages of the current generation.
+    public func pageCount() throws(CrawlStoreError) -> Int {
+        try read("pageCount") { db in
+            guard let generation = try Self.currentGeneration(db) else { return 0 }
+            let statement = try db.cachedStatement(sql: "SELECT COUNT(*) FROM page WHERE generation = ?")
+            return try Int.fetchOne(statement, arguments: [generation]) ?? 0
+        }
+    }
+
+    /// Pages from older generations not seen by the current run (disappeared since the previous
+    /// crawl), newest generation first, then in their frontier order.
+    public func stalePages() throws(CrawlStoreError) -> [PageRecord] {
+        try read("stalePages") { db in
+            guard let generation = try Self.currentGeneration(db) else { return [] }
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT \(Self.pageColumns) FROM page WHERE generation < ?
+                    ORDER BY generation DESC, frontier_id
+                    """)
+            return try Row.fetchAll(statement, arguments: [generation]).map(Self.pageRecord)
+        }
+    }
+
+    // MARK: - Rows
+
+    static let pageColumns = """
+        frontier_id, requested_url, final_url, key, final_key, depth, status, content_type, headers_json, \
+        redirects_json, timings_json, body_bytes, body_sha256, etag, last_modified, not_modified, error_kind, \
+        error_message, markup_json, attribute_set_json, findings_json, applebot_allowed, fetched_at
+        """
+
+    static func insert(_ page: PageRecord, generation: Int, _ db: Database) throws {
+        // REPLACE on the unique key: the previous generation's page of this key goes.
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO page (generation, \(pageColumns))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        try statement.execute(arguments: [
+            generation, page.frontierID, page.requestedURL, page.finalURL, page.key, page.finalKey, page.depth,
+            page.status, page.contentType, page.headersJSON, page.redirectsJSON, page.timingsJSON, page.bodyBytes,
+            page.bodySHA256, page.etag, page.lastModified, page.notModified, page.errorKind, page.errorMessage,
+            page.markupJSON, page.attributeSetJSON, page.findingsJSON, page.applebotAllowed, page.fetchedAt,
+        ])
+    }
+
+    static func pageRecord(_ row: Row) -> PageRecord {
+        PageRecord(
+            frontierID: row[0], requestedURL: row[1], finalURL: row[2], key: row[3], finalKey: row[4], depth: row[5],
+            status: row[6], contentType: row[7], headersJSON: row[8], redirectsJSON: row[9], timingsJSON: row[10],
+            bodyBytes: row[11], bodySHA256: row[12], etag: row[13], lastModified: row[14], notModified: row[15],
+            errorKind: row[16], errorMessage: row[17], markupJSON: row[18], attributeSetJSON: row[19],
+            findingsJSON: row[20], applebotAllowed: row[21], fetchedAt: row[22])
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+extension CrawlStore {
+    // MARK: - robots.txt cache
+
+    /// Stores (or replaces) the robots.txt record of an origin. The cache outlives runs.
+    public func saveRobots(_ record: RobotsRecord) throws(CrawlStoreError) {
+        try write("saveRobots") { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO robots (origin, status, body, fetched_at, final_url, error)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """)
+            try statement.execute(arguments: [
+                record.origin, record.status, Data(record.body), record.fetchedAt, record.finalURL, record.error,
+            ])
+        }
+    }
+
+    /// The cached robots.txt record of an origin (`"http://host:port"`).
+    public func robots(origin: String) throws(CrawlStoreError) -> RobotsRecord? {
+        try read("robots") { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT origin, status, body, fetched_at, final_url, error FROM robots WHERE origin = ?")
+            return try Row.fetchOne(statement, arguments: [origin]).map { row in
+                let body: Data? = row[2]
+                return RobotsRecord(
+                    origin: row[0], status: row[1], body: [UInt8](body ?? Data()), fetchedAt: row[3],
+                    finalURL: row[4], error: row[5])
+            }
+        }
+    }
+
+    // MARK: - Sitemap entries
+
+    /// Records sitemap locations read during this run, de-duplicated by (sitemap URL, location).
+    public func addSitemapEntries(_ entries: [SitemapEntryRecord]) throws(CrawlStoreError) {
+        guard !entries.isEmpty else { return }
+        try write("addSitemapEntries") { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO sitemap_entry (sitemap_url, location, key, line) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (sitemap_url, location) DO NOTHING
+                    """)
+            for entry in entries {
+                try statement.execute(arguments: [entry.sitemapURL, entry.location, entry.key, entry.line])
+            }
+        }
+    }
+
+    /// The sitemap locations of this run, in the order they were added.
+    public func sitemapEntries() throws(CrawlStoreError) -> [SitemapEntryRecord] {
+        try read("sitemapEntries") { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(Self.sitemapColumns) FROM sitemap_entry ORDER BY id")
+            )
+            .map(Self.sitemapEntry)
+        }
+    }
+
+    /// Sitemap locations that no page of this run has: no page's requested key or final key equals
+    /// the location's key, and no page's final URL equals the location. In the order they were added.
+    public func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [SitemapEntryRecord] {
+        try read("sitemapLocationsNotCrawled") { db in
+            let generation = try Self.currentGeneration(db) ?? 0
+            // Each IN list is built once as a transient index: O((pages + entries) log n).
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT \(Self.sitemapColumns) FROM sitemap_entry
+                    WHERE key NOT IN (SELECT key FROM page WHERE generation = :generation)
+                    AND key NOT IN (
+                        SELECT final_key FROM page WHERE generation = :generation AND final_key IS NOT NULL
+                    )
+                    AND location NOT IN (SELECT final_url FROM page WHERE generation = :generation)
+                    ORDER BY id
+                    """)
+            return try Row.fetchAll(statement, arguments: ["generation": generation]).map(Self.sitemapEntry)
+        }
+    }
+
+    /// The final URLs of this run's pages that no sitemap lists (by requested key, final key or
+    /// final URL), in frontier order. Only meaningful when some sitemap entries exist: without any,
+    /// this is empty rather than every page.
+    public func pagesNotInSitemaps() throws(CrawlStoreError) -> [String] {
+        try read("pagesNotInSitemaps") { db in
+            guard let generation = try Self.currentGeneration(db),
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sitemap_entry)") == true
+            else { return [] }
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT final_url FROM page WHERE generation = ?
+                    AND key NOT IN (SELECT key FROM sitemap_entry)
+                    AND (final_key IS NULL OR final_key NOT IN (SELECT key FROM sitemap_entry))
+                    AND final_url NOT IN (SELECT location FROM sitemap_entry)
+                    ORDER BY frontier_id
+                    """)
+            return try String.fetchAll(statement, arguments: [generation])
+        }
+    }
+
+    static let sitemapColumns = "sitemap_url, location, key, line"
+
+    static func sitemapEntry(_ row: Row) -> SitemapEntryRecord {
+        SitemapEntryRecord(sitemapURL: row[0], location: row[1], key: row[2], line: row[3])
+    }
+}

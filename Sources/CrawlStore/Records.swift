@@ -1,0 +1,223 @@
+/// How a URL entered the frontier.
+public enum Discovery: String, Sendable, Codable {
+    case seed, link, sitemap, redirect
+}
+
+/// Where a frontier entry is in its life. The raw values are stored in the database.
+public enum FrontierState: Int, Sendable {
+    case queued = 0
+    case inFlight = 1
+    case done = 2
+    case skipped = 3
+}
+
+/// A URL to fetch, as the frontier keeps it.
+public struct FrontierEntry: Sendable, Hashable {
+    /// Assigned by the store (`nil` until the entry is enqueued).
+    public var id: Int64?
+    /// The fetch URL.
+    public var url: String
+    /// The de-duplication key, unique within a run.
+    public var key: String
+    /// The scheduling host (`host[:port]`).
+    public var host: String
+    /// Links followed from the seed (the seed is 0).
+    public var depth: Int
+    public var discovery: Discovery
+    /// The URL of the page (or sitemap) that linked it.
+    public var foundOn: String?
+    /// Fetch attempts so far (retries).
+    public var attempts: Int
+    /// Seconds since 1970 before which the entry is not claimable (retry backoff).
+    public var notBefore: Double
+
+    public init(
+        url: String, key: String, host: String, depth: Int, discovery: Discovery, foundOn: String? = nil,
+        attempts: Int = 0, notBefore: Double = 0
+    ) {
+        self.id = nil
+        self.url = url
+        self.key = key
+        self.host = host
+        self.depth = depth
+        self.discovery = discovery
+        self.foundOn = foundOn
+        self.attempts = attempts
+        self.notBefore = notBefore
+    }
+}
+
+/// A URL the crawl did not fetch, and why.
+public struct SkippedURL: Sendable, Hashable, Codable {
+    public var url: String
+    /// The de-duplication key, when one could be computed.
+    public var key: String?
+    /// A short machine-readable reason: "robots", "scope", "budget", "scheme", "error", "duplicate-redirect" …
+    public var reason: String
+    /// Human-readable detail (the robots rule, the budget reached …).
+    public var detail: String
+    /// The URL of the page (or sitemap) that linked it.
+    public var foundOn: String?
+
+    public init(url: String, key: String? = nil, reason: String, detail: String = "", foundOn: String? = nil) {
+        self.url = url
+        self.key = key
+        self.reason = reason
+        self.detail = detail
+        self.foundOn = foundOn
+    }
+}
+
+/// What a fetch of one frontier entry produced. JSON fields are opaque text written by the caller.
+public struct PageRecord: Sendable, Hashable, Codable {
+    /// The frontier entry this page completes.
+    public var frontierID: Int64
+    public var requestedURL: String
+    public var finalURL: String
+    /// The de-duplication key of the requested URL (the frontier entry's key).
+    public var key: String
+    /// The de-duplication key of `finalURL`, when the caller computed it. Used to match sitemap
+    /// locations against redirected pages; when `nil`, `finalURL` itself is compared with the locations.
+    public var finalKey: String?
+    public var depth: Int
+    /// `nil` when there was no HTTP answer.
+    public var status: Int?
+    public var contentType: String?
+    /// `[[name, value], ...]`.
+    public var headersJSON: String
+    /// `[{"url": ..., "status": ...}, ...]`.
+    public var redirectsJSON: String
+    /// `{"dns": .., "connect": .., "tls": .., "firstByte": .., "total": ..}`.
+    public var timingsJSON: String
+    public var bodyBytes: Int
+    public var bodySHA256: String?
+    public var etag: String?
+    public var lastModified: String?
+    /// A re-crawl got 304 and kept the previous markup.
+    public var notModified: Bool
+    public var errorKind: String?
+    public var errorMessage: String?
+    public var markupJSON: String?
+    public var attributeSetJSON: String?
+    public var findingsJSON: String?
+    public var applebotAllowed: Bool?
+    /// Seconds since 1970.
+    public var fetchedAt: Double
+
+    public init(
+        frontierID: Int64, requestedURL: String, finalURL: String, key: String, finalKey: String? = nil, depth: Int,
+        status: Int? = nil, contentType: String? = nil, headersJSON: String = "[]", redirectsJSON: String = "[]",
+        timingsJSON: String = "{}", bodyBytes: Int = 0, bodySHA256: String? = nil, etag: String? = nil,
+        lastModified: String? = nil, notModified: Bool = false, errorKind: String? = nil, errorMessage: String? = nil,
+        markupJSON: String? = nil, attributeSetJSON: String? = nil, findingsJSON: String? = nil,
+        applebotAllowed: Bool? = nil, fetchedAt: Double
+    ) {
+        self.frontierID = frontierID
+        self.requestedURL = requestedURL
+        self.finalURL = finalURL
+        self.key = key
+        self.finalKey = finalKey
+        self.depth = depth
+        self.status = status
+        self.contentType = contentType
+        self.headersJSON = headersJSON
+        self.redirectsJSON = redirectsJSON
+        self.timingsJSON = timingsJSON
+        self.bodyBytes = bodyBytes
+        self.bodySHA256 = bodySHA256
+        self.etag = etag
+        self.lastModified = lastModified
+        self.notModified = notModified
+        self.errorKind = errorKind
+        self.errorMessage = errorMessage
+        self.markupJSON = markupJSON
+        self.attributeSetJSON = attributeSetJSON
+        self.findingsJSON = findingsJSON
+        self.applebotAllowed = applebotAllowed
+        self.fetchedAt = fetchedAt
+    }
+}
+
+/// One crawl of a site. Each run has the next generation number.
+public struct CrawlRun: Sendable, Hashable {
+    public var seed: String
+    /// The crawl settings, as JSON text written by the caller.
+    public var settingsJSON: String
+    public var generation: Int
+    /// Seconds since 1970.
+    public var startedAt: Double
+    /// `nil` while the run is unfinished.
+    public var finishedAt: Double?
+
+    public init(seed: String, settingsJSON: String, generation: Int, startedAt: Double, finishedAt: Double? = nil) {
+        self.seed = seed
+        self.settingsJSON = settingsJSON
+        self.generation = generation
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
+    /// Whether `finishRun` was called for this run.
+    public var isFinished: Bool { finishedAt != nil }
+}
+
+/// How many frontier entries are in each state.
+public struct FrontierCounts: Sendable, Hashable {
+    public var queued: Int
+    public var inFlight: Int
+    public var done: Int
+    public var skipped: Int
+
+    public init(queued: Int = 0, inFlight: Int = 0, done: Int = 0, skipped: Int = 0) {
+        self.queued = queued
+        self.inFlight = inFlight
+        self.done = done
+        self.skipped = skipped
+    }
+
+    /// All entries of the run's frontier.
+    public var total: Int { queued + inFlight + done + skipped }
+}
+
+extension CrawlStore {
+    /// A cached robots.txt fetch, per origin (`"http://host:port"`).
+    public struct RobotsRecord: Sendable, Hashable {
+        public var origin: String
+        /// `nil` when there was no HTTP answer.
+        public var status: Int?
+        public var body: [UInt8]
+        /// Seconds since 1970.
+        public var fetchedAt: Double
+        public var finalURL: String?
+        public var error: String?
+
+        public init(
+            origin: String, status: Int?, body: [UInt8], fetchedAt: Double, finalURL: String? = nil,
+            error: String? = nil
+        ) {
+            self.origin = origin
+            self.status = status
+            self.body = body
+            self.fetchedAt = fetchedAt
+            self.finalURL = finalURL
+            self.error = error
+        }
+    }
+
+    /// One `<loc>` read from a sitemap during this run.
+    public struct SitemapEntryRecord: Sendable, Hashable {
+        public var sitemapURL: String
+        public var location: String
+        /// The location's de-duplication key.
+        public var key: String
+        /// The line of the sitemap the location was read on.
+        public var line: Int
+
+        public init(sitemapURL: String, location: String, key: String, line: Int) {
+            self.sitemapURL = sitemapURL
+            self.location = location
+            self.key = key
+            self.line = line
+        }
+    }
+}
