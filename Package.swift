@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C libraries. libxml2's module map is empty: the target only carries pkg-config flags, and
@@ -64,12 +65,25 @@ let package = Package(
             dependencies: ["MarkupExtraction", "SpotlightModel", "LenientJSON"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "LoopbackServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "spotcheck",
             dependencies: [
                 "PageAnalysis", "MarkupExtraction", "SpotlightModel", "LenientJSON", "RobotsExclusion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+
+        // Test support: a hostile HTTP server for crawler tests (depended on by tests only).
+        .target(
+            name: "TortureServer",
+            dependencies: ["LoopbackServer", "CZlib", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/TortureServer",
             swiftSettings: strictSettings
         ),
 
@@ -94,6 +108,11 @@ let package = Package(
         .testTarget(
             name: "PageAnalysisTests",
             dependencies: ["PageAnalysis", "MarkupExtraction", "LenientJSON"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LoopbackServerTests",
+            dependencies: ["LoopbackServer", "TortureServer"],
             swiftSettings: strictSettings
         ),
     ]

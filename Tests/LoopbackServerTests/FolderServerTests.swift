@@ -1,0 +1,301 @@
+import Foundation
+import LoopbackServer
+import Testing
+
+/// `Fixtures/html`, found from this file's path.
+let fixtureRoot: String = {
+    var components = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+    components.removeLast(3)  // Tests/LoopbackServerTests/FolderServerTests.swift
+    return components.joined(separator: "/") + "/Fixtures/html"
+}()
+
+/// Starts `server`, runs `body` with it, and always stops it.
+@discardableResult
+func withServer<T>(
+    _ start: () async throws -> RunningServer,
+    _ body: (RunningServer) async throws -> T
+) async throws -> T {
+    let server = try await start()
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+@discardableResult
+func withFolderServer<T>(root: String = fixtureRoot, _ body: (RunningServer, RawHTTPClient) async throws -> T)
+    async throws -> T
+{
+    try await withServer({ try await FolderServer(root: root).start() }) { server in
+        try await body(server, RawHTTPClient(port: server.port))
+    }
+}
+
+/// The bytes of a fixture file (empty when it cannot be read, which fails the comparison).
+func fixtureBytes(_ path: String) -> [UInt8] {
+    FileManager.default.contents(atPath: fixtureRoot + path).map { Array($0) } ?? []
+}
+
+@Suite("Folder server (real HTTP on 127.0.0.1)")
+struct FolderServerTests {
+    @Test("/ answers the root index.html; port and baseURL are reported")
+    func rootIndex() async throws {
+        try await withFolderServer { server, client in
+            #expect(server.port > 0)
+            #expect(server.baseURL == "http://127.0.0.1:\(server.port)/")
+            let answer = await client.fetch("/")
+            #expect(answer.status == 200)
+            #expect(answer.ending == .closed)
+            #expect(answer.header("Content-Type") == "text/html")
+            #expect(answer.body == fixtureBytes("/index.html"))
+            #expect(answer.header("Content-Length") == String(fixtureBytes("/index.html").count))
+        }
+    }
+
+    @Test("a folder without its slash is redirected (301) to it, query kept; with it, its index.html")
+    func directoryRedirect() async throws {
+        try await withFolderServer { _, client in
+            let bare = await client.fetch("/movies")
+            #expect(bare.status == 301)
+            #expect(bare.header("Location") == "/movies/")
+            let withQuery = await client.fetch("/movies?sort=year")
+            #expect(withQuery.status == 301)
+            #expect(withQuery.header("Location") == "/movies/?sort=year")
+            let index = await client.fetch("/movies/")
+            #expect(index.status == 200)
+            #expect(index.body == fixtureBytes("/movies/index.html"))
+            // A page whose name merely ends in index.html is an ordinary file.
+            let page = await client.fetch("/broken/noindex.html")
+            #expect(page.status == 200)
+            #expect(page.body == fixtureBytes("/broken/noindex.html"))
+        }
+    }
+
+    @Test(
+        "Content-Type follows the extension",
+        arguments: [
+            ("/index.html", "text/html"),
+            ("/robots.txt", "text/plain"),
+            ("/sitemap.xml", "application/xml"),
+            ("/css/site.css", "text/css"),
+            ("/images/logo.png", "image/png"),
+            ("/images/movies/up-poster.jpg", "image/jpeg"),
+            ("/.well-known/apple-app-site-association", "application/json"),
+        ]
+    )
+    func fixtureContentTypes(path: String, type: String) async throws {
+        try await withFolderServer { _, client in
+            let answer = await client.fetch(path)
+            #expect(answer.status == 200)
+            #expect(answer.header("Content-Type") == type)
+            #expect(answer.body == fixtureBytes(path))
+        }
+    }
+
+    @Test("every listed extension has its type, over HTTP too; a folder without index.html is 404")
+    func extensionTable() async throws {
+        let expected = [
+            "a.html": "text/html", "b.xml": "application/xml", "c.txt": "text/plain", "d.json": "application/json",
+            "e.png": "image/png", "f.jpg": "image/jpeg", "g.JPEG": "image/jpeg", "h.gif": "image/gif",
+            "i.webp": "image/webp", "j.svg": "image/svg+xml", "k.css": "text/css", "l.js": "text/javascript",
+            "m.tar.gz": "application/gzip",
+        ]
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("loopback-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/empty", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in expected.keys {
+            #expect(FileManager.default.createFile(atPath: "\(folder)/\(name)", contents: Data(name.utf8)))
+        }
+        #expect(FileManager.default.createFile(atPath: "\(folder)/unknown.zzz", contents: Data("?".utf8)))
+
+        try await withFolderServer(root: folder) { _, client in
+            for (name, type) in expected {
+                #expect(FolderServer.contentType(forPath: "/x/\(name)") == type)
+                let answer = await client.fetch("/\(name)")
+                #expect(answer.status == 200, "\(name)")
+                #expect(answer.header("Content-Type") == type, "\(name)")
+                #expect(answer.text == name)
+            }
+            #expect(FolderServer.contentType(forPath: "/unknown.zzz") == nil)
+            #expect(FolderServer.contentType(forPath: "/.hidden") == nil)
+            #expect(FolderServer.contentType(forPath: "/README") == nil)
+            let unknown = await client.fetch("/unknown.zzz")
+            #expect(unknown.status == 200)
+            #expect(unknown.header("Content-Type") == nil)
+            #expect(await client.fetch("/empty/").status == 404)
+        }
+    }
+
+    @Test("a missing file is 404 with a small HTML page; HEAD gets the headers only")
+    func notFound() async throws {
+        try await withFolderServer { _, client in
+            let answer = await client.fetch("/movies/no-such-film.html")
+            #expect(answer.status == 404)
+            #expect(answer.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(answer.text.contains("<title>404 Not Found</title>"))
+            #expect(answer.body.count < 512)
+            let head = await client.fetch("/movies/no-such-film.html", method: "HEAD")
+            #expect(head.status == 404)
+            #expect(head.body.isEmpty)
+            #expect(await client.fetch("/index.html", method: "POST").status == 404)
+        }
+    }
+
+    @Test(
+        "requests cannot leave the root (Fixtures/items.json sits one level up)",
+        arguments: [
+            "/../items.json", "/movies/../../items.json", "/%2e%2e/items.json", "/%2E%2E/items.json",
+            "/movies/%2e%2e/%2e%2e/items.json", "/..%2fitems.json", "/movies%2f..%2f..%2fitems.json",
+            "/%2e%2e%2fitems.json", "/..%5citems.json", "/movies/..\\..\\items.json", "/index.html%00.png",
+            "/%zz", "/%c3%28.html",
+        ]
+    )
+    func traversalRefused(target: String) async throws {
+        let outside = try #require(FileManager.default.contents(atPath: fixtureRoot + "/../items.json"))
+        try await withFolderServer { _, client in
+            let answer = await client.fetch(target)
+            #expect([400, 404].contains(answer.status), "\(target) → \(answer.status)")
+            #expect(answer.body.count < 1_024)
+            #expect(!answer.text.contains(String(decoding: outside.prefix(40), as: UTF8.self)))
+        }
+    }
+
+    @Test("a percent-encoded name that stays inside the root is served")
+    func encodedNameServed() async throws {
+        try await withFolderServer { _, client in
+            let answer = await client.fetch("/movies/%75p.html")
+            #expect(answer.status == 200)
+            #expect(answer.body == fixtureBytes("/movies/up.html"))
+        }
+    }
+
+    @Test("Last-Modified and ETag are sent; If-None-Match and If-Modified-Since get 304 without a body")
+    func conditionalRequests() async throws {
+        try await withFolderServer { _, client in
+            let first = await client.fetch("/about.html")
+            let etag = try #require(first.header("ETag"))
+            let lastModified = try #require(first.header("Last-Modified"))
+            #expect(lastModified.hasSuffix(" GMT"))
+
+            let byTag = await client.fetch("/about.html", headers: [("If-None-Match", etag)])
+            #expect(byTag.status == 304)
+            #expect(byTag.body.isEmpty)
+            #expect(byTag.header("ETag") == etag)
+
+            let byDate = await client.fetch("/about.html", headers: [("If-Modified-Since", lastModified)])
+            #expect(byDate.status == 304)
+            #expect(byDate.body.isEmpty)
+
+            let otherTag = await client.fetch("/about.html", headers: [("If-None-Match", "W/\"other\"")])
+            #expect(otherTag.status == 200)
+            let old = await client.fetch(
+                "/about.html", headers: [("If-Modified-Since", "Mon, 01 Jan 1990 00:00:00 GMT")])
+            #expect(old.status == 200)
+            #expect(old.body == fixtureBytes("/about.html"))
+
+            // The directory index has the same validators as the file.
+            let index = await client.fetch("/movies/")
+            let indexTag = try #require(index.header("ETag"))
+            #expect(await client.fetch("/movies/", headers: [("If-None-Match", indexTag)]).status == 304)
+        }
+    }
+
+    @Test("HEAD answers the GET headers (length, type, validators) and no body")
+    func head() async throws {
+        try await withFolderServer { _, client in
+            let answer = await client.fetch("/images/logo.png", method: "HEAD")
+            #expect(answer.status == 200)
+            #expect(answer.ending == .closed)
+            #expect(answer.body.isEmpty)
+            #expect(answer.header("Content-Length") == String(fixtureBytes("/images/logo.png").count))
+            #expect(answer.header("Content-Type") == "image/png")
+            #expect(answer.header("ETag") != nil)
+            let folder = await client.fetch("/family", method: "HEAD")
+            #expect(folder.status == 301)
+            #expect(folder.header("Location") == "/family/")
+        }
+    }
+
+    @Test("16 concurrent clients, 800 requests: every one answered correctly")
+    func concurrentClients() async throws {
+        let paths = ["/", "/movies/", "/about.html", "/images/logo.png", "/sitemap.xml", "/nope.html"]
+        let expectedLengths = paths.map { path in
+            path == "/nope.html" ? -1 : fixtureBytes(path.hasSuffix("/") ? path + "index.html" : path).count
+        }
+        try await withFolderServer { _, client in
+            let failures = await withTaskGroup(of: Int.self) { group in
+                for worker in 0..<16 {
+                    group.addTask {
+                        var failures = 0
+                        for request in 0..<50 {
+                            let index = (worker + request) % paths.count
+                            let answer = await client.fetch(paths[index])
+                            let ok =
+                                expectedLengths[index] < 0
+                                ? answer.status == 404
+                                : answer.status == 200 && answer.body.count == expectedLengths[index]
+                            if !ok { failures += 1 }
+                        }
+                        return failures
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(failures == 0)
+        }
+    }
+
+    @Test("keep-alive: several requests on one connection; stop() closes the idle connection at once")
+    func keepAlive() async throws {
+        let server = try await FolderServer(root: fixtureRoot).start()
+        let (idle, idleContinuation) = AsyncStream<Void>.makeStream()
+        let exchange = Task {
+            await RawHTTPClient(port: server.port).fetchKeepAlive(["/", "/about.html", "/images/logo.png"]) {
+                idleContinuation.yield()
+            }
+        }
+        for await _ in idle { break }
+        let stopping = await ContinuousClock().measure { await server.stop() }
+        let (answers, closedAfter) = await exchange.value
+        #expect(answers.map(\.status) == [200, 200, 200])
+        #expect(answers.last?.body == fixtureBytes("/images/logo.png"))
+        #expect(closedAfter != nil)
+        #expect(stopping < .seconds(1))
+    }
+
+    @Test("stop() frees the port: connections are refused and the port can be bound again")
+    func stopFreesPort() async throws {
+        let server = try await FolderServer(root: fixtureRoot).start()
+        let port = server.port
+        let client = RawHTTPClient(port: port)
+        #expect(await client.fetch("/").status == 200)
+        await server.stop()
+        await server.stop()  // a second stop returns at once
+        #expect(await client.canConnect() == false)
+        try await withServer({ try await FolderServer(root: fixtureRoot, port: port).start() }) { again in
+            #expect(again.port == port)
+            #expect(await client.fetch("/robots.txt").status == 200)
+        }
+    }
+
+    @Test("start() throws, rather than hangs, for a port in use or a missing folder")
+    func startFailures() async throws {
+        try await withFolderServer { server, _ in
+            await #expect(throws: (any Error).self) {
+                let second = try await FolderServer(root: fixtureRoot, port: server.port).start()
+                await second.stop()
+            }
+        }
+        await #expect(throws: LoopbackServerError.notADirectory(fixtureRoot + "/nope")) {
+            _ = try await FolderServer(root: fixtureRoot + "/nope").start()
+        }
+        await #expect(throws: LoopbackServerError.notADirectory(fixtureRoot + "/index.html")) {
+            _ = try await FolderServer(root: fixtureRoot + "/index.html").start()
+        }
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+public import LoopbackServer
+import Synchronization
+
+/// A hostile HTTP server for crawler tests: a folder of fixture files (served as
+/// ``LoopbackServer/FolderServer`` serves it) plus routes that misbehave on purpose under
+/// `/torture/`, an optional failing `/robots.txt`, and generated slow pages under `/slow/`.
+///
+/// `/torture/` is an HTML index with a plain `<a href>` to each path in ``routes``:
+///
+/// | Path | Answer |
+/// |---|---|
+/// | `/torture/redirect-loop/a`, `…/b` | 302 to each other, for ever |
+/// | `/torture/chain/{n}` | 301 to `/torture/chain/{n-1}`; `/torture/chain/0` is a 200 page (the index links 15) |
+/// | `/torture/offsite` | 302 to `http://other-host.invalid/page` |
+/// | `/torture/too-many-requests` | 429 with `Retry-After: 1` the first time (per server), 200 afterwards |
+/// | `/torture/drip` | 200 `text/html`, a few bytes every 200 ms for 60 s (chunked; ends early when the client leaves) |
+/// | `/torture/gzip-bomb` | 200 `text/html`, `Content-Encoding: gzip`: about 200 KiB that inflate to 200 MiB of `a` |
+/// | `/torture/huge-headers` | 200 with 300 extra headers of 1,000 bytes each |
+/// | `/torture/wrong-type` | an HTML page sent as `image/png` |
+/// | `/torture/json-as-html` | a JSON document sent as `text/html` |
+/// | `/torture/charset` | `charset=iso-8859-1` in the header, UTF-8 bytes and `<meta charset="utf-8">` in the page ("Café Crème") |
+/// | `/torture/soft-404` | 200 with a "Page not found" page |
+/// | `/torture/drop` | `Content-Length: 100000`, 1,000 bytes, then the connection closes |
+///
+/// `/slow/{n}.html` (n in `0..<slowPageCount`) answers after `slowDelay` with a page that has a
+/// title, a meta description and links to `/slow/{(7n+k) % slowPageCount}.html` for k = 1…5; the
+/// torture index does not link them (start a crawl at `/slow/0.html`). With `robotsStatus`,
+/// `/robots.txt` answers that status instead of the folder's file.
+public struct TortureServer: Sendable {
+    /// The fixture folder served for every path no torture route answers.
+    public let root: String
+    /// The address to listen on.
+    public let host: String
+    /// The port to listen on; 0 lets the kernel pick one.
+    public let port: Int
+    /// When set, `/robots.txt` answers this status (503, say) with a short text body.
+    public let robotsStatus: Int?
+    /// How many `/slow/{n}.html` pages exist.
+    public let slowPageCount: Int
+    /// How long each `/slow/` page waits before it answers.
+    public let slowDelay: Duration
+
+    /// The torture routes, as the `/torture/` index links them.
+    public static let routes: [String] = [
+        "/torture/redirect-loop/a", "/torture/chain/15", "/torture/offsite", "/torture/too-many-requests",
+        "/torture/drip", "/torture/gzip-bomb", "/torture/huge-headers", "/torture/wrong-type",
+        "/torture/json-as-html", "/torture/charset", "/torture/soft-404", "/torture/drop",
+    ]
+
+    /// How many bytes `/torture/gzip-bomb` inflates to (200 MiB).
+    public static let gzipBombInflatedSize = GzipBomb.uncompressedSize
+
+    /// The number of extra headers `/torture/huge-headers` sends, and the length of each value.
+    public static let hugeHeaderCount = 300
+    /// The length of each `/torture/huge-headers` header value.
+    public static let hugeHeaderValueLength = 1_000
+
+    /// How many bytes of its announced `Content-Length` `/torture/drop` sends before closing.
+    public static let dropSentBytes = 1_000
+    /// The `Content-Length` `/torture/drop` announces.
+    public static let dropAnnouncedBytes = 100_000
+
+    /// Describes a server for the fixture folder `root`; nothing is bound before ``start()``.
+    public init(
+        root: String,
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        robotsStatus: Int? = nil,
+        slowPageCount: Int = 400,
+        slowDelay: Duration = .milliseconds(20)
+    ) {
+        self.root = root
+        self.host = host
+        self.port = port
+        self.robotsStatus = robotsStatus
+        self.slowPageCount = slowPageCount
+        self.slowDelay = slowDelay
+    }
+
+    /// Starts serving in the background and returns once the socket is bound. The gzip bomb is
+    /// compressed on the first start in the process (well under a second).
+    public func start() async throws -> RunningServer {
+        let bomb = await GzipBomb.bufferOffThePool()
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: FolderFilesMiddleware(root: root))
+        addTortureRoutes(to: router, gzipBomb: bomb)
+        addSlowPages(to: router)
+        if let robotsStatus {
+            router.get("/robots.txt") { _, _ in
+                Response(
+                    status: HTTPResponse.Status(code: robotsStatus),
+                    headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "robots.txt is unavailable (\(robotsStatus))\n"))
+                )
+            }
+        }
+        return try await RunningServer.start(router: router, host: host, port: port)
+    }
+
+    // MARK: - Routes
+
+    private func addTortureRoutes(to router: Router<BasicRequestContext>, gzipBomb: ByteBuffer) {
+        router.get("/torture") { _, _ in
+            let items = Self.routes.map { "<li><a href=\"\($0)\">\($0)</a></li>" }.joined(separator: "\n")
+            return Self.html(title: "Torture routes", body: "<h1>Torture routes</h1>\n<ul>\n\(items)\n</ul>")
+        }
+        router.get("/torture/redirect-loop/a") { _, _ in Self.redirect(.found, to: "/torture/redirect-loop/b") }
+        router.get("/torture/redirect-loop/b") { _, _ in Self.redirect(.found, to: "/torture/redirect-loop/a") }
+        router.get("/torture/chain/:n") { _, context in
+            guard let step = context.parameters.get("n", as: Int.self), step >= 0 else {
+                throw HTTPError(.notFound)
+            }
+            if step == 0 {
+                return Self.html(title: "End of the redirect chain", body: "<p>The chain ends here.</p>")
+            }
+            return Self.redirect(.movedPermanently, to: "/torture/chain/\(step - 1)")
+        }
+        router.get("/torture/offsite") { _, _ in Self.redirect(.found, to: "http://other-host.invalid/page") }
+
+        let throttled = Counter()
+        router.get("/torture/too-many-requests") { _, _ in
+            if throttled.increment() == 1 {
+                var response = Self.html(title: "Too many requests", body: "<p>Slow down.</p>")
+                response.status = .tooManyRequests
+                response.headers[.retryAfter] = "1"
+                return response
+            }
+            return Self.html(title: "Patience rewarded", body: "<p>Served after a 429.</p>")
+        }
+
+        router.get("/torture/drip") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8"],
+                body: ResponseBody { writer in
+                    try await writer.write(
+                        ByteBuffer(string: "<!DOCTYPE html><html><head><title>Drip</title></head><body>\n"))
+                    // 300 drops, 200 ms apart: 60 s. A closed connection or a stopping server
+                    // makes `write` or `sleep` throw, which ends the stream.
+                    for drop in 0..<300 {
+                        try await Task.sleep(for: .milliseconds(200))
+                        try await writer.write(ByteBuffer(string: "<p>\(drop)</p>\n"))
+                    }
+                    try await writer.write(ByteBuffer(string: "</body></html>\n"))
+                    try await writer.finish(nil)
+                }
+            )
+        }
+
+        router.get("/torture/gzip-bomb") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/html", .contentEncoding: "gzip"],
+                body: ResponseBody(byteBuffer: gzipBomb)
+            )
+        }
+
+        router.get("/torture/huge-headers") { _, _ in
+            var response = Self.html(title: "Huge headers", body: "<p>Look at the headers.</p>")
+            let value = String(repeating: "h", count: Self.hugeHeaderValueLength)
+            for index in 0..<Self.hugeHeaderCount {
+                if let name = HTTPField.Name("X-Torture-\(index)") {
+                    response.headers.append(HTTPField(name: name, value: value))
+                }
+            }
+            return response
+        }
+
+        router.get("/torture/wrong-type") { _, _ in
+            var response = Self.html(title: "An HTML page sent as PNG", body: "<p>Not an image.</p>")
+            response.headers[.contentType] = "image/png"
+            return response
+        }
+
+        router.get("/torture/json-as-html") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"title": "Not HTML", "items": [1, 2, 3]}"# + "\n"))
+            )
+        }
+
+        router.get("/torture/charset") { _, _ in
+            var response = Self.html(title: "Café Crème", body: "<p>Crème brûlée, naïve façade.</p>")
+            response.headers[.contentType] = "text/html; charset=iso-8859-1"
+            return response
+        }
+
+        router.get("/torture/soft-404") { _, _ in
+            Self.html(title: "Page not found", body: "<h1>Page not found</h1><p>Sorry, this page does not exist.</p>")
+        }
+
+        router.get("/torture/drop") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/html", .contentLength: String(Self.dropAnnouncedBytes)],
+                body: ResponseBody(contentLength: Self.dropAnnouncedBytes) { writer in
+                    try await writer.write(ByteBuffer(repeating: UInt8(ascii: "x"), count: Self.dropSentBytes))
+                    // Throwing from the body writer makes Hummingbird close the connection.
+                    throw DroppedConnection()
+                }
+            )
+        }
+    }
+
+    private func addSlowPages(to router: Router<BasicRequestContext>) {
+        let count = slowPageCount
+        let delay = slowDelay
+        router.get("/slow/:page") { _, context in
+            guard let name = context.parameters.get("page"), name.hasSuffix(".html"),
+                let page = Int(name.dropLast(5)), (0..<count).contains(page)
+            else {
+                throw HTTPError(.notFound)
+            }
+            try await Task.sleep(for: delay)
+            return Self.html(
+                title: "Slow page \(page)",
+                description: "Slow page \(page) of \(count), served after a delay for crawls that must last a while.",
+                body: Self.slowLinks(from: page, count: count)
+            )
+        }
+    }
+
+    /// The five links of `/slow/{page}.html`.
+    static func slowLinks(from page: Int, count: Int) -> String {
+        (1...5).map { step in
+            let target = (page * 7 + step) % count
+            return "<a href=\"/slow/\(target).html\">Slow page \(target)</a>"
+        }.joined(separator: "\n")
+    }
+
+    // MARK: - Helpers
+
+    static func html(title: String, description: String? = nil, body: String) -> Response {
+        let meta = description.map { "<meta name=\"description\" content=\"\($0)\">\n" } ?? ""
+        let page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <title>\(title)</title>
+            \(meta)</head>
+            <body>
+            \(body)
+            </body></html>
+
+            """
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: page))
+        )
+    }
+
+    static func redirect(_ status: HTTPResponse.Status, to location: String) -> Response {
+        Response(status: status, headers: [.location: location])
+    }
+}
+
+/// Thrown by `/torture/drop`'s body writer to cut the response short.
+struct DroppedConnection: Error {}
+
+/// A request counter shared by the route handlers of one server.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+
+    /// Adds one and returns the new count.
+    func increment() -> Int {
+        value.withLock { count in
+            count += 1
+            return count
+        }
+    }
+}
+
+extension GzipBomb {
+    /// ``compressed`` as the buffer every `/torture/gzip-bomb` response shares.
+    static let buffer = ByteBuffer(bytes: compressed)
+
+    /// ``buffer``, built (the first time, about half a second of zlib) on a thread of its own, so
+    /// neither the compression nor other starters waiting for it hold Swift concurrency's threads.
+    static func bufferOffThePool() async -> ByteBuffer {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: buffer) }.start()
+        }
+    }
+}
