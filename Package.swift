@@ -29,6 +29,7 @@ let package = Package(
         ),
         .target(name: "CHTMLScanner", dependencies: ["CLibXML2"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -42,6 +43,15 @@ let package = Package(
         .target(
             name: "CrawlStore",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "PageFetching", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .target(
+            name: "Crawling",
+            dependencies: [
+                "CLibCrypto", "CrawlScheduling", "CrawlStore", "LenientJSON", "MarkupExtraction", "PageAnalysis",
+                "PageFetching", "RobotsExclusion", "Sitemaps", "SpotlightModel", "URLNormalization",
+            ],
             swiftSettings: strictSettings
         ),
         .target(name: "RobotsExclusion", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
@@ -73,7 +83,8 @@ let package = Package(
         .executableTarget(
             name: "spotcheck",
             dependencies: [
-                "PageAnalysis", "MarkupExtraction", "SpotlightModel", "LenientJSON", "RobotsExclusion",
+                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
+                "RobotsExclusion", "SpotlightModel", "URLNormalization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -113,6 +124,20 @@ let package = Package(
         .testTarget(
             name: "LoopbackServerTests",
             dependencies: ["LoopbackServer", "TortureServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PageFetchingTests",
+            dependencies: ["PageFetching", "LoopbackServer", "TortureServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CrawlingTests",
+            dependencies: [
+                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "TortureServer", "URLNormalization",
+                // Built for the kill -9 / --resume test, which runs it as a child process.
+                "spotcheck",
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -47,4 +47,9 @@ static inline CURLMcode spotcheck_curl_multi_setopt_long(CURLM *_Nonnull handle,
     return curl_multi_setopt(handle, option, value);
 }
 
+/// `curl_global_init(CURL_GLOBAL_ALL)`: the flags are a macro expression Swift does not import.
+static inline CURLcode spotcheck_curl_global_init(void) {
+    return curl_global_init(CURL_GLOBAL_ALL);
+}
+
 #endif

@@ -159,9 +159,11 @@ public struct CrawlBudget: Sendable, Hashable {
     public var maximumPages: Int
     public private(set) var pagesAdmitted = 0
 
-    public init(maximumDepth: Int = 10, maximumPages: Int = 10_000) {
+    /// `pagesAdmitted`: pages already admitted (a resumed crawl counts what its store holds).
+    public init(maximumDepth: Int = 10, maximumPages: Int = 10_000, pagesAdmitted: Int = 0) {
         self.maximumDepth = maximumDepth
         self.maximumPages = maximumPages
+        self.pagesAdmitted = pagesAdmitted
     }
 
     /// Admits a page found at `depth` (the seed is depth 0), or says why not.

@@ -6,12 +6,20 @@ extension CrawlStore {
     /// ignored), the skipped URLs recorded. Returns the newly queued entries. After a kill -9 either
     /// all of it is there or none. Throws, writing nothing, when no run has begun or when the
     /// page's frontier entry is not queued or in flight.
+    ///
+    /// `aliases` are URLs the page stands for besides its own (the end of a redirect chain the
+    /// crawler followed): they enter the frontier as done, so nothing fetches them again.
     public func complete(
-        _ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL]
+        _ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL], aliases: [FrontierEntry] = []
     ) throws(CrawlStoreError) -> [FrontierEntry] {
         try write("complete") { db in
             guard let generation = try Self.currentGeneration(db) else { throw StoreFailure("no run has begun") }
             try Self.insert(page, generation: generation, db)
+            let aliased = try Self.insert(aliases, db)
+            if !aliased.isEmpty {
+                let done = try db.cachedStatement(sql: "UPDATE frontier SET state = 2 WHERE id = ?")
+                for alias in aliased { try done.execute(arguments: [alias.id]) }
+            }
             let added = try Self.insert(discovered, db)
             try Self.insert(skipped, db)
             // Checked last on purpose: a failure here rolls back the writes above, which is what

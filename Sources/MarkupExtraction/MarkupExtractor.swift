@@ -238,6 +238,11 @@ public struct MarkupExtractor: Sendable {
         return JSONLDScript(line: script.line, section: section, value: result.value, diagnostics: shifted)
     }
 
+    /// The charset a page's `<meta>` declares in its first 4 KiB, if any.
+    public static func declaredCharset(in html: [UInt8]) -> String? {
+        html.withUnsafeBytes { declaredCharset($0) }
+    }
+
     /// The charset a `<meta>` in the first 4 KiB declares (`<meta charset=…>` or an
     /// `http-equiv` content type's `charset=`), as HTML's prescan finds it; nil when none.
     static func declaredCharset(_ bytes: UnsafeRawBufferPointer) -> String? {

@@ -210,6 +210,8 @@ public struct ExtractionDiagnostic: Sendable, Hashable {
         case jsonLDUnrecoverable = "jsonld-unrecoverable"
         case openGraphOrphan = "opengraph-orphan"
         case nulBytes = "nul-bytes"
+        /// The HTTP `Content-Type` charset and the page's `<meta>` charset disagree (the header wins).
+        case charsetConflict = "charset-conflict"
     }
 
     public var code: Code

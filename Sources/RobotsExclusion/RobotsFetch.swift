@@ -18,6 +18,15 @@ public enum RobotsPolicy: Sendable, Hashable {
         }
     }
 
+    /// Whether the first of `productTokens` named by a group (else `*`) may fetch `url`.
+    public func isAllowed(productTokens: [String], url: String) -> Bool {
+        switch self {
+        case .rules(let robots): robots.decide(productTokens: productTokens, url: url).allowed
+        case .allowAll: true
+        case .disallowAll: false
+        }
+    }
+
     public var isUnreachable: Bool {
         if case .disallowAll = self { true } else { false }
     }

@@ -143,9 +143,19 @@ public struct RobotsTxt: Sendable, Hashable {
 
     /// The groups that apply to a crawler: those naming its product token, else `*`.
     public func groups(for productToken: String) -> [Group] {
-        let token = productToken.lowercased()
-        let named = groups.filter { $0.agents.contains(token) }
-        if !named.isEmpty { return named }
+        groups(forFirstOf: [productToken])
+    }
+
+    /// The groups naming the first of `productTokens` that any group names, else the `*` groups.
+    /// Apple's rule for Applebot is `["applebot", "googlebot"]`: when robots.txt does not mention
+    /// Applebot but mentions Googlebot, Applebot follows the Googlebot group (About Applebot,
+    /// support.apple.com/en-us/119829; apple-markup-rules.md §2.5).
+    public func groups(forFirstOf productTokens: [String]) -> [Group] {
+        for productToken in productTokens {
+            let token = productToken.lowercased()
+            let named = groups.filter { $0.agents.contains(token) }
+            if !named.isEmpty { return named }
+        }
         return groups.filter { $0.agents.contains("*") }
     }
 
@@ -156,7 +166,12 @@ public struct RobotsTxt: Sendable, Hashable {
 
     /// Whether `productToken` may fetch `url` (an absolute URL or a path).
     public func decide(productToken: String, url: String) -> Decision {
-        let applicable = groups(for: productToken)
+        decide(productTokens: [productToken], url: url)
+    }
+
+    /// Like `decide(productToken:url:)`, with the groups of `groups(forFirstOf:)`.
+    public func decide(productTokens: [String], url: String) -> Decision {
+        let applicable = groups(forFirstOf: productTokens)
         let agents = applicable.flatMap(\.agents)
         let path = Self.normalizedPath(of: url, mode: mode)
         if mode == .rfc9309, path == Array("/robots.txt".utf8) {

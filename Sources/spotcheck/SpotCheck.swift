@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 @main
-struct SpotCheck: ParsableCommand {
+struct SpotCheck: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spotcheck",
         abstract: "Checks the web markup Apple's app search reads: Smart App Banner, Open Graph, schema.org.",
@@ -11,7 +11,7 @@ struct SpotCheck: ParsableCommand {
             input still processed); 4 no HTML input at all; 64 bad command line.
             """,
         version: "0.1.0",
-        subcommands: [Extract.self, Validate.self, Robots.self]
+        subcommands: [Crawl.self, Extract.self, Validate.self, Robots.self, Serve.self]
     )
 }
 
@@ -19,6 +19,8 @@ struct SpotCheck: ParsableCommand {
 enum SpotCheckExit {
     static let someInputsFailed = ExitCode(3)
     static let noInput = ExitCode(4)
+    static let reportNotWritable = ExitCode(5)
+    static let crawlFailed = ExitCode(6)
 }
 
 /// Options shared by `extract` and `validate`.

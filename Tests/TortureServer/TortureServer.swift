@@ -85,6 +85,7 @@ public struct TortureServer: Sendable {
     public func start() async throws -> RunningServer {
         let bomb = await GzipBomb.bufferOffThePool()
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: RequestLog())
         router.add(middleware: FolderFilesMiddleware(root: root))
         addTortureRoutes(to: router, gzipBomb: bomb)
         addSlowPages(to: router)
@@ -286,3 +287,25 @@ extension GzipBomb {
         }
     }
 }
+
+extension TortureServer {
+    /// Requests every torture server of this process has received whose path starts with
+    /// `pathPrefix` (for tests that check what a crawler fetched, and how often).
+    public static func requestCount(pathPrefix: String) -> Int {
+        requestPaths.withLock { paths in
+            paths.reduce(0) { $0 + ($1.key.hasPrefix(pathPrefix) ? $1.value : 0) }
+        }
+    }
+}
+
+/// Counts requests by path, process-wide.
+struct RequestLog<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        requestPaths.withLock { $0[request.uri.path, default: 0] += 1 }
+        return try await next(request, context)
+    }
+}
+
+private let requestPaths = Mutex<[String: Int]>([:])

@@ -1,0 +1,71 @@
+/// Everything that shapes a crawl; stored with the crawl so `--resume` continues the same one.
+public struct CrawlSettings: Sendable, Hashable, Codable {
+    /// The first URL (the fetch URL: for a served folder, the loopback one).
+    public var seed: String
+    /// What the user named: the seed URL, or the absolute path of the served folder (how
+    /// `--resume` finds the crawl again).
+    public var source: String = ""
+    /// `--as`: the public origin a served folder stands for.
+    public var publicOrigin: String?
+    /// Hosts crawled besides the seed's (`--allow-host`).
+    public var allowedHosts: [String]
+    public var include: [String]
+    public var exclude: [String]
+    /// Requests in flight in all (`--concurrency`).
+    public var concurrency: Int
+    /// Requests in flight per host (`--per-host`).
+    public var perHost: Int
+    /// Seconds between two requests to one host (`--delay`; raised by Crawl-delay; loopback hosts are not throttled).
+    public var delay: Double
+    /// Links followed from the seed (`--depth`; the seed is 0, sitemap URLs count as 1).
+    public var maximumDepth: Int
+    /// Pages fetched at most (`--max-pages`).
+    public var maximumPages: Int
+    /// The User-Agent header (`--user-agent`).
+    public var userAgent: String
+    /// The robots.txt product token SpotCheck obeys (then `*`).
+    public var productToken: String
+    /// Body bytes kept per response, after decoding (`--max-body`).
+    public var maximumBodyBytes: Int
+    /// Seconds per request (`--timeout`).
+    public var timeout: Double
+    /// Redirect hops followed from one URL.
+    public var maximumRedirects: Int
+    /// Attempts per URL on timeouts, dropped connections, 429 and 5xx.
+    public var maximumAttempts: Int
+    /// Read robots.txt `Sitemap:` lines and `/sitemap.xml`, and crawl what they list.
+    public var useSitemaps: Bool
+    /// Microdata `content` on any element (extraction option).
+    public var microdataContentOnAnyElement: Bool
+
+    public static let defaultUserAgent =
+        "Mozilla/5.0 (compatible; spotcheck/0.3; +https://github.com/spotcheck/spotcheck)"
+
+    public init(
+        seed: String, publicOrigin: String? = nil, allowedHosts: [String] = [], include: [String] = [],
+        exclude: [String] = [], concurrency: Int = 16, perHost: Int = 2, delay: Double = 1, maximumDepth: Int = 10,
+        maximumPages: Int = 10_000, userAgent: String = CrawlSettings.defaultUserAgent,
+        productToken: String = "spotcheck",
+        maximumBodyBytes: Int = 10 << 20, timeout: Double = 30, maximumRedirects: Int = 10, maximumAttempts: Int = 3,
+        useSitemaps: Bool = true, microdataContentOnAnyElement: Bool = true
+    ) {
+        self.seed = seed
+        self.publicOrigin = publicOrigin
+        self.allowedHosts = allowedHosts
+        self.include = include
+        self.exclude = exclude
+        self.concurrency = concurrency
+        self.perHost = perHost
+        self.delay = delay
+        self.maximumDepth = maximumDepth
+        self.maximumPages = maximumPages
+        self.userAgent = userAgent
+        self.productToken = productToken
+        self.maximumBodyBytes = maximumBodyBytes
+        self.timeout = timeout
+        self.maximumRedirects = maximumRedirects
+        self.maximumAttempts = maximumAttempts
+        self.useSitemaps = useSitemaps
+        self.microdataContentOnAnyElement = microdataContentOnAnyElement
+    }
+}

@@ -1,0 +1,324 @@
+import CrawlScheduling
+public import CrawlStore
+import Foundation
+import LenientJSON
+import PageFetching
+import URLNormalization
+
+/// A running tally, for the progress line.
+public struct CrawlProgress: Sendable, Hashable {
+    public var fetched: Int
+    public var queued: Int
+    public var inFlight: Int
+    public var errors: Int
+    public var skipped: Int
+    public var elapsed: Double
+
+    public var pagesPerSecond: Double { elapsed > 0 ? Double(fetched) / elapsed : 0 }
+}
+
+/// How a crawl ended.
+public struct CrawlSummary: Sendable, Hashable {
+    /// Pages fetched by this process (a resumed crawl counts only its own).
+    public var fetched: Int
+    /// Fetch errors and error statuses among them.
+    public var errors: Int
+    public var elapsed: Double
+    public var generation: Int
+}
+
+/// Why a crawl could not run.
+public struct CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The crawl loop: the frontier and the seen set in the crawl store, politeness from the host
+/// scheduler, fetching on libcurl's thread, extraction on the task pool, every page committed to
+/// the store with the links it adds in one transaction (so `--resume` after a kill loses nothing
+/// and fetches again only what was in flight).
+public struct Crawler: Sendable {
+    public let settings: CrawlSettings
+    public let store: CrawlStore
+    private let clock: @Sendable () -> Double
+
+    /// Seconds since 1970, from the system clock.
+    public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+    public init(settings: CrawlSettings, store: CrawlStore, clock: @escaping @Sendable () -> Double = Crawler.wallClock)
+    {
+        self.settings = settings
+        self.store = store
+        self.clock = clock
+    }
+
+    private enum TaskResult: Sendable {
+        case page(FrontierEntry, PageOutcome, seconds: Double)
+        case sitemaps(SitemapHarvest)
+        case tick
+    }
+
+    /// Crawls until the frontier is empty (or the budget is spent). `resume` continues the
+    /// store's unfinished run instead of starting a new one.
+    public func run(resume: Bool, progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws(CrawlError)
+        -> CrawlSummary
+    {
+        guard let seed = URLParser.parse(settings.seed), seed.isCrawlable, let seedHost = seed.host else {
+            throw CrawlError("\(settings.seed): not an http(s) URL")
+        }
+        let started = clock()
+        let fetcher: Fetcher
+        do {
+            fetcher = try Fetcher(
+                configuration: FetcherConfiguration(
+                    userAgent: settings.userAgent,
+                    limits: FetchLimits(
+                        maximumBodyBytes: settings.maximumBodyBytes, connectTimeout: min(10, settings.timeout),
+                        timeout: settings.timeout),
+                    maximumConnectionsPerHost: max(settings.perHost, settings.concurrency),
+                    maximumConnections: max(settings.concurrency * 2, 8)
+                ))
+        } catch {
+            throw CrawlError("cannot start the fetcher: \(error)")
+        }
+        defer { fetcher.shutdown() }
+        let seedOrigin = OriginMapping.origin(of: seed)
+        let mapping = settings.publicOrigin.flatMap { OriginMapping(fetchOrigin: seedOrigin, publicOrigin: $0) }
+        let scope = CrawlScope(
+            hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude)
+        let robots = RobotsBook(fetcher: fetcher, store: store, productToken: settings.productToken, clock: clock)
+        let processor = PageProcessor(
+            settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
+            clock: clock)
+
+        var budget: CrawlBudget
+        var hosts: [String: Double] = [:]
+        let run: CrawlRun
+        do {
+            if resume {
+                run = try store.resumeRun()
+                let counts = try store.counts()
+                budget = CrawlBudget(
+                    maximumDepth: settings.maximumDepth, maximumPages: settings.maximumPages,
+                    pagesAdmitted: counts.queued + counts.inFlight + counts.done)
+            } else {
+                let settingsJSON = (try? String(decoding: JSONEncoder().encode(settings), as: UTF8.self)) ?? "{}"
+                run = try store.beginRun(seed: settings.seed, settingsJSON: settingsJSON, at: started)
+                budget = CrawlBudget(maximumDepth: settings.maximumDepth, maximumPages: settings.maximumPages)
+                _ = budget.admit(depth: 0)
+                let seedURL = seed.serialized(includingFragment: false)
+                _ = try store.enqueue([
+                    FrontierEntry(
+                        url: seedURL, key: seed.deduplicationKey ?? seedURL, host: PageProcessor.authority(of: seed),
+                        depth: 0, discovery: .seed, foundOn: nil)
+                ])
+            }
+            for (host, earliest) in try store.hostsWithWork() { hosts[host] = earliest }
+        } catch {
+            throw CrawlError(error.description)
+        }
+
+        var robotsChecked: Set<String> = []
+        var scheduler = HostScheduler(
+            policy: PolitenessPolicy(
+                perHostConcurrency: settings.perHost, globalConcurrency: settings.concurrency, delay: settings.delay))
+        var fetched = 0
+        var errors = 0
+        var lastProgress = 0.0
+        let clock = self.clock
+        let settings = self.settings
+        let store = self.store
+
+        func report(force: Bool = false) {
+            guard let progress else { return }
+            let now = clock()
+            guard force || now - lastProgress >= 0.25 else { return }
+            lastProgress = now
+            let counts = try? store.counts()
+            progress(
+                CrawlProgress(
+                    fetched: fetched, queued: counts?.queued ?? 0, inFlight: counts?.inFlight ?? 0, errors: errors,
+                    skipped: counts?.skipped ?? 0, elapsed: now - started))
+        }
+
+        /// New frontier candidates: the ones not seen yet, within the budget; the rest recorded.
+        func admit(_ candidates: [FrontierEntry], skipped: inout [SkippedURL]) throws(CrawlStoreError)
+            -> [FrontierEntry]
+        {
+            var admitted: [FrontierEntry] = []
+            for candidate in candidates where try !store.contains(key: candidate.key) {
+                if let reason = budget.admit(depth: candidate.depth) {
+                    skipped.append(
+                        SkippedURL(
+                            url: candidate.url, key: candidate.key, reason: SkipReason.budget.rawValue, detail: reason,
+                            foundOn: candidate.foundOn))
+                } else {
+                    admitted.append(candidate)
+                }
+            }
+            return admitted
+        }
+
+        do {
+            try await withThrowingTaskGroup(of: TaskResult.self) { group in
+                var inFlight = 0
+                var sitemapsPending = false
+                var tickPending = false
+                if !resume, settings.useSitemaps {
+                    sitemapsPending = true
+                    let answer = await robots.answer(forOrigin: seedOrigin)
+                    let collector = SitemapCollector(fetcher: fetcher, mapping: mapping)
+                    group.addTask {
+                        .sitemaps(await collector.collect(origin: seedOrigin, robotsSitemaps: answer.sitemaps))
+                    }
+                }
+                while true {
+                    // Start what politeness allows.
+                    var now = clock()
+                    var wakeAt: Double?
+                    dispatching: while inFlight < settings.concurrency {
+                        let ready = hosts.filter { $0.value <= now }.map(\.key)
+                        switch scheduler.next(hostsWithWork: ready, now: now) {
+                        case .dispatch(let host):
+                            let unthrottled = scheduler.delay(for: host) == 0
+                            let limit = unthrottled ? settings.concurrency - inFlight : 1
+                            let entries = try store.claim(host: host, limit: limit, now: now)
+                            if entries.isEmpty {
+                                hosts[host] = nil
+                                for (host, earliest) in try store.hostsWithWork() where hosts[host] == nil {
+                                    hosts[host] = earliest
+                                }
+                                if hosts[host] == nil { continue dispatching }
+                                if hosts[host, default: 0] <= now { hosts[host] = now + 0.05 }
+                                continue dispatching
+                            }
+                            if robotsChecked.insert(host).inserted, let first = entries.first,
+                                let url = URLParser.parse(first.url)
+                            {
+                                // The first request to a host waits for its robots.txt (and Crawl-delay).
+                                let answer = await robots.answer(forOrigin: OriginMapping.origin(of: url))
+                                scheduler.setCrawlDelay(answer.crawlDelay, for: host)
+                            }
+                            for entry in entries {
+                                scheduler.started(host, at: now)
+                                inFlight += 1
+                                group.addTask {
+                                    let start = clock()
+                                    let outcome = await processor.process(entry)
+                                    return .page(entry, outcome, seconds: clock() - start)
+                                }
+                            }
+                        case .wait(let until):
+                            wakeAt = until
+                            break dispatching
+                        case .idle:
+                            break dispatching
+                        }
+                        now = clock()
+                    }
+                    if let future = hosts.values.filter({ $0 > now }).min() { wakeAt = min(wakeAt ?? future, future) }
+                    if inFlight == 0, !sitemapsPending, hosts.isEmpty { break }
+                    if let wakeAt, !tickPending {
+                        tickPending = true
+                        group.addTask {
+                            let seconds = max(0, wakeAt - clock())
+                            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                            return .tick
+                        }
+                    }
+                    guard let result = try await group.next() else { break }
+                    switch result {
+                    case .tick:
+                        tickPending = false
+                    case .sitemaps(let harvest):
+                        sitemapsPending = false
+                        try store.addSitemapEntries(harvest.entries)
+                        var skipped = harvest.problems
+                        var candidates: [FrontierEntry] = []
+                        for entry in harvest.entries {
+                            let fetchForm = mapping?.fetchURL(entry.location) ?? entry.location
+                            guard let url = URLParser.parse(fetchForm) else { continue }
+                            if let (reason, detail) = scope.violation(of: url) {
+                                skipped.append(
+                                    SkippedURL(
+                                        url: entry.location, key: entry.key, reason: reason.rawValue, detail: detail,
+                                        foundOn: entry.sitemapURL))
+                                continue
+                            }
+                            let text = url.serialized(includingFragment: false)
+                            candidates.append(
+                                FrontierEntry(
+                                    url: text, key: entry.key, host: PageProcessor.authority(of: url), depth: 1,
+                                    discovery: .sitemap, foundOn: entry.sitemapURL))
+                        }
+                        let admitted = try admit(candidates, skipped: &skipped)
+                        for entry in try store.enqueue(admitted) { hosts[entry.host] = min(hosts[entry.host] ?? 0, 0) }
+                        try store.recordSkipped(skipped)
+                    case .page(let entry, let outcome, let seconds):
+                        inFlight -= 1
+                        let now = clock()
+                        switch outcome {
+                        case .blocked(let skipped):
+                            try store.skip(id: entry.id ?? 0, skipped)
+                            scheduler.finished(
+                                entry.host, at: now, outcome: .answered(status: 200, seconds: 0, retryAfter: nil))
+                        case .retry(let notBefore, var record):
+                            let retryAfter = max(0, notBefore - now)
+                            scheduler.finished(
+                                entry.host, at: now,
+                                outcome: record.status.map {
+                                    .answered(status: $0, seconds: seconds, retryAfter: retryAfter)
+                                } ?? .failed)
+                            if entry.attempts + 1 < settings.maximumAttempts {
+                                try store.requeue(id: entry.id ?? 0, notBefore: notBefore)
+                                hosts[entry.host] = min(hosts[entry.host] ?? notBefore, notBefore)
+                            } else {
+                                record.errorMessage = [
+                                    record.errorMessage, "gave up after \(settings.maximumAttempts) attempts",
+                                ]
+                                .compactMap { $0 }.joined(separator: "; ")
+                                record.errorKind = record.errorKind ?? "http-\(record.status ?? 0)"
+                                fetched += 1
+                                errors += 1
+                                _ = try store.complete(record, discovered: [], skipped: [])
+                            }
+                        case .page(let record, let links, var skipped):
+                            scheduler.finished(
+                                entry.host, at: now,
+                                outcome: record.status.map { .answered(status: $0, seconds: seconds, retryAfter: nil) }
+                                    ?? .failed)
+                            fetched += 1
+                            if record.status.map({ $0 >= 400 }) ?? true || record.errorKind != nil { errors += 1 }
+                            let admitted = try admit(links, skipped: &skipped)
+                            var aliases: [FrontierEntry] = []
+                            if let finalKey = record.finalKey, finalKey != entry.key,
+                                record.markupJSON != nil
+                                    || record.status.map({ !(300..<400).contains($0) }) ?? false
+                            {
+                                aliases.append(
+                                    FrontierEntry(
+                                        url: record.finalURL, key: finalKey, host: entry.host, depth: entry.depth,
+                                        discovery: .redirect, foundOn: entry.url))
+                            }
+                            let added = try store.complete(
+                                record, discovered: admitted, skipped: skipped, aliases: aliases)
+                            for added in added {
+                                hosts[added.host] = min(hosts[added.host] ?? 0, 0)
+                            }
+                        }
+                        report()
+                    }
+                }
+                group.cancelAll()
+            }
+            try store.finishRun(at: clock())
+        } catch let error as CrawlStoreError {
+            throw CrawlError(error.description)
+        } catch {
+            throw CrawlError("\(error)")
+        }
+        report(force: true)
+        return CrawlSummary(fetched: fetched, errors: errors, elapsed: clock() - started, generation: run.generation)
+    }
+}

@@ -1,0 +1,346 @@
+import CrawlStore
+import Foundation
+import LenientJSON
+import MarkupExtraction
+import PageAnalysis
+import PageFetching
+import URLNormalization
+
+/// What became of one frontier entry.
+enum PageOutcome: Sendable {
+    /// A page record (any status, or a classified failure), with the links it offers.
+    case page(PageRecord, links: [FrontierEntry], skipped: [SkippedURL])
+    /// Worth another attempt after `notBefore` (429, 5xx, timeouts, dropped connections); `record`
+    /// is what to keep if no attempts are left.
+    case retry(notBefore: Double, record: PageRecord)
+    /// Not fetched: robots.txt disallows it.
+    case blocked(SkippedURL)
+}
+
+/// Fetches one URL the way the crawl wants it: robots first, redirects followed by hand (each hop
+/// scope- and robots-checked, capped, loop-detected), conditional requests on a re-crawl, then
+/// extraction and the attribute set on the calling task (so extraction spreads over all cores
+/// while the libcurl thread keeps fetching).
+struct PageProcessor: Sendable {
+    let settings: CrawlSettings
+    let fetcher: Fetcher
+    let robots: RobotsBook
+    let store: CrawlStore
+    let scope: CrawlScope
+    let mapping: OriginMapping?
+    let clock: @Sendable () -> Double
+
+    func process(_ entry: FrontierEntry) async -> PageOutcome {
+        var record = PageRecord(
+            frontierID: entry.id ?? 0, requestedURL: entry.url, finalURL: entry.url, key: entry.key,
+            finalKey: entry.key,
+            depth: entry.depth,
+            status: nil, contentType: nil, headersJSON: "[]", redirectsJSON: "[]", timingsJSON: "{}", bodyBytes: 0,
+            bodySHA256: nil, etag: nil, lastModified: nil, notModified: false, errorKind: nil, errorMessage: nil,
+            markupJSON: nil, attributeSetJSON: nil, findingsJSON: nil, applebotAllowed: nil, fetchedAt: clock()
+        )
+        var url = entry.url
+        var redirects: [JSONValue] = []
+        var visited: Set<String> = [entry.key]
+        let previous = try? store.previousPage(key: entry.key)
+        var response: FetchResponse
+        while true {
+            guard let parsed = URLParser.parse(url) else {
+                record.errorKind = "bad-url"
+                record.errorMessage = "\(url) does not parse as a URL"
+                return .page(record, links: [], skipped: [])
+            }
+            let origin = OriginMapping.origin(of: parsed)
+            guard await robots.allows(url, origin: origin) else {
+                let detail = "robots.txt disallows \(url) for \(settings.productToken)"
+                if redirects.isEmpty {
+                    return .blocked(
+                        SkippedURL(
+                            url: entry.url, key: entry.key, reason: SkipReason.robots.rawValue, detail: detail,
+                            foundOn: entry.foundOn))
+                }
+                record.errorKind = "redirect-blocked"
+                record.errorMessage = "redirects to \(url), which robots.txt disallows for \(settings.productToken)"
+                record.redirectsJSON = JSONValue.array(redirects).serialized(pretty: false)
+                return .page(record, links: [], skipped: [])
+            }
+            var request = FetchRequest(
+                url: url, headers: [HTTPHeader("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")])
+            if redirects.isEmpty, let previous, previous.markupJSON != nil {
+                if let etag = previous.etag { request.headers.append(HTTPHeader("If-None-Match", etag)) }
+                if let modified = previous.lastModified {
+                    request.headers.append(HTTPHeader("If-Modified-Since", modified))
+                }
+            }
+            do {
+                response = try await fetcher.fetch(request)
+            } catch {
+                record.finalURL = url
+                record.errorKind = error.kind.rawValue
+                record.errorMessage = error.message
+                record.redirectsJSON = JSONValue.array(redirects).serialized(pretty: false)
+                if error.isTransient {
+                    return .retry(notBefore: clock() + backoff(attempts: entry.attempts), record: record)
+                }
+                return .page(record, links: [], skipped: [])
+            }
+            guard (300..<400).contains(response.status), response.status != 304,
+                let location = response.header("Location")
+            else { break }
+            // A redirect: the crawler follows it, hop by hop.
+            redirects.append(["url": .string(url), "status": JSONValue(response.status), "location": .string(location)])
+            record.redirectsJSON = JSONValue.array(redirects).serialized(pretty: false)
+            guard let target = URLParser.parse(location, base: parsed) else {
+                record.status = response.status
+                record.finalURL = url
+                record.errorKind = "bad-redirect"
+                record.errorMessage = "Location \"\(location)\" does not parse as a URL"
+                return .page(record, links: [], skipped: [])
+            }
+            let targetURL = target.serialized(includingFragment: false)
+            let targetKey = target.deduplicationKey ?? targetURL
+            if let (reason, detail) = scope.violation(of: target) {
+                record.status = response.status
+                record.finalURL = url
+                record.errorKind = "redirect-out-of-scope"
+                record.errorMessage = "redirects to \(targetURL): \(detail)"
+                return .page(
+                    record, links: [],
+                    skipped: [
+                        SkippedURL(
+                            url: targetURL, key: targetKey, reason: reason.rawValue, detail: detail, foundOn: url)
+                    ])
+            }
+            guard visited.insert(targetKey).inserted else {
+                record.status = response.status
+                record.finalURL = url
+                record.errorKind = "redirect-loop"
+                record.errorMessage = "redirect loop: \(targetURL) was already visited in this chain"
+                return .page(record, links: [], skipped: [])
+            }
+            if (try? store.contains(key: targetKey)) == true {
+                // The target is (or will be) crawled on its own: the chain ends here.
+                record.status = response.status
+                record.finalURL = targetURL
+                record.finalKey = targetKey
+                return .page(record, links: [], skipped: [])
+            }
+            guard redirects.count <= settings.maximumRedirects else {
+                record.status = response.status
+                record.finalURL = url
+                record.errorKind = "too-many-redirects"
+                record.errorMessage = "more than \(settings.maximumRedirects) redirects"
+                return .page(record, links: [], skipped: [])
+            }
+            url = targetURL
+            record.finalKey = targetKey
+        }
+        record.finalURL = url
+        record.status = response.status
+        record.contentType = response.header("Content-Type")
+        record.headersJSON = JSONValue.array(response.headers.map { [.string($0.name), .string($0.value)] })
+            .serialized(pretty: false)
+        record.timingsJSON = JSONValue.object(response.timings.json).serialized(pretty: false)
+        record.etag = response.header("ETag")
+        record.lastModified = response.header("Last-Modified")
+        record.fetchedAt = clock()
+        if let parsed = URLParser.parse(url) {
+            record.applebotAllowed = await robots.allowsApplebot(url, origin: OriginMapping.origin(of: parsed))
+        }
+
+        switch response.status {
+        case 304:
+            guard let previous else {
+                record.errorKind = "unexpected-304"
+                record.errorMessage = "304 Not Modified to a request without validators"
+                return .page(record, links: [], skipped: [])
+            }
+            record.notModified = true
+            record.status = previous.status
+            record.bodyBytes = previous.bodyBytes
+            record.bodySHA256 = previous.bodySHA256
+            record.contentType = previous.contentType
+            record.markupJSON = previous.markupJSON
+            record.attributeSetJSON = previous.attributeSetJSON
+            record.findingsJSON = previous.findingsJSON
+            record.etag = record.etag ?? previous.etag
+            record.lastModified = record.lastModified ?? previous.lastModified
+            return .page(
+                record, links: links(fromStoredMarkup: previous.markupJSON, depth: entry.depth, pageURL: url),
+                skipped: [])
+        case 429, 500, 502, 503, 504:
+            record.bodyBytes = response.body.count
+            let retryAfter = response.header("Retry-After").flatMap(Self.retryAfterSeconds)
+            let wait = min(retryAfter ?? backoff(attempts: entry.attempts), 120)
+            return .retry(notBefore: clock() + wait, record: record)
+        default:
+            break
+        }
+        record.bodyBytes = response.body.count
+        record.bodySHA256 = BodyDigest.sha256(response.body)
+        guard response.status == 200 else { return .page(record, links: [], skipped: []) }
+        guard Self.isHTML(response) else {
+            record.errorKind = "not-html"
+            record.errorMessage = "served as \(response.mediaType ?? "no Content-Type"); not parsed"
+            return .page(record, links: [], skipped: [])
+        }
+        return analyze(response, record: record, depth: entry.depth)
+    }
+
+    private func analyze(_ response: FetchResponse, record: PageRecord, depth: Int) -> PageOutcome {
+        var record = record
+        let publicURL = mapping?.publicURL(record.finalURL) ?? record.finalURL
+        var options = MarkupExtractor.Options(microdataContentOnAnyElement: settings.microdataContentOnAnyElement)
+        let headerCharset = response.charset.flatMap { Self.supportedCharset($0) }
+        options.encoding = headerCharset
+        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: options))
+        var page = analyzer.analyze(html: response.body, input: PageInput(path: record.finalURL, url: publicURL))
+        if let headerCharset, let declared = MarkupExtractor.declaredCharset(in: response.body),
+            Self.canonicalCharset(declared) != Self.canonicalCharset(headerCharset)
+        {
+            page.markup.diagnostics.append(
+                ExtractionDiagnostic(
+                    code: .charsetConflict, line: 0,
+                    message:
+                        "Content-Type says charset=\(headerCharset) but the page's <meta> says \(declared); decoded as \(headerCharset), as browsers do"
+                ))
+        }
+        var json = page.json
+        json.members.removeAll { $0.key == "file" }
+        json.append(
+            "links",
+            .array(page.markup.links.map { ["href": .string($0.href), "line": JSONValue($0.line)] })
+        )
+        record.markupJSON = JSONValue.object(json).serialized(pretty: false)
+        record.attributeSetJSON = JSONValue.object(page.attributes.attributeSet.json).serialized(pretty: false)
+        if let title = page.markup.title?.text, Self.looksLikeNotFound(title) {
+            record.errorKind = "soft-404"
+            record.errorMessage = "HTTP 200 for a not-found page (title \"\(title)\")"
+        }
+        let (links, skipped) = discover(
+            page.markup.links.map(\.href), base: page.markup.baseURL, depth: depth, pageURL: record.finalURL)
+        return .page(record, links: links, skipped: skipped)
+    }
+
+    /// Links of a page kept from an earlier crawl (a 304), so the re-crawl still reaches what it linked.
+    private func links(fromStoredMarkup json: String?, depth: Int, pageURL: String) -> [FrontierEntry] {
+        guard let json, case .object(let object)? = JSONParser.parse(json, lenient: false).value,
+            let base = object["baseURL"]?.stringValue
+        else { return [] }
+        let hrefs = object["links"]?.arrayValue?.compactMap { $0.objectValue?["href"]?.stringValue } ?? []
+        return discover(hrefs, base: base, depth: depth, pageURL: pageURL).links
+    }
+
+    /// Resolves hrefs (written against the public URL) to fetch URLs and sorts them into
+    /// candidates for the frontier and URLs that are recorded but not followed.
+    func discover(_ hrefs: [String], base: String, depth: Int, pageURL: String) -> (
+        links: [FrontierEntry], skipped: [SkippedURL]
+    ) {
+        let baseURL = URLParser.parse(base)
+        var links: [FrontierEntry] = []
+        var skipped: [SkippedURL] = []
+        var seen: Set<String> = []
+        for href in hrefs {
+            let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+            guard var target = URLParser.parse(trimmed, base: baseURL) else {
+                if seen.insert("invalid " + trimmed).inserted {
+                    skipped.append(
+                        SkippedURL(
+                            url: trimmed, key: nil, reason: SkipReason.invalid.rawValue,
+                            detail: "does not parse as a URL", foundOn: pageURL))
+                }
+                continue
+            }
+            target.fragment = nil
+            if let mapping {
+                let fetchForm = mapping.fetchURL(target.description)
+                if let mapped = URLParser.parse(fetchForm) { target = mapped }
+            }
+            let url = target.description
+            let key = target.deduplicationKey ?? url
+            guard seen.insert(key).inserted else { continue }
+            if let (reason, detail) = scope.violation(of: target) {
+                let shown = reason == .scheme ? String(url.prefix(200)) : url
+                skipped.append(
+                    SkippedURL(url: shown, key: key, reason: reason.rawValue, detail: detail, foundOn: pageURL))
+                continue
+            }
+            links.append(
+                FrontierEntry(
+                    url: url, key: key, host: Self.authority(of: target), depth: depth + 1, discovery: .link,
+                    foundOn: pageURL))
+        }
+        return (links, skipped)
+    }
+
+    private func backoff(attempts: Int) -> Double {
+        min(30, Double(1 << min(attempts, 5)))
+    }
+
+    /// `host[:port]`: the unit of politeness.
+    static func authority(of url: ParsedURL) -> String {
+        guard let port = url.port else { return url.host ?? "" }
+        return "\(url.host ?? ""):\(port)"
+    }
+
+    static func isHTML(_ response: FetchResponse) -> Bool {
+        switch response.mediaType {
+        case "text/html", "application/xhtml+xml": return true
+        case nil:
+            let start = response.body.prefix(512).drop {
+                $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+            }
+            return start.first == UInt8(ascii: "<")
+        default: return false
+        }
+    }
+
+    /// `Retry-After` as seconds: delta-seconds or an HTTP date.
+    static func retryAfterSeconds(_ value: String) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSinceNow)
+    }
+
+    static func looksLikeNotFound(_ title: String) -> Bool {
+        let lower = title.lowercased()
+        return lower.contains("not found") || lower.contains("404") || lower.contains("page missing")
+            || lower.contains("no longer available")
+    }
+
+    static func canonicalCharset(_ name: String) -> String {
+        let lower = name.lowercased().trimmingCharacters(in: .whitespaces)
+        switch lower {
+        case "utf8", "unicode-1-1-utf-8": return "utf-8"
+        case "latin1", "iso8859-1", "iso_8859-1", "l1": return "iso-8859-1"
+        default: return lower
+        }
+    }
+
+    /// A header charset worth passing to the parser (a plausible label), else nil.
+    static func supportedCharset(_ name: String) -> String? {
+        let label = name.trimmingCharacters(in: .whitespaces)
+        guard !label.isEmpty, label.count < 40,
+            label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) })
+        else { return nil }
+        return label
+    }
+}
+
+extension FetchTimings {
+    var json: JSONObject {
+        var object = JSONObject()
+        object.append("dns", JSONValue(dns))
+        object.append("connect", JSONValue(connect))
+        object.append("tls", JSONValue(tls))
+        object.append("firstByte", JSONValue(firstByte))
+        object.append("total", JSONValue(total))
+        return object
+    }
+}

@@ -1,0 +1,79 @@
+/// One HTTP header, in the order it was sent or received (names keep their case).
+public struct HTTPHeader: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension [HTTPHeader] {
+    /// The first value of a header, by case-insensitive name.
+    public func first(named name: String) -> String? {
+        first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}
+
+/// A GET the crawler wants made. Redirects are never followed by the fetcher: a 3xx comes back as
+/// a response, and the crawler decides whether to follow it (each hop scope- and robots-checked).
+public struct FetchRequest: Sendable, Hashable {
+    public var url: String
+    /// Extra request headers (`If-None-Match`, `If-Modified-Since`, `Accept` …).
+    public var headers: [HTTPHeader]
+
+    public init(url: String, headers: [HTTPHeader] = []) {
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// The limits every transfer runs under; none of them can be switched off.
+public struct FetchLimits: Sendable, Hashable {
+    /// Decoded body bytes kept; a larger body fails the transfer as `.tooLarge` (also the guard
+    /// against compression bombs: the count is taken after content decoding).
+    public var maximumBodyBytes: Int
+    /// Response header bytes (all lines of the final response).
+    public var maximumHeaderBytes: Int
+    /// Seconds to establish the connection (DNS, TCP and TLS).
+    public var connectTimeout: Double
+    /// Seconds for the whole transfer.
+    public var timeout: Double
+
+    public init(
+        maximumBodyBytes: Int = 10 << 20, maximumHeaderBytes: Int = 128 << 10, connectTimeout: Double = 10,
+        timeout: Double = 30
+    ) {
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumHeaderBytes = maximumHeaderBytes
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+    }
+}
+
+/// How the fetcher talks to servers.
+public struct FetcherConfiguration: Sendable, Hashable {
+    public var userAgent: String
+    public var limits: FetchLimits
+    /// Connections kept open to one host (HTTP/2 multiplexes over one where it can).
+    public var maximumConnectionsPerHost: Int
+    /// Connections open in all.
+    public var maximumConnections: Int
+
+    public init(
+        userAgent: String, limits: FetchLimits = FetchLimits(), maximumConnectionsPerHost: Int = 8,
+        maximumConnections: Int = 64
+    ) {
+        self.userAgent = userAgent
+        self.limits = limits
+        self.maximumConnectionsPerHost = maximumConnectionsPerHost
+        self.maximumConnections = maximumConnections
+    }
+}

@@ -1,0 +1,48 @@
+/// An HTTP client for the crawler: libcurl's multi interface driven by one thread, with an async
+/// API. Any number of `fetch` calls may be in flight at once from any task; they share the
+/// connections (HTTP/1.1 keep-alive, HTTP/2 multiplexing) and the DNS cache. Cancelling the
+/// calling task cancels its transfer.
+public final class Fetcher: Sendable {
+    public let configuration: FetcherConfiguration
+    private let loop: CurlMultiLoop
+
+    public init(configuration: FetcherConfiguration) throws(FetchError) {
+        self.configuration = configuration
+        self.loop = try CurlMultiLoop(configuration: configuration)
+    }
+
+    deinit {
+        loop.shutdown()
+    }
+
+    /// Makes one request and returns the answer, whatever its status. Throws `FetchError` when
+    /// there is no usable answer (classified by `FetchError.Kind`).
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        let loop = self.loop
+        let id = loop.makeTransferID()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<FetchResponse, FetchError>, Never>) in
+                if Task.isCancelled {
+                    continuation.resume(
+                        returning: .failure(FetchError(kind: .cancelled, url: request.url, message: "cancelled"))
+                    )
+                    return
+                }
+                loop.submit(id: id, request: request) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            loop.cancel(id: id)
+        }
+        return try result.get()
+    }
+
+    /// Cancels every transfer in flight and stops the loop thread. Calls after this fail as
+    /// `.cancelled`. Also happens when the fetcher is released.
+    public func shutdown() {
+        loop.shutdown()
+    }
+
+    /// The libcurl version string, e.g. "libcurl/7.88.1 OpenSSL/3.0.x zlib/1.2.13 brotli/1.0.9 …".
+    public static var libraryVersion: String { CurlMultiLoop.libraryVersion }
+}

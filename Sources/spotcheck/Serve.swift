@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import LoopbackServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a folder on 127.0.0.1 with SpotCheck's embedded HTTP server (what `crawl FOLDER` does).",
+        discussion: "Runs until interrupted (SIGINT or SIGTERM). Exit code 6 when the folder cannot be served."
+    )
+
+    @Argument(help: "The folder to serve.")
+    var folder: String
+
+    @Option(help: "The port (0: any free port).")
+    var port = 8080
+
+    func run() async throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            var standardError = StandardError()
+            print("spotcheck: error: \(folder): not a folder", to: &standardError)
+            throw SpotCheckExit.crawlFailed
+        }
+        let server: RunningServer
+        do {
+            server = try await FolderServer(root: folder, port: port).start()
+        } catch {
+            var standardError = StandardError()
+            print("spotcheck: error: cannot serve \(folder) on 127.0.0.1:\(port): \(error)", to: &standardError)
+            throw SpotCheckExit.crawlFailed
+        }
+        FileHandle.standardOutput.write(Data("serving \(folder) at \(server.baseURL)\n".utf8))
+        // Serves until the process is interrupted or terminated (the default signal actions end it).
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 3_600_000_000_000)
+        }
+        await server.stop()
+    }
+}

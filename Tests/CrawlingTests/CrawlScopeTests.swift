@@ -1,0 +1,62 @@
+import Crawling
+import Testing
+import URLNormalization
+
+@Suite("Crawl scope and origin mapping")
+struct CrawlScopeTests {
+    @Test(
+        arguments: [
+            ("*", "https://a/b", true),
+            ("https://a/*", "https://a/b/c", true),
+            ("https://a/*", "https://ab/c", false),
+            ("*/private/*", "https://a/private/x.html", true),
+            ("*/private/*", "https://a/privates/x.html", false),
+            ("*.pdf", "https://a/x.pdf", true),
+            ("*.pdf", "https://a/x.pdf?download=1", false),
+            ("https://a/b", "https://a/b", true),
+            ("https://a/b", "https://a/bc", false),
+            ("**x*", "https://a/yxz", true),
+            ("", "https://a/", false),
+        ] as [(String, String, Bool)])
+    func globs(pattern: String, url: String, matches: Bool) {
+        #expect(CrawlScope.glob(pattern, matches: url) == matches)
+    }
+
+    @Test(
+        arguments: [
+            ("https://www.example.com/movies/", nil),
+            ("https://WWW.EXAMPLE.COM/", nil),
+            ("https://cdn.example.com/x.html", SkipReason.scope),
+            ("https://static.example.net/x.html", SkipReason.scope),
+            ("mailto:info@example.com", SkipReason.scheme),
+            ("javascript:alert(1)", SkipReason.scheme),
+            ("data:text/html,<b>x</b>", SkipReason.scheme),
+            ("https://www.example.com/private/staff.html", SkipReason.scope),
+            ("https://www.example.com/search?q=1", SkipReason.scope),
+        ] as [(String, SkipReason?)])
+    func violations(url: String, reason: SkipReason?) throws {
+        let scope = CrawlScope(
+            hosts: ["www.example.com", "static.example.net"], include: [], exclude: ["*/private/*", "*/search*"])
+        let parsed = try #require(URLParser.parse(url))
+        let expected = url.contains("static.example.net") ? nil : reason
+        #expect(scope.violation(of: parsed)?.reason == expected)
+    }
+
+    @Test func includePatternsNarrowTheCrawl() throws {
+        let scope = CrawlScope(hosts: ["a.test"], include: ["*/movies/*"])
+        #expect(scope.violation(of: try #require(URLParser.parse("http://a.test/movies/x.html"))) == nil)
+        #expect(scope.violation(of: try #require(URLParser.parse("http://a.test/about.html")))?.reason == .scope)
+    }
+
+    @Test func originMappingRewritesOnlyItsOwnOrigin() throws {
+        let mapping = try #require(
+            OriginMapping(fetchOrigin: "http://127.0.0.1:8123/", publicOrigin: "https://www.example.com"))
+        #expect(mapping.publicURL("http://127.0.0.1:8123/movies/?a=1") == "https://www.example.com/movies/?a=1")
+        #expect(mapping.publicURL("http://127.0.0.1:8123") == "https://www.example.com")
+        #expect(mapping.publicURL("http://127.0.0.1:81234/x") == "http://127.0.0.1:81234/x")
+        #expect(mapping.fetchURL("https://www.example.com/a") == "http://127.0.0.1:8123/a")
+        #expect(mapping.fetchURL("https://www.example.com.evil.test/a") == "https://www.example.com.evil.test/a")
+        #expect(mapping.fetchURL("http://www.example.com/a") == "http://www.example.com/a")
+        #expect(OriginMapping(fetchOrigin: "file:///tmp", publicOrigin: "https://www.example.com") == nil)
+    }
+}

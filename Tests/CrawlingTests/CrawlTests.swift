@@ -1,0 +1,122 @@
+import CrawlStore
+import Crawling
+import Foundation
+import LenientJSON
+import Testing
+import TortureServer
+
+@Suite("Crawls of a loopback site", .serialized)
+struct CrawlTests {
+    static func crawl(
+        seedPath: String, folder: String, publicOrigin: String? = "https://www.example.com",
+        configure: (inout CrawlSettings) -> Void = { _ in }
+    ) async throws -> (CrawlStore, CrawlSummary) {
+        let base = try await TestSite.baseURL()
+        var settings = CrawlSettings(seed: base + seedPath, publicOrigin: publicOrigin, concurrency: 8, timeout: 3)
+        settings.maximumBodyBytes = 1 << 20
+        settings.maximumAttempts = 2
+        configure(&settings)
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        return (store, summary)
+    }
+
+    @Test func crawlsTheFixtureSiteWithRobotsSitemapsAndMarkup() async throws {
+        let folder = try temporaryFolder("fixture")
+        let (store, summary) = try await Self.crawl(seedPath: "", folder: folder)
+        let base = try await TestSite.baseURL()
+        let pages = try store.pagesByURL()
+        #expect(summary.fetched == pages.count)
+
+        let home = try #require(pages[base])
+        #expect(home.status == 200)
+        #expect(home.applebotAllowed == true)
+        #expect(home.bodySHA256?.count == 64)
+        let markup = try #require(home.markupJSON)
+        // Extraction saw the public URL, not the loopback one.
+        #expect(markup.contains("\"url\":\"https://www.example.com/\""))
+
+        let movie = try #require(pages[base + "movies/the-incredibles.html"])
+        #expect(movie.status == 200)
+        #expect(movie.attributeSetJSON?.contains("The Incredibles") == true)
+
+        // robots.txt disallows /private/ for every agent: recorded, not fetched.
+        let skipped = try store.skippedURLs()
+        #expect(!pages.keys.contains { $0.contains("/private/") })
+        #expect(skipped.contains { $0.reason == "robots" && $0.url.contains("/private/") })
+        // The sitemap was read from robots.txt's Sitemap: line (a public URL, fetched on loopback).
+        let entries = try store.sitemapEntries()
+        #expect(entries.contains { $0.location == "https://www.example.com/movies/the-incredibles.html" })
+        // Every sitemap location was crawled.
+        #expect(try store.sitemapLocationsNotCrawled().isEmpty)
+
+        // report.json is written and parses, with every page in it.
+        let reportPath = try CrawlReportWriter(
+            store: store, mapping: OriginMapping(fetchOrigin: base, publicOrigin: "https://www.example.com")
+        ).write(into: folder)
+        let report = try #require(
+            JSONParser.parse(try String(contentsOfFile: reportPath, encoding: .utf8), lenient: false).value)
+        #expect(report["pages"]?.arrayValue?.count == pages.count)
+        #expect(report["summary"]?["pages"]?.intValue == pages.count)
+        #expect(report["pages"]?[0]?["url"]?.stringValue?.hasPrefix("https://www.example.com/") == true)
+    }
+
+    @Test func aRecrawlSendsValidatorsAndKeepsUnchangedPages() async throws {
+        let folder = try temporaryFolder("recrawl")
+        let (store, first) = try await Self.crawl(seedPath: "movies/", folder: folder) { $0.useSitemaps = false }
+        #expect(first.generation == 1)
+        let base = try await TestSite.baseURL()
+        let settings = CrawlSettings(
+            seed: base + "movies/", publicOrigin: "https://www.example.com", concurrency: 8, useSitemaps: false)
+        let second = try await Crawler(settings: settings, store: store).run(resume: false)
+        #expect(second.generation == 2)
+        let pages = try store.pagesByURL()
+        let html = pages.values.filter { $0.markupJSON != nil }
+        #expect(!html.isEmpty)
+        #expect(html.allSatisfy { $0.notModified })
+        #expect(try store.stalePages().isEmpty)
+    }
+
+    @Test func everyTortureRouteEndsClassified() async throws {
+        let folder = try temporaryFolder("torture")
+        let started = Date()
+        let (store, _) = try await Self.crawl(seedPath: "torture/", folder: folder, publicOrigin: nil) {
+            $0.timeout = 2
+        }
+        #expect(Date().timeIntervalSince(started) < 60)
+        let base = try await TestSite.baseURL()
+        let pages = try store.pagesByURL()
+        func page(_ path: String) -> PageRecord? { pages[base + path] }
+
+        #expect(page("torture/redirect-loop/a")?.errorKind == "redirect-loop")
+        #expect(page("torture/chain/15")?.errorKind == "too-many-redirects")
+        #expect(page("torture/offsite")?.errorKind == "redirect-out-of-scope")
+        #expect(try store.skippedURLs().contains { $0.url.contains("other-host.invalid") && $0.reason == "scope" })
+        // 429 with Retry-After: 1, then a 200 on the second attempt.
+        #expect(page("torture/too-many-requests")?.status == 200)
+        #expect(page("torture/drip")?.errorKind == "timeout")
+        #expect(page("torture/gzip-bomb")?.errorKind == "too-large")
+        #expect(page("torture/huge-headers")?.errorKind == "headers-too-large")
+        #expect(page("torture/wrong-type")?.errorKind == "not-html")
+        #expect(page("torture/soft-404")?.errorKind == "soft-404")
+        #expect(page("torture/drop")?.errorKind == "connection-dropped")
+        let charset = try #require(page("torture/charset")?.markupJSON)
+        #expect(charset.contains("charset-conflict"))
+        // The redirect chain is kept hop by hop.
+        let chain = try #require(page("torture/chain/15")?.redirectsJSON)
+        #expect(JSONParser.parse(chain, lenient: false).value?.arrayValue?.count == 11)
+    }
+
+    @Test func anUnreachableRobotsTxtBlocksTheHost() async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
+        let folder = try temporaryFolder("robots503")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: server.baseURL, useSitemaps: false)
+        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        #expect(summary.fetched == 0)
+        let skipped = try store.skippedURLs()
+        #expect(skipped.count == 1)
+        #expect(skipped.first?.reason == "robots")
+        await server.stop()
+    }
+}

@@ -1,0 +1,68 @@
+import CrawlStore
+import Crawling
+import Foundation
+import Testing
+import TortureServer
+
+@Suite("kill -9 and --resume", .serialized)
+struct ResumeTests {
+    /// A child `spotcheck crawl` is killed with SIGKILL mid-crawl, then `--resume` finishes it: the
+    /// resumed crawl ends with exactly the pages an uninterrupted crawl gets, and the server saw
+    /// again only the requests that were in flight at the kill.
+    @Test func aKilledCrawlResumesWithoutLosingOrRefetchingPages() async throws {
+        let executable = try spotcheckExecutable()
+        let server = try await TestSite.server.value
+        let seed = server.baseURL + "slow/0.html"
+        let arguments = ["--concurrency", "4", "--no-sitemaps", "--quiet"]
+
+        // The reference: the same crawl, uninterrupted.
+        let referenceFolder = try temporaryFolder("reference")
+        let reference = try await runProcess(executable, ["crawl", seed, "--output", referenceFolder] + arguments)
+        #expect(reference.status == 0, "\(reference.output)")
+        let expected = Set(try CrawlStore(path: referenceFolder + "/crawl.sqlite").pagesByURL().keys)
+        #expect(expected.count > 200)
+
+        // The crawl to kill.
+        let folder = try temporaryFolder("killed")
+        let requestsBefore = TortureServer.requestCount(pathPrefix: "/slow/")
+        let child = try startProcess(executable, ["crawl", seed, "--output", folder] + arguments)
+        let storePath = folder + "/crawl.sqlite"
+        var doneAtKill = 0
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            guard FileManager.default.fileExists(atPath: storePath),
+                let counts = try? CrawlStore(path: storePath).counts()
+            else { continue }
+            if counts.done >= 60 {
+                doneAtKill = counts.done
+                break
+            }
+        }
+        kill(child.process.processIdentifier, SIGKILL)
+        _ = await waitForExit(child.process)
+        #expect(doneAtKill >= 60)
+        let interrupted = try CrawlStore(path: storePath)
+        #expect(try interrupted.currentRun()?.finishedAt == nil)
+        let countsAtKill = try interrupted.counts()
+        #expect(countsAtKill.done < expected.count, "the crawl finished before it could be killed")
+
+        let resumed = try await runProcess(executable, ["crawl", "--resume", "--output", folder, "--quiet"])
+        #expect(resumed.status == 0, "\(resumed.output)")
+        let store = try CrawlStore(path: storePath)
+        let pages = try store.pagesByURL()
+        let missing = expected.subtracting(pages.keys)
+        let extra = Set(pages.keys).subtracting(expected)
+        #expect(missing.isEmpty, "lost: \(missing.sorted().prefix(5))")
+        #expect(extra.isEmpty, "not in the uninterrupted crawl: \(extra.sorted().prefix(5))")
+        #expect(pages.count == expected.count)
+        #expect(try store.currentRun()?.finishedAt != nil)
+        #expect(pages.values.allSatisfy { $0.status == 200 })
+
+        // Requests beyond one per page: only those in flight at the kill (at most --concurrency),
+        // plus nothing else.
+        let requests = TortureServer.requestCount(pathPrefix: "/slow/") - requestsBefore
+        #expect(requests >= pages.count)
+        #expect(requests - pages.count <= 4)
+    }
+}

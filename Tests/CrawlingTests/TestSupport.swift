@@ -1,0 +1,88 @@
+import CrawlStore
+import Crawling
+import Foundation
+import LoopbackServer
+import Testing
+import TortureServer
+
+enum TestSite {
+    static let projectRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    static let fixtureRoot = projectRoot.appendingPathComponent("Fixtures/html").path
+
+    /// The fixture site and the torture routes, one server for the whole test process.
+    static let server: Task<RunningServer, any Error> = Task { try await TortureServer(root: fixtureRoot).start() }
+
+    static func baseURL() async throws -> String { try await server.value.baseURL }
+}
+
+/// A fresh folder under the temporary directory.
+func temporaryFolder(_ name: String) throws -> String {
+    let path = NSTemporaryDirectory() + "spotcheck-\(name)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+extension CrawlStore {
+    /// Every page of the current run, by requested URL.
+    func pagesByURL() throws -> [String: PageRecord] {
+        var pages: [String: PageRecord] = [:]
+        try forEachPage { batch in
+            for page in batch { pages[page.requestedURL] = page }
+        }
+        return pages
+    }
+}
+
+/// The path of the `spotcheck` executable built beside the test bundle.
+func spotcheckExecutable() throws -> String {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var folder = bundle.deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent("spotcheck").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("spotcheck").path
+    guard FileManager.default.isExecutableFile(atPath: fallback) else {
+        throw CrawlError("spotcheck executable not found next to \(bundle.path)")
+    }
+    return fallback
+}
+
+/// Runs a child process to its end without blocking a Swift concurrency thread; its output goes
+/// to a file (a pipe could fill up and stall the child).
+func runProcess(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    let process = try startProcess(executable, arguments)
+    let status = await waitForExit(process.process)
+    return (status, (try? String(contentsOfFile: process.outputPath, encoding: .utf8)) ?? "")
+}
+
+/// Starts a child process whose output goes to a temporary file.
+func startProcess(_ executable: String, _ arguments: [String]) throws -> (process: Process, outputPath: String) {
+    let outputPath = NSTemporaryDirectory() + "spotcheck-child-\(UUID().uuidString).log"
+    guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
+        throw CrawlError("\(outputPath): cannot be created")
+    }
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    return (process, outputPath)
+}
+
+/// Waits for a process to end without blocking a concurrency thread (polls every 20 ms).
+func waitForExit(_ process: Process) async -> Int32 {
+    while process.isRunning {
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return process.terminationStatus
+}

@@ -1,0 +1,216 @@
+import Foundation
+import LoopbackServer
+import PageFetching
+import Testing
+import TortureServer
+
+/// The fixture site plus the torture routes, served once for the suite.
+enum TestSite {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("Fixtures/html").path
+    }()
+
+    static let server: Task<RunningServer, any Error> = Task { try await TortureServer(root: root).start() }
+
+    static func url(_ path: String) async throws -> String {
+        let base = try await server.value.baseURL
+        return base + (path.hasPrefix("/") ? String(path.dropFirst()) : path)
+    }
+}
+
+func makeFetcher(
+    maximumBodyBytes: Int = 10 << 20, maximumHeaderBytes: Int = 128 << 10, timeout: Double = 10
+) throws -> Fetcher {
+    try Fetcher(
+        configuration: FetcherConfiguration(
+            userAgent: "spotcheck-tests",
+            limits: FetchLimits(
+                maximumBodyBytes: maximumBodyBytes, maximumHeaderBytes: maximumHeaderBytes, connectTimeout: 5,
+                timeout: timeout)))
+}
+
+@Suite("Fetcher against a loopback server")
+struct FetcherTests {
+    @Test func fetchesAPageWithHeadersBodyAndTimings() async throws {
+        let fetcher = try makeFetcher()
+        let response = try await fetcher.fetch(
+            FetchRequest(url: try await TestSite.url("/movies/the-incredibles.html")))
+        #expect(response.status == 200)
+        #expect(response.mediaType == "text/html")
+        #expect(String(decoding: response.body, as: UTF8.self).contains("apple-itunes-app"))
+        #expect(response.httpVersion == "1.1")
+        #expect(response.remoteAddress == "127.0.0.1")
+        let timings = response.timings
+        #expect(timings.total > 0)
+        #expect(timings.dns <= timings.connect)
+        #expect(timings.connect <= timings.firstByte)
+        #expect(timings.firstByte <= timings.total)
+    }
+
+    @Test func doesNotFollowRedirects() async throws {
+        let fetcher = try makeFetcher()
+        let response = try await fetcher.fetch(FetchRequest(url: try await TestSite.url("/torture/redirect-loop/a")))
+        #expect(response.status == 302)
+        #expect(response.header("location")?.hasSuffix("/torture/redirect-loop/b") == true)
+    }
+
+    @Test func answersAreReturnedWhateverTheStatus() async throws {
+        let fetcher = try makeFetcher()
+        let response = try await fetcher.fetch(FetchRequest(url: try await TestSite.url("/no-such-page.html")))
+        #expect(response.status == 404)
+    }
+
+    @Test func sendsRequestHeadersForConditionalRequests() async throws {
+        let fetcher = try makeFetcher()
+        let url = try await TestSite.url("/about.html")
+        let first = try await fetcher.fetch(FetchRequest(url: url))
+        let etag = try #require(first.header("ETag"))
+        let second = try await fetcher.fetch(FetchRequest(url: url, headers: [HTTPHeader("If-None-Match", etag)]))
+        #expect(second.status == 304)
+        #expect(second.body.isEmpty)
+    }
+
+    @Test func aCompressionBombStopsAtTheBodyCap() async throws {
+        let fetcher = try makeFetcher(maximumBodyBytes: 1 << 20)
+        let error = await Self.failure(fetcher, "/torture/gzip-bomb")
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.message.contains("1048576") == true)
+    }
+
+    @Test func hugeHeadersStopAtTheHeaderCap() async throws {
+        let fetcher = try makeFetcher(maximumHeaderBytes: 64 << 10)
+        let error = await Self.failure(fetcher, "/torture/huge-headers")
+        #expect(error?.kind == .headersTooLarge)
+    }
+
+    @Test func aDrippingBodyTimesOut() async throws {
+        let fetcher = try makeFetcher(timeout: 1)
+        let started = Date()
+        let error = await Self.failure(fetcher, "/torture/drip")
+        #expect(error?.kind == .timeout)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func aConnectionDroppedMidBodyIsClassified() async throws {
+        let fetcher = try makeFetcher()
+        let error = await Self.failure(fetcher, "/torture/drop")
+        #expect(error?.kind == .connectionDropped)
+        #expect(error?.isTransient == true)
+    }
+
+    @Test func aRefusedConnectionIsClassified() async throws {
+        let fetcher = try makeFetcher()
+        // Port 1 on loopback: nothing listens there.
+        do {
+            _ = try await fetcher.fetch(FetchRequest(url: "http://127.0.0.1:1/"))
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.kind == .connectionRefused)
+            #expect(error.curlCode == 7)
+            #expect(error.description.contains("http://127.0.0.1:1/"))
+        }
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/file", "file:///etc/passwd", "gopher://127.0.0.1/"])
+    func onlyHTTPIsFetched(url: String) async throws {
+        let fetcher = try makeFetcher()
+        do {
+            _ = try await fetcher.fetch(FetchRequest(url: url))
+            Issue.record("fetched \(url)")
+        } catch {
+            #expect(error.kind == .badURL)
+        }
+    }
+
+    @Test func cancellingTheTaskCancelsTheTransfer() async throws {
+        let fetcher = try makeFetcher(timeout: 30)
+        let url = try await TestSite.url("/torture/drip")
+        let started = Date()
+        let task = Task { try await fetcher.fetch(FetchRequest(url: url)) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        task.cancel()
+        let result = await task.result
+        #expect(Date().timeIntervalSince(started) < 5)
+        guard case .failure(let error as FetchError) = result else {
+            Issue.record("expected a FetchError, got \(result)")
+            return
+        }
+        #expect(error.kind == .cancelled)
+    }
+
+    @Test func manyTransfersRunAtOnceOverOneLoop() async throws {
+        let fetcher = try makeFetcher()
+        let paths = ["/", "/about.html", "/movies/", "/movies/the-incredibles.html", "/robots.txt", "/sitemap.xml"]
+        let urls = try await paths.asyncMap { try await TestSite.url($0) }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<120 {
+                let url = urls[index % urls.count]
+                group.addTask { try await fetcher.fetch(FetchRequest(url: url)).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 120)
+        #expect(statuses.allSatisfy { $0 == 200 })
+    }
+
+    @Test func aShutDownFetcherRefusesNewWork() async throws {
+        let fetcher = try makeFetcher()
+        fetcher.shutdown()
+        let error = await Self.failure(fetcher, "/")
+        #expect(error?.kind == .cancelled)
+    }
+
+    static func failure(_ fetcher: Fetcher, _ path: String) async -> FetchError? {
+        do {
+            let response = try await fetcher.fetch(FetchRequest(url: try await TestSite.url(path)))
+            Issue.record("expected a failure, got HTTP \(response.status)")
+            return nil
+        } catch let error as FetchError {
+            return error
+        } catch {
+            Issue.record("unexpected \(error)")
+            return nil
+        }
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
+
+@Suite("Response header values")
+struct ResponseHeaderTests {
+    static func response(contentType: String?) -> FetchResponse {
+        FetchResponse(
+            url: "http://127.0.0.1/", status: 200, httpVersion: "1.1",
+            headers: contentType.map { [HTTPHeader("Content-Type", $0)] } ?? [], body: [], wireBytes: 0,
+            timings: FetchTimings(), remoteAddress: nil)
+    }
+
+    @Test(
+        arguments: [
+            ("text/html; charset=UTF-8", "text/html", "UTF-8"),
+            ("TEXT/HTML;charset=\"iso-8859-1\"", "text/html", "iso-8859-1"),
+            ("application/xhtml+xml", "application/xhtml+xml", nil),
+            ("text/html; boundary=x; charset= windows-1252 ", "text/html", "windows-1252"),
+            ("text/html; charset=", "text/html", nil),
+        ] as [(String, String, String?)])
+    func mediaTypeAndCharset(header: String, mediaType: String, charset: String?) {
+        let response = Self.response(contentType: header)
+        #expect(response.mediaType == mediaType)
+        #expect(response.charset == charset)
+    }
+
+    @Test func headersAreFoundWhateverTheirCase() {
+        let response = Self.response(contentType: "text/html")
+        #expect(response.header("content-type") == "text/html")
+        #expect(response.header("CONTENT-TYPE") == "text/html")
+        #expect(response.header("Content-Length") == nil)
+    }
+}
