@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: deps build release demo test score score-check bench format lint clean
+.PHONY: deps build release demo test score score-check bench bench-crawl format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -17,9 +17,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# The main job: validate the fixture site (until the crawler lands), report in reports/.
+# The main job: crawl the fixture site, served on 127.0.0.1 by SpotCheck's embedded server and
+# read as https://www.example.com (Fixtures/html/spotcheck-site.json); report in reports/.
 demo: release
-	$(RELEASE_BIN) validate Fixtures/html --base-url https://www.example.com/
+	$(RELEASE_BIN) crawl Fixtures/html
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -35,6 +36,10 @@ score-check: release
 
 bench: release
 	Scripts/bench-extract.sh
+
+# Crawl benchmark: a 5,000-page loopback site, SpotCheck vs Scrapy + extruct (docs/measurements.md).
+bench-crawl: release
+	Scripts/bench_crawl.py --pages 5000 --rss-pages 20000
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

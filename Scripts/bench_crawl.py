@@ -8,6 +8,8 @@ SpotCheck's embedded server (`spotcheck serve`), then crawls it:
     configured, attribute sets, SQLite store, report.json);
   - Scrapy + extruct: a spider following every link, extracting JSON-LD, Microdata and Open
     Graph with extruct, same concurrency, robots.txt obeyed, no delay, no autothrottle.
+Both start at /p0.html and follow only /pN.html links (the realpages' own links would lead to
+404s on the loopback host).
 Prints pages/s for both and SpotCheck's peak RSS (from wait4's rusage).
 
   Scripts/bench_crawl.py [--pages 5000] [--concurrency 16] [--skip-scrapy] [--rss-only]
@@ -20,14 +22,15 @@ BIN = ROOT / ".build/release/spotcheck"
 VENV = ROOT / ".venv-bench"
 
 SPIDER = r'''
-import extruct, scrapy
+import re, extruct, scrapy
+PAGE = re.compile(r"^http://127\.0\.0\.1:\d+/p\d+\.html$")
 from w3lib.html import get_base_url
 
 class Site(scrapy.Spider):
     name = "site"
     def __init__(self, start, **kw):
         super().__init__(**kw)
-        self.start_urls = [start]
+        self.start_urls = [start]  # /p0.html; only /pN.html links are followed (as SpotCheck's --include)
         self.allowed_domains = ["127.0.0.1"]
     def parse(self, response):
         if b"html" not in response.headers.get("Content-Type", b""):
@@ -36,7 +39,8 @@ class Site(scrapy.Spider):
                                syntaxes=["json-ld", "microdata", "opengraph"], uniform=False, errors="ignore")
         yield {"url": response.url, "n": sum(len(v) for v in data.values())}
         for href in response.css("a::attr(href)").getall():
-            yield response.follow(href, self.parse)
+            if PAGE.search(response.urljoin(href)):
+                yield response.follow(href, self.parse)
 '''
 
 
@@ -93,8 +97,9 @@ def crawl_spotcheck(port, concurrency, pages, out: pathlib.Path, extra=()):
     if out.exists():
         shutil.rmtree(out)
     seconds, rss, output = run_measured(
-        [str(BIN), "crawl", f"http://127.0.0.1:{port}/", "--concurrency", str(concurrency),
-         "--max-pages", str(pages + 10), "--depth", "100000", "--no-sitemaps", "--output", str(out), *extra])
+        [str(BIN), "crawl", f"http://127.0.0.1:{port}/p0.html", "--concurrency", str(concurrency),
+         "--include", f"http://127.0.0.1:{port}/p*.html", "--exclude", f"http://127.0.0.1:{port}/*/*", "--max-pages", str(pages + 10), "--depth", "100000",
+         "--no-sitemaps", "--output", str(out), *extra])
     crawled = int(re.search(r"crawled (\d+) pages", output).group(1))
     return crawled, seconds, rss
 
@@ -110,7 +115,7 @@ def crawl_scrapy(port, concurrency, out: pathlib.Path):
     if items.exists():
         items.unlink()
     seconds, rss, _ = run_measured(
-        [str(VENV / "bin/scrapy"), "runspider", str(spider), "-a", f"start=http://127.0.0.1:{port}/",
+        [str(VENV / "bin/scrapy"), "runspider", str(spider), "-a", f"start=http://127.0.0.1:{port}/p0.html",
          "-O", str(items), "-s", f"CONCURRENT_REQUESTS={concurrency}",
          "-s", f"CONCURRENT_REQUESTS_PER_DOMAIN={concurrency}", "-s", "DOWNLOAD_DELAY=0",
          "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "ROBOTSTXT_OBEY=True", "-s", "LOG_LEVEL=WARNING",

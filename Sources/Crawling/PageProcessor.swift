@@ -29,6 +29,8 @@ struct PageProcessor: Sendable {
     let scope: CrawlScope
     let mapping: OriginMapping?
     let clock: @Sendable () -> Double
+    /// Links seen on earlier pages resolve from here (navigation repeats on every page).
+    let linkCache = LinkCache()
 
     func process(_ entry: FrontierEntry) async -> PageOutcome {
         var record = PageRecord(
@@ -236,42 +238,70 @@ struct PageProcessor: Sendable {
     func discover(_ hrefs: [String], base: String, depth: Int, pageURL: String) -> (
         links: [FrontierEntry], skipped: [SkippedURL]
     ) {
-        let baseURL = URLParser.parse(base)
+        var baseURL: ParsedURL??
         var links: [FrontierEntry] = []
         var skipped: [SkippedURL] = []
         var seen: Set<String> = []
         for href in hrefs {
-            let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = Self.trimmingASCIIWhitespace(href)
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
-            guard var target = URLParser.parse(trimmed, base: baseURL) else {
+            let cacheKey = LinkCache.key(href: trimmed, base: base)
+            let resolved: ResolvedLink
+            if let cached = linkCache.value(for: cacheKey) {
+                resolved = cached
+            } else {
+                if baseURL == nil { baseURL = .some(URLParser.parse(base)) }
+                resolved = resolve(trimmed, base: baseURL ?? nil)
+                linkCache.store(resolved, for: cacheKey)
+            }
+            switch resolved {
+            case .invalid:
                 if seen.insert("invalid " + trimmed).inserted {
                     skipped.append(
                         SkippedURL(
                             url: trimmed, key: nil, reason: SkipReason.invalid.rawValue,
                             detail: "does not parse as a URL", foundOn: pageURL))
                 }
-                continue
-            }
-            target.fragment = nil
-            if let mapping {
-                let fetchForm = mapping.fetchURL(target.description)
-                if let mapped = URLParser.parse(fetchForm) { target = mapped }
-            }
-            let url = target.description
-            let key = target.deduplicationKey ?? url
-            guard seen.insert(key).inserted else { continue }
-            if let (reason, detail) = scope.violation(of: target) {
-                let shown = reason == .scheme ? String(url.prefix(200)) : url
+            case .outside(let url, let key, let reason, let detail):
+                guard seen.insert(key).inserted else { continue }
                 skipped.append(
-                    SkippedURL(url: shown, key: key, reason: reason.rawValue, detail: detail, foundOn: pageURL))
-                continue
+                    SkippedURL(url: url, key: key, reason: reason.rawValue, detail: detail, foundOn: pageURL))
+            case .follow(let url, let key, let host):
+                guard seen.insert(key).inserted else { continue }
+                links.append(
+                    FrontierEntry(url: url, key: key, host: host, depth: depth + 1, discovery: .link, foundOn: pageURL))
             }
-            links.append(
-                FrontierEntry(
-                    url: url, key: key, host: Self.authority(of: target), depth: depth + 1, discovery: .link,
-                    foundOn: pageURL))
         }
         return (links, skipped)
+    }
+
+    /// One href against its base: the fetch URL, its key and scope verdict.
+    private func resolve(_ href: String, base: ParsedURL?) -> ResolvedLink {
+        guard var target = URLParser.parse(href, base: base) else { return .invalid }
+        target.fragment = nil
+        if let mapping {
+            let fetchForm = mapping.fetchURL(target.description)
+            if let mapped = URLParser.parse(fetchForm) { target = mapped }
+        }
+        let url = target.description
+        let key = target.deduplicationKey ?? url
+        if let (reason, detail) = scope.violation(of: target) {
+            return .outside(
+                url: reason == .scheme ? String(url.prefix(200)) : url, key: key, reason: reason, detail: detail)
+        }
+        return .follow(url: url, key: key, host: Self.authority(of: target))
+    }
+
+    /// HTML's "strip leading and trailing ASCII whitespace" (the URL parser drops the rest).
+    static func trimmingASCIIWhitespace(_ text: String) -> String {
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+        }
+        let bytes = text.utf8
+        guard let first = bytes.first, let last = bytes.last, isSpace(first) || isSpace(last) else { return text }
+        guard let start = bytes.firstIndex(where: { !isSpace($0) }), let end = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[start...end])
     }
 
     private func backoff(attempts: Int) -> Double {

@@ -11,6 +11,18 @@ enum HostParser {
             }
             return "[" + IPv6.serialize(address) + "]"
         }
+        // Fast path, the same result as below for the common case: ASCII letters, digits, '-' and
+        // '.' only (nothing to percent-decode, map or Punycode-encode; nothing forbidden).
+        if !input.isEmpty, input.utf8.allSatisfy(Self.isPlainHostByte) {
+            let ascii =
+                input.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+                ? input.lowercased() : input
+            if endsInANumber(ascii) {
+                guard let address = IPv4.parse(ascii) else { return nil }
+                return IPv4.serialize(address)
+            }
+            return ascii
+        }
         let decoded = String(decoding: PercentEncoding.decode(input), as: UTF8.self)
         guard let ascii = domainToASCII(decoded) else { return nil }
         let forbidden = Set("\u{0}\t\n\r #/:<>?@[\\]^|%".unicodeScalars)
@@ -22,6 +34,15 @@ enum HostParser {
             return IPv4.serialize(address)
         }
         return ascii
+    }
+
+    private static func isPlainHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 
     /// UTS 46 processing, approximated: NFKC + lower-case, IDEOGRAPHIC/FULLWIDTH/HALFWIDTH full

@@ -90,7 +90,7 @@ struct FetcherTests {
         let started = Date()
         let error = await Self.failure(fetcher, "/torture/drip")
         #expect(error?.kind == .timeout)
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(started) < 30, "the drip lasts 60 s; the 1 s timeout must end it well before")
     }
 
     @Test func aConnectionDroppedMidBodyIsClassified() async throws {
@@ -132,7 +132,7 @@ struct FetcherTests {
         try await Task.sleep(nanoseconds: 300_000_000)
         task.cancel()
         let result = await task.result
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Date().timeIntervalSince(started) < 30, "the drip lasts 60 s; cancelling must end it well before")
         guard case .failure(let error as FetchError) = result else {
             Issue.record("expected a FetchError, got \(result)")
             return
