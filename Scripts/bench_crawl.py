@@ -81,7 +81,7 @@ def serve(folder: pathlib.Path, port: int) -> subprocess.Popen:
 
 
 def run_measured(argv, **kw):
-    """Runs a command; returns (seconds, peak RSS in MiB, stdout)."""
+    """Runs a command; returns (seconds, peak RSS in MiB, stdout, CPU seconds)."""
     start = time.monotonic()
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw)
     output = process.stdout.read()
@@ -90,6 +90,7 @@ def run_measured(argv, **kw):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.stdout.write(output.decode(errors="replace"))
         sys.exit(f"{argv[0]} failed")
+    run_measured.cpu = usage.ru_utime + usage.ru_stime
     return seconds, usage.ru_maxrss / 1024, output.decode(errors="replace")
 
 
@@ -145,11 +146,11 @@ def main():
         try:
             crawled, seconds, rss = crawl_spotcheck(args.port, args.concurrency, n, work / f"spotcheck-{n}")
             print(f"spotcheck site={n} pages, {mb:.0f} MB: crawled={crawled} seconds={seconds:.2f} "
-                  f"pages/s={crawled / seconds:.1f} peak_rss_MiB={rss:.0f}", flush=True)
+                  f"pages/s={crawled / seconds:.1f} cpu_seconds={run_measured.cpu:.1f} peak_rss_MiB={rss:.0f}", flush=True)
             if n == args.pages and not args.skip_scrapy:
                 s_crawled, s_seconds, s_rss = crawl_scrapy(args.port, args.concurrency, work / f"scrapy-{n}")
                 print(f"scrapy+extruct site={n} pages: crawled={s_crawled} seconds={s_seconds:.2f} "
-                      f"pages/s={s_crawled / s_seconds:.1f} peak_rss_MiB={s_rss:.0f}", flush=True)
+                      f"pages/s={s_crawled / s_seconds:.1f} cpu_seconds={run_measured.cpu:.1f} peak_rss_MiB={s_rss:.0f}", flush=True)
                 print(f"ratio spotcheck/scrapy pages/s: {(crawled / seconds) / (s_crawled / s_seconds):.1f}x")
         finally:
             server.send_signal(signal.SIGTERM)

@@ -17,6 +17,20 @@ extension CrawlStore {
         }
     }
 
+    /// The keys among `keys` that are already in this run's frontier (in any state): one read
+    /// for a page's worth of links instead of one per link.
+    public func knownKeys(_ keys: [String]) throws(CrawlStoreError) -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        return try read("knownKeys") { db in
+            var known: Set<String> = []
+            let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM frontier WHERE key = ?)")
+            for key in keys where try Bool.fetchOne(statement, arguments: [key]) ?? false {
+                known.insert(key)
+            }
+            return known
+        }
+    }
+
     /// Queued entries of `host` with `notBefore <= now`, oldest first (by id), at most `limit`,
     /// marked in flight in the same transaction.
     public func claim(host: String, limit: Int, now: Double) throws(CrawlStoreError) -> [FrontierEntry] {

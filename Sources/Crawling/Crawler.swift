@@ -88,9 +88,6 @@ public struct Crawler: Sendable {
         let scope = CrawlScope(
             hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude)
         let robots = RobotsBook(fetcher: fetcher, store: store, productToken: settings.productToken, clock: clock)
-        let processor = PageProcessor(
-            settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
-            clock: clock)
 
         var budget: CrawlBudget
         var hosts: [String: Double] = [:]
@@ -119,7 +116,14 @@ public struct Crawler: Sendable {
             throw CrawlError(error.description)
         }
 
+        let processor = PageProcessor(
+            settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
+            clock: clock, isRecrawl: run.generation > 1)
         var robotsChecked: Set<String> = []
+        var recentlySkipped: Set<String> = []
+        /// Entries claimed from the store and not started yet, per host (popped from the end).
+        var claimed: [String: [FrontierEntry]] = [:]
+        let claimBatch = max(16, settings.concurrency * 2)
         var scheduler = HostScheduler(
             policy: PolitenessPolicy(
                 perHostConcurrency: settings.perHost, globalConcurrency: settings.concurrency, delay: settings.delay))
@@ -147,7 +151,8 @@ public struct Crawler: Sendable {
             -> [FrontierEntry]
         {
             var admitted: [FrontierEntry] = []
-            for candidate in candidates where try !store.contains(key: candidate.key) {
+            let known = try store.knownKeys(candidates.map(\.key))
+            for candidate in candidates where !known.contains(candidate.key) {
                 if let reason = budget.admit(depth: candidate.depth) {
                     skipped.append(
                         SkippedURL(
@@ -181,26 +186,31 @@ public struct Crawler: Sendable {
                         let ready = hosts.filter { $0.value <= now }.map(\.key)
                         switch scheduler.next(hostsWithWork: ready, now: now) {
                         case .dispatch(let host):
-                            let unthrottled = scheduler.delay(for: host) == 0
-                            let limit = unthrottled ? settings.concurrency - inFlight : 1
-                            let entries = try store.claim(host: host, limit: limit, now: now)
-                            if entries.isEmpty {
-                                hosts[host] = nil
-                                for (host, earliest) in try store.hostsWithWork() where hosts[host] == nil {
-                                    hosts[host] = earliest
+                            if claimed[host, default: []].isEmpty {
+                                // Claimed in batches (one write per batch, not per page); a batch
+                                // not started at a kill is simply queued again by --resume.
+                                let batch = try store.claim(host: host, limit: claimBatch, now: now)
+                                if batch.isEmpty {
+                                    hosts[host] = nil
+                                    for (other, earliest) in try store.hostsWithWork() where hosts[other] == nil {
+                                        hosts[other] = earliest
+                                    }
+                                    if let earliest = hosts[host], earliest <= now { hosts[host] = now + 0.05 }
+                                    continue dispatching
                                 }
-                                if hosts[host] == nil { continue dispatching }
-                                if hosts[host, default: 0] <= now { hosts[host] = now + 0.05 }
-                                continue dispatching
+                                claimed[host] = batch.reversed()
                             }
-                            if robotsChecked.insert(host).inserted, let first = entries.first,
+                            if robotsChecked.insert(host).inserted, let first = claimed[host]?.last,
                                 let url = URLParser.parse(first.url)
                             {
                                 // The first request to a host waits for its robots.txt (and Crawl-delay).
                                 let answer = await robots.answer(forOrigin: OriginMapping.origin(of: url))
                                 scheduler.setCrawlDelay(answer.crawlDelay, for: host)
                             }
-                            for entry in entries {
+                            let unthrottled = scheduler.delay(for: host) == 0
+                            let count = unthrottled ? settings.concurrency - inFlight : 1
+                            for _ in 0..<max(1, count) {
+                                guard let entry = claimed[host]?.popLast() else { break }
                                 scheduler.started(host, at: now)
                                 inFlight += 1
                                 group.addTask {
@@ -291,6 +301,10 @@ public struct Crawler: Sendable {
                             fetched += 1
                             if record.status.map({ $0 >= 400 }) ?? true || record.errorKind != nil { errors += 1 }
                             let admitted = try admit(links, skipped: &skipped)
+                            // The store keeps one row per (url, reason); most pages repeat the same
+                            // off-site links, so skip the writes for the ones recorded lately.
+                            if recentlySkipped.count > 50_000 { recentlySkipped.removeAll(keepingCapacity: true) }
+                            skipped.removeAll { !recentlySkipped.insert($0.url + "\u{0}" + $0.reason).inserted }
                             var aliases: [FrontierEntry] = []
                             if let finalKey = record.finalKey, finalKey != entry.key,
                                 record.markupJSON != nil

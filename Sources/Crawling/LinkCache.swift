@@ -19,42 +19,80 @@ final class LinkCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The cache key: absolute hrefs resolve the same on every page, root-relative ones on every
-    /// page of an origin; anything else depends on the whole base URL.
-    static func key(href: String, base: String) -> String {
-        if let colon = href.utf8.firstIndex(of: UInt8(ascii: ":")),
-            !href.utf8[..<colon].contains(where: {
-                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
-            }),
-            href.utf8[..<colon].allSatisfy({
-                ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || $0 == UInt8(ascii: "+")
-                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-            }),
-            href.utf8.first.map({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) == true
-        {
-            // "scheme:…" — except the special schemes, whose relative forms ("http:foo") still
-            // use the base when the scheme matches it.
-            let scheme = href[..<colon].lowercased()
-            if !(scheme == "http" || scheme == "https" || scheme == "ftp" || scheme == "ws" || scheme == "wss"
-                || scheme == "file")
-                || href.utf8[href.utf8.index(after: colon)...].starts(with: "//".utf8)
-            {
-                return "\u{1}" + href
-            }
-        }
-        if href.hasPrefix("/"), !href.hasPrefix("//"), let origin = Self.origin(of: base) {
-            return origin + "\u{2}" + href
-        }
-        return base + "\u{3}" + href
-    }
+    /// How one page's hrefs are keyed: absolute hrefs resolve the same on every page,
+    /// root-relative ones on every page of an origin, path-relative ones on every page of a
+    /// folder; only `?…` hrefs (and odd cases) depend on the whole base URL.
+    struct PageKeys {
+        let base: String
+        let scheme: String
+        let origin: String
+        let folder: String
 
-    /// `scheme://authority` of an absolute http(s) URL string, without parsing it.
-    private static func origin(of base: String) -> String? {
-        guard let schemeEnd = base.range(of: "://") else { return nil }
-        let rest = base[schemeEnd.upperBound...]
-        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0 == "\\" }) ?? rest.endIndex
-        return String(base[..<end])
+        init(base: String) {
+            self.base = base
+            let bytes = Array(base.utf8)
+            // scheme "://" authority, then the path up to the last "/" before any "?" or "#".
+            var authorityStart = 0
+            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes.count > colon + 2,
+                bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            {
+                authorityStart = colon + 3
+            }
+            let pathStart =
+                bytes[authorityStart...].firstIndex {
+                    $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+                }
+                ?? bytes.count
+            let queryStart =
+                bytes[pathStart...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+            let lastSlash = bytes[pathStart..<queryStart].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? pathStart
+            scheme = String(decoding: bytes[..<max(0, authorityStart - 3)], as: UTF8.self)
+            origin = String(decoding: bytes[..<pathStart], as: UTF8.self)
+            folder = String(decoding: bytes[..<lastSlash], as: UTF8.self)
+        }
+
+        func key(for href: String) -> String {
+            let bytes = href.utf8
+            guard let first = bytes.first else { return base + "\u{3}" }
+            if first == UInt8(ascii: "/") {
+                let second = bytes.dropFirst().first
+                // "//host/…" takes the base's scheme.
+                if second == UInt8(ascii: "/") || second == UInt8(ascii: "\\") { return scheme + "\u{5}" + href }
+                return origin + "\u{2}" + href
+            }
+            if let scheme = Self.schemeLength(bytes) {
+                // Special schemes written without "//" ("http:foo") are relative to a base of the
+                // same scheme; everything else with a scheme is absolute.
+                let rest = bytes.dropFirst(scheme + 1)
+                if rest.starts(with: "//".utf8) || !Self.isSpecial(bytes.prefix(scheme)) { return "\u{1}" + href }
+                return base + "\u{3}" + href
+            }
+            if first == UInt8(ascii: "?") || first == UInt8(ascii: "#") || first == UInt8(ascii: "\\") {
+                return base + "\u{3}" + href
+            }
+            return folder + "\u{4}" + href
+        }
+
+        /// The length of a leading `scheme:` (RFC 3986: a letter, then letters, digits, + - .).
+        private static func schemeLength(_ bytes: String.UTF8View) -> Int? {
+            var length = 0
+            for byte in bytes {
+                let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+                if byte == UInt8(ascii: ":") { return length > 0 ? length : nil }
+                guard
+                    letter
+                        || (length > 0
+                            && ((byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E))
+                else { return nil }
+                length += 1
+            }
+            return nil
+        }
+
+        private static func isSpecial(_ scheme: Substring.UTF8View) -> Bool {
+            let name = String(decoding: scheme, as: UTF8.self).lowercased()
+            return name == "http" || name == "https" || name == "ftp" || name == "ws" || name == "wss" || name == "file"
+        }
     }
 
     func value(for key: String) -> ResolvedLink? {

@@ -29,6 +29,8 @@ struct PageProcessor: Sendable {
     let scope: CrawlScope
     let mapping: OriginMapping?
     let clock: @Sendable () -> Double
+    /// Whether an earlier run's pages may be in the store (generation > 1): conditional requests.
+    let isRecrawl: Bool
     /// Links seen on earlier pages resolve from here (navigation repeats on every page).
     let linkCache = LinkCache()
 
@@ -44,7 +46,7 @@ struct PageProcessor: Sendable {
         var url = entry.url
         var redirects: [JSONValue] = []
         var visited: Set<String> = [entry.key]
-        let previous = try? store.previousPage(key: entry.key)
+        let previous = isRecrawl ? try? store.previousPage(key: entry.key) : nil
         var response: FetchResponse
         while true {
             guard let parsed = URLParser.parse(url) else {
@@ -239,13 +241,14 @@ struct PageProcessor: Sendable {
         links: [FrontierEntry], skipped: [SkippedURL]
     ) {
         var baseURL: ParsedURL??
+        let keys = LinkCache.PageKeys(base: base)
         var links: [FrontierEntry] = []
         var skipped: [SkippedURL] = []
         var seen: Set<String> = []
         for href in hrefs {
             let trimmed = Self.trimmingASCIIWhitespace(href)
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
-            let cacheKey = LinkCache.key(href: trimmed, base: base)
+            let cacheKey = keys.key(for: trimmed)
             let resolved: ResolvedLink
             if let cached = linkCache.value(for: cacheKey) {
                 resolved = cached

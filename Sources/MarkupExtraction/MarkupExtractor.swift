@@ -244,17 +244,33 @@ public struct MarkupExtractor: Sendable {
     }
 
     /// The charset a `<meta>` in the first 4 KiB declares (`<meta charset=…>` or an
-    /// `http-equiv` content type's `charset=`), as HTML's prescan finds it; nil when none.
+    /// `http-equiv` content type's `charset=`), as HTML's prescan finds it, lower-cased; nil when
+    /// none. Works on the bytes (ASCII case-folded), without decoding them.
     static func declaredCharset(_ bytes: UnsafeRawBufferPointer) -> String? {
-        let prefix = String(decoding: bytes.prefix(4096), as: UTF8.self).lowercased()
-        var searchStart = prefix.startIndex
-        while let meta = prefix.range(of: "<meta", range: searchStart..<prefix.endIndex) {
-            let tagEnd = prefix[meta.upperBound...].firstIndex(of: ">") ?? prefix.endIndex
-            let tag = prefix[meta.upperBound..<tagEnd]
-            if let charset = tag.range(of: "charset") {
-                var rest = tag[charset.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
-                rest = rest.prefix { !($0 == "\"" || $0 == "'" || $0 == " " || $0 == ";" || $0 == "/" || $0 == ">") }
-                if !rest.isEmpty { return String(rest) }
+        let prefix = bytes.prefix(4096).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let meta = Array("<meta".utf8)
+        let charset = Array("charset".utf8)
+        func find(_ needle: [UInt8], from start: Int, to end: Int) -> Int? {
+            guard end - start >= needle.count else { return nil }
+            var index = start
+            while index <= end - needle.count {
+                if prefix[index] == needle[0], prefix[index..<index + needle.count].elementsEqual(needle) {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+        var searchStart = 0
+        while let tagStart = find(meta, from: searchStart, to: prefix.count) {
+            let afterName = tagStart + meta.count
+            let tagEnd = prefix[afterName...].firstIndex(of: UInt8(ascii: ">")) ?? prefix.count
+            if let found = find(charset, from: afterName, to: tagEnd) {
+                var index = found + charset.count
+                while index < tagEnd, [0x20, 0x3D, 0x22, 0x27].contains(prefix[index]) { index += 1 }
+                var end = index
+                while end < tagEnd, ![0x22, 0x27, 0x20, 0x3B, 0x2F, 0x3E].contains(prefix[end]) { end += 1 }
+                if end > index { return String(decoding: prefix[index..<end], as: UTF8.self) }
             }
             searchStart = tagEnd
         }

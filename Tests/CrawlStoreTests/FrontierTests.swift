@@ -22,6 +22,8 @@ struct FrontierTests {
         #expect(try store.counts().queued == 4)
         #expect(try store.contains(key: "a.test/b"))
         #expect(try !store.contains(key: "a.test/zz"))
+        #expect(try store.knownKeys(["a.test/zz", "a.test/b", "a.test/d", "a.test/b"]) == ["a.test/b", "a.test/d"])
+        #expect(try store.knownKeys([]).isEmpty)
     }
 
     @Test("a key is never queued twice, whatever state its entry is in")
