@@ -55,8 +55,12 @@ struct PageProcessor: Sendable {
                 return .page(record, links: [], skipped: [])
             }
             let origin = OriginMapping.origin(of: parsed)
-            guard await robots.allows(url, origin: origin) else {
-                let detail = "robots.txt disallows \(url) for \(settings.productToken)"
+            let robotsPolicy = await robots.answer(forOrigin: origin).policy
+            guard robotsPolicy.isAllowed(productTokens: [settings.productToken], url: url) else {
+                var detail = "robots.txt disallows \(url) for \(settings.productToken)"
+                if case .disallowAll(let reason) = robotsPolicy {
+                    detail = "\(reason): nothing on \(origin) is fetched"
+                }
                 if redirects.isEmpty {
                     return .blocked(
                         SkippedURL(

@@ -48,11 +48,6 @@ actor RobotsBook {
         return answer
     }
 
-    /// Whether SpotCheck may fetch `url`.
-    func allows(_ url: String, origin: String) async -> Bool {
-        await answer(forOrigin: origin).policy.isAllowed(productTokens: [productToken], url: url)
-    }
-
     /// Whether Applebot may fetch `url` (its group, else Googlebot's, else `*`).
     func allowsApplebot(_ url: String, origin: String) async -> Bool {
         await answer(forOrigin: origin).policy.isAllowed(productTokens: Self.applebotTokens, url: url)
@@ -61,8 +56,11 @@ actor RobotsBook {
     private static func load(
         origin: String, fetcher: Fetcher, store: CrawlStore, productToken: String, clock: @Sendable () -> Double
     ) async -> Answer {
-        if let record = try? store.robots(origin: origin), clock() - record.fetchedAt < RobotsCacheEntry.freshness {
-            return answer(from: record, productToken: productToken)
+        if let record = try? store.robots(origin: origin) {
+            // Rules are reused for 24 h; an unreachable robots.txt is asked for again after 10 minutes.
+            let unreachable = record.status.map { $0 >= 500 } ?? true
+            let freshness = unreachable ? RobotsCacheEntry.unreachableRetry : RobotsCacheEntry.freshness
+            if clock() - record.fetchedAt < freshness { return answer(from: record, productToken: productToken) }
         }
         var machine = RobotsFetch(url: origin + "/robots.txt")
         var step = machine.firstStep

@@ -14,7 +14,7 @@ struct Crawl: AsyncParsableCommand {
             or --as says which public site it stands for. The crawl store (crawl.sqlite) and \
             report.json go to --output (default reports/<host>-<UTC time>/). Exit codes: 0 crawled; \
             5 the report could not be written; 6 the crawl could not run (bad seed, store error, \
-            nothing to resume); 64 bad command line.
+            nothing to resume) or not even the seed could be fetched; 64 bad command line.
             """
     )
 
@@ -214,6 +214,14 @@ struct Crawl: AsyncParsableCommand {
                 """)
         }
         if let server { await server.stop() }
+        if summary.fetched == 0, !resume {
+            // Nothing could be fetched, not even the seed: say why (the report has it too).
+            let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }
+            print(
+                "spotcheck: error: \(settings.seed): not crawled: \(seedSkip?.detail ?? "no page was fetched")",
+                to: &standardError)
+            throw SpotCheckExit.crawlFailed
+        }
     }
 
     static let storeName = "crawl.sqlite"

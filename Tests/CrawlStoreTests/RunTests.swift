@@ -1,9 +1,27 @@
 import CrawlStore
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Crawl store: opening and runs")
 struct RunTests {
+    @Test("stores opened at the same moment on a new file all open (a crawl and a viewer racing)")
+    func concurrentCreation() throws {
+        for _ in 0..<40 {
+            let folder = try TemporaryFolder()
+            let path = folder.database
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try CrawlStore(path: path).currentRun()
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+        }
+    }
+
     @Test("a database is created, migrated once, in WAL mode, and opens again with its data")
     func openTwice() throws {
         let folder = try TemporaryFolder()
