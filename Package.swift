@@ -50,7 +50,7 @@ let package = Package(
             name: "Crawling",
             dependencies: [
                 "CLibCrypto", "CrawlScheduling", "CrawlStore", "LenientJSON", "MarkupExtraction", "PageAnalysis",
-                "PageFetching", "RobotsExclusion", "Sitemaps", "SpotlightModel", "URLNormalization",
+                "PageFetching", "RobotsExclusion", "Sitemaps", "SpotlightModel", "URLNormalization", "Verification",
             ],
             swiftSettings: strictSettings
         ),
@@ -72,7 +72,12 @@ let package = Package(
         ),
         .target(
             name: "PageAnalysis",
-            dependencies: ["MarkupExtraction", "SpotlightModel", "LenientJSON"],
+            dependencies: ["MarkupExtraction", "SpotlightModel", "LenientJSON", "Verification"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Verification",
+            dependencies: ["LenientJSON", "MarkupExtraction", "URLNormalization"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -84,7 +89,7 @@ let package = Package(
             name: "spotcheck",
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "RobotsExclusion", "SpotlightModel", "URLNormalization",
+                "RobotsExclusion", "SpotlightModel", "URLNormalization", "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -118,12 +123,17 @@ let package = Package(
         ),
         .testTarget(
             name: "PageAnalysisTests",
-            dependencies: ["PageAnalysis", "MarkupExtraction", "LenientJSON"],
+            dependencies: ["PageAnalysis", "MarkupExtraction", "LenientJSON", "Verification"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LoopbackServerTests",
             dependencies: ["LoopbackServer", "TortureServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VerificationTests",
+            dependencies: ["Verification", "LenientJSON", "MarkupExtraction"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -24,6 +24,9 @@ public struct CrawlReportWriter: Sendable {
         public var notModified = 0
         public var applebotBlocked = 0
         public var bytes = 0
+        /// Findings by severity (`error`, `warning`, `info`) and by rule id.
+        public var findingsBySeverity: [String: Int] = [:]
+        public var findingsByRule: [String: Int] = [:]
     }
 
     /// Counts over the stored pages (one pass).
@@ -37,6 +40,12 @@ public struct CrawlReportWriter: Sendable {
                 if page.notModified { totals.notModified += 1 }
                 if page.applebotAllowed == false { totals.applebotBlocked += 1 }
                 totals.bytes += page.bodyBytes
+                for finding in Self.parsed(page.findingsJSON ?? "[]").arrayValue ?? [] {
+                    if let severity = finding["severity"]?.stringValue {
+                        totals.findingsBySeverity[severity, default: 0] += 1
+                    }
+                    if let rule = finding["rule"]?.stringValue { totals.findingsByRule[rule, default: 0] += 1 }
+                }
             }
         }
         return totals
@@ -83,6 +92,12 @@ public struct CrawlReportWriter: Sendable {
         summary.append("notModified", JSONValue(totals.notModified))
         summary.append("applebotBlocked", JSONValue(totals.applebotBlocked))
         summary.append("bodyBytes", JSONValue(totals.bytes))
+        var findings = JSONObject()
+        for severity in ["error", "warning", "info"] {
+            findings.append(severity, JSONValue(totals.findingsBySeverity[severity] ?? 0))
+        }
+        findings.append("byRule", .object(Self.counts(totals.findingsByRule)))
+        summary.append("findings", .object(findings))
         summary.append("skipped", .object(Self.counts(Dictionary(grouping: skipped, by: \.reason).mapValues(\.count))))
         summary.append("sitemapLocationsNotCrawled", JSONValue(notCrawled.count))
         summary.append("pagesNotInSitemaps", JSONValue(notInSitemaps.count))
@@ -152,6 +167,7 @@ public struct CrawlReportWriter: Sendable {
         object.append("notModified", JSONValue(page.notModified))
         object.append("applebotAllowed", page.applebotAllowed.map { JSONValue($0) } ?? .null)
         object.append("headers", Self.parsed(page.headersJSON))
+        if let findings = page.findingsJSON { object.append("findings", Self.parsed(findings)) }
         var text = JSONValue.object(object).serialized(pretty: false)
         // The stored page analysis is spliced in as written (it is JSON we produced).
         if let markup = page.markupJSON {

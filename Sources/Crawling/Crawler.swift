@@ -4,6 +4,7 @@ import Foundation
 import LenientJSON
 import PageFetching
 import URLNormalization
+public import Verification
 
 /// A running tally, for the progress line.
 public struct CrawlProgress: Sendable, Hashable {
@@ -41,15 +42,20 @@ public struct CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
 public struct Crawler: Sendable {
     public let settings: CrawlSettings
     public let store: CrawlStore
+    /// The rule checks run on every HTML page.
+    public let verifier: PageVerifier
     private let clock: @Sendable () -> Double
 
     /// Seconds since 1970, from the system clock.
     public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
-    public init(settings: CrawlSettings, store: CrawlStore, clock: @escaping @Sendable () -> Double = Crawler.wallClock)
-    {
+    public init(
+        settings: CrawlSettings, store: CrawlStore, verifier: PageVerifier = PageVerifier(),
+        clock: @escaping @Sendable () -> Double = Crawler.wallClock
+    ) {
         self.settings = settings
         self.store = store
+        self.verifier = verifier
         self.clock = clock
     }
 
@@ -118,7 +124,7 @@ public struct Crawler: Sendable {
 
         let processor = PageProcessor(
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
-            clock: clock, isRecrawl: run.generation > 1)
+            clock: clock, verifier: verifier, isRecrawl: run.generation > 1)
         var robotsChecked: Set<String> = []
         var recentlySkipped: Set<String> = []
         /// Entries claimed from the store and not started yet, per host (popped from the end).

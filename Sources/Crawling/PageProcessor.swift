@@ -5,6 +5,7 @@ import MarkupExtraction
 import PageAnalysis
 import PageFetching
 import URLNormalization
+import Verification
 
 /// What became of one frontier entry.
 enum PageOutcome: Sendable {
@@ -29,6 +30,8 @@ struct PageProcessor: Sendable {
     let scope: CrawlScope
     let mapping: OriginMapping?
     let clock: @Sendable () -> Double
+    /// The rule checks run on every HTML page.
+    let verifier: PageVerifier
     /// Whether an earlier run's pages may be in the store (generation > 1): conditional requests.
     let isRecrawl: Bool
     /// Links seen on earlier pages resolve from here (navigation repeats on every page).
@@ -201,7 +204,8 @@ struct PageProcessor: Sendable {
         var options = MarkupExtractor.Options(microdataContentOnAnyElement: settings.microdataContentOnAnyElement)
         let headerCharset = response.charset.flatMap { Self.supportedCharset($0) }
         options.encoding = headerCharset
-        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: options))
+        var analyzer = PageAnalyzer(extractor: MarkupExtractor(options: options))
+        analyzer.verifier = verifier
         var page = analyzer.analyze(html: response.body, input: PageInput(path: record.finalURL, url: publicURL))
         if let headerCharset, let declared = MarkupExtractor.declaredCharset(in: response.body),
             Self.canonicalCharset(declared) != Self.canonicalCharset(headerCharset)
@@ -221,6 +225,7 @@ struct PageProcessor: Sendable {
         )
         record.markupJSON = JSONValue.object(json).serialized(pretty: false)
         record.attributeSetJSON = JSONValue.object(page.attributes.attributeSet.json).serialized(pretty: false)
+        record.findingsJSON = JSONValue.array((page.findings ?? []).map { .object($0.json) }).serialized(pretty: false)
         if let title = page.markup.title?.text, Self.looksLikeNotFound(title) {
             record.errorKind = "soft-404"
             record.errorMessage = "HTTP 200 for a not-found page (title \"\(title)\")"

@@ -1,12 +1,15 @@
 public import LenientJSON
 public import MarkupExtraction
 public import SpotlightModel
+public import Verification
 
 /// One analysed page: its markup and the attribute set built from it.
 public struct AnalyzedPage: Sendable {
     public var input: PageInput
     public var markup: PageMarkup
     public var attributes: PageAttributes
+    /// The rule findings, when the analyzer has a verifier (`validate`, `crawl`; not `extract`).
+    public var findings: [Finding]?
 
     /// The page in the `extract` contract, with the attribute set, its provenance and deep links.
     public var json: JSONObject {
@@ -27,6 +30,8 @@ public struct PageAnalyzer: Sendable {
     public var extractor: MarkupExtractor
     public var builder: AttributeSetBuilder
     public var maximumPageBytes: Int
+    /// Checks each page against the rule catalogue when set.
+    public var verifier: PageVerifier?
 
     public init(extractor: MarkupExtractor = MarkupExtractor(), maximumPageBytes: Int = PageLoader.defaultMaximumBytes)
     {
@@ -37,7 +42,8 @@ public struct PageAnalyzer: Sendable {
 
     public func analyze(html: [UInt8], input: PageInput) -> AnalyzedPage {
         let markup = extractor.extract(html: html, url: input.url)
-        return AnalyzedPage(input: input, markup: markup, attributes: builder.build(markup))
+        return AnalyzedPage(
+            input: input, markup: markup, attributes: builder.build(markup), findings: verifier?.verify(markup))
     }
 
     /// Loads and analyses one file.

@@ -1,5 +1,6 @@
 public import Foundation
 public import LenientJSON
+import Verification
 
 /// The JSON report `validate` writes: every page (the `extract` contract plus the attribute set),
 /// every input problem, and a summary. `schemaVersion` changes when a key changes meaning.
@@ -29,6 +30,13 @@ public struct ValidationReport: Sendable {
         summary.append("pagesWithDeepLink", JSONValue(pages.filter { !$0.attributes.deepLinks.isEmpty }.count))
         summary.append("jsonLDScripts", JSONValue(pages.reduce(0) { $0 + $1.markup.jsonLD.count }))
         summary.append("extractionDiagnostics", JSONValue(pages.reduce(0) { $0 + $1.markup.diagnostics.count }))
+        var bySeverity = JSONObject()
+        for severity in Severity.allCases.reversed() {
+            bySeverity.append(
+                severity.rawValue,
+                JSONValue(pages.reduce(0) { $0 + ($1.findings ?? []).filter { $0.severity == severity }.count }))
+        }
+        summary.append("findings", .object(bySeverity))
         object.append("summary", .object(summary))
         object.append(
             "problems",
@@ -36,7 +44,16 @@ public struct ValidationReport: Sendable {
                 problems.map {
                     ["file": .string($0.path), "code": .string($0.code.rawValue), "message": .string($0.message)]
                 }))
-        object.append("pages", .array(pages.map { .object($0.json) }))
+        object.append(
+            "pages",
+            .array(
+                pages.map { page in
+                    var object = page.json
+                    if let findings = page.findings {
+                        object.append("findings", .array(findings.map { .object($0.json) }))
+                    }
+                    return .object(object)
+                }))
         return .object(object)
     }
 

@@ -4,6 +4,7 @@ import Crawling
 import Foundation
 import LoopbackServer
 import URLNormalization
+import Verification
 
 struct Crawl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,8 @@ struct Crawl: AsyncParsableCommand {
             or --as says which public site it stands for. The crawl store (crawl.sqlite) and \
             report.json go to --output (default reports/<host>-<UTC time>/). Exit codes: 0 crawled; \
             5 the report could not be written; 6 the crawl could not run (bad seed, store error, \
-            nothing to resume) or not even the seed could be fetched; 64 bad command line.
+            nothing to resume) or not even the seed could be fetched; 7 the rule configuration \
+            (.spotcheck.json, --rule) is invalid; 64 bad command line.
             """
     )
 
@@ -70,6 +72,8 @@ struct Crawl: AsyncParsableCommand {
 
     @Flag(help: "No progress line and no summary.")
     var quiet = false
+
+    @OptionGroup var verification: VerificationOptions
 
     func validate() throws {
         if seed == nil, !(resume && output != nil) {
@@ -179,10 +183,19 @@ struct Crawl: AsyncParsableCommand {
             print("spotcheck: error: \(error)", to: &standardError)
             throw SpotCheckExit.crawlFailed
         }
+        let verifier: PageVerifier
+        do {
+            verifier = try verification.makeVerifier()
+        } catch {
+            print("spotcheck: error: \(error)", to: &standardError)
+            throw SpotCheckExit.badConfiguration
+        }
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let summary: CrawlSummary
         do {
-            summary = try await Crawler(settings: settings, store: store).run(resume: resume) { progress.show($0) }
+            summary = try await Crawler(settings: settings, store: store, verifier: verifier).run(resume: resume) {
+                progress.show($0)
+            }
         } catch {
             progress.finish()
             print("spotcheck: error: \(error)", to: &standardError)
@@ -209,6 +222,7 @@ struct Crawl: AsyncParsableCommand {
                 crawled \(summary.fetched) pages in \(String(format: "%.2f", summary.elapsed)) s \
                 (\(String(format: "%.1f", summary.elapsed > 0 ? Double(summary.fetched) / summary.elapsed : 0)) pages/s), \
                 \(summary.errors) with errors; by status: \(statuses.joined(separator: ", "))
+                findings: \(["error", "warning", "info"].map { "\(totals?.findingsBySeverity[$0] ?? 0) \($0)" }.joined(separator: ", "))
                 report: \(reportPath)
                 store:  \((reportFolder as NSString).appendingPathComponent(Self.storeName))
                 """)

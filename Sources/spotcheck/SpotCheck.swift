@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Verification
 
 @main
 struct SpotCheck: AsyncParsableCommand {
@@ -11,7 +12,7 @@ struct SpotCheck: AsyncParsableCommand {
             input still processed); 4 no HTML input at all; 64 bad command line.
             """,
         version: "0.1.0",
-        subcommands: [Crawl.self, Extract.self, Validate.self, Robots.self, Serve.self]
+        subcommands: [Crawl.self, Extract.self, Validate.self, Robots.self, Rules.self, Serve.self]
     )
 }
 
@@ -21,6 +22,7 @@ enum SpotCheckExit {
     static let noInput = ExitCode(4)
     static let reportNotWritable = ExitCode(5)
     static let crawlFailed = ExitCode(6)
+    static let badConfiguration = ExitCode(7)
 }
 
 /// Options shared by `extract` and `validate`.
@@ -45,5 +47,28 @@ struct ExtractionOptions: ParsableArguments {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPageBytes < 1 { throw ValidationError("--max-page-bytes must be positive") }
+    }
+}
+
+/// Options of the commands that check pages against the rule catalogue (`validate`, `crawl`).
+struct VerificationOptions: ParsableArguments {
+    @Option(
+        name: .customLong("app-id"), help: "The app's App Store ID (digits), for the app-specific rules (SAB020 …).")
+    var appStoreID: String?
+
+    @Option(
+        parsing: .singleValue,
+        help: "Override a rule: ID=off|error|warning|info (repeatable; wins over .spotcheck.json).")
+    var rule: [String] = []
+
+    func validate() throws {
+        if let appStoreID, appStoreID.isEmpty || !appStoreID.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw ValidationError("--app-id takes the numeric App Store ID, e.g. 1234567890")
+        }
+    }
+
+    /// The verifier: `.spotcheck.json` in the working directory, then `--rule`, then `--app-id`.
+    func makeVerifier() throws(RuleConfigurationError) -> PageVerifier {
+        PageVerifier(configuration: try Rules.loadConfiguration(overrides: rule), appStoreID: appStoreID)
     }
 }

@@ -5,6 +5,7 @@ import MarkupExtraction
 import PageAnalysis
 import SpotlightModel
 import Synchronization
+import Verification
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +26,8 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var extraction: ExtractionOptions
 
+    @OptionGroup var verification: VerificationOptions
+
     @Argument(help: "HTML files or folders.")
     var paths: [String]
 
@@ -36,8 +39,15 @@ struct Validate: ParsableCommand {
         let (inputs, problems) = InputCollector(baseURL: baseURL).collect(paths)
         var standardError = StandardError()
         for problem in problems { print("spotcheck: error: \(problem)", to: &standardError) }
-        let analyzer = PageAnalyzer(
+        var configured = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
+        do {
+            configured.verifier = try verification.makeVerifier()
+        } catch {
+            print("spotcheck: error: \(error)", to: &standardError)
+            throw SpotCheckExit.badConfiguration
+        }
+        let analyzer = configured
         let output = StandardOutput()
         let collected = Mutex<[Result<AnalyzedPage, InputProblem>]>([])
         let quiet = self.quiet
@@ -71,8 +81,12 @@ struct Validate: ParsableCommand {
             throw ExitCode(5)
         }
         let diagnostics = report.pages.reduce(0) { $0 + $1.markup.diagnostics.count }
+        let findings = report.pages.flatMap { $0.findings ?? [] }
+        let counts = Severity.allCases.reversed().map { severity in
+            "\(findings.filter { $0.severity == severity }.count) \(severity.rawValue)"
+        }
         print(
-            "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s); report: \(reportPath)"
+            "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", ")); report: \(reportPath)"
         )
         if inputs.isEmpty { throw SpotCheckExit.noInput }
         if !report.problems.isEmpty { throw SpotCheckExit.someInputsFailed }
@@ -125,6 +139,9 @@ struct PageSummary {
         for diagnostic in markup.diagnostics {
             lines.append(
                 "  ! line \(diagnostic.line)\(diagnostic.column.map { ":\($0)" } ?? ""): \(diagnostic.message)")
+        }
+        for finding in page.findings ?? [] {
+            lines.append("  \(finding.severity.rawValue) \(finding.ruleID) line \(finding.line): \(finding.message)")
         }
         return Self.printable(lines.joined(separator: "\n")) + "\n\n"
     }

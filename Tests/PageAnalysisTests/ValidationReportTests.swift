@@ -3,13 +3,15 @@ import LenientJSON
 import MarkupExtraction
 import PageAnalysis
 import Testing
+import Verification
 
 @Suite("Validation report")
 struct ValidationReportTests {
     static let date = Date(timeIntervalSince1970: 1_714_557_600)  // 2024-05-01T10:00:00Z
 
     static func report() -> ValidationReport {
-        let analyzer = PageAnalyzer()
+        var analyzer = PageAnalyzer()
+        analyzer.verifier = PageVerifier()
         var report = ValidationReport(arguments: ["Fixtures/html"], generatedAt: date)
         report.pages = [
             analyzer.analyze(
@@ -37,8 +39,14 @@ struct ValidationReportTests {
         #expect(
             json["summary"] == [
                 "pages": 2, "problems": 1, "pagesWithSmartAppBanner": 1, "pagesWithDeepLink": 1, "jsonLDScripts": 3,
-                "extractionDiagnostics": 2,
+                "extractionDiagnostics": 2, "findings": ["error": 0, "warning": 0, "info": 1],
             ])
+        // app-id=1 has one digit: SAB004 (info), with its line and fix.
+        let finding = json["pages"]?[0]?["findings"]?[0]
+        #expect(finding?["rule"] == "SAB004")
+        #expect(finding?["line"] == 1)
+        #expect(finding?["fix"]?.stringValue?.isEmpty == false)
+        #expect(json["pages"]?[1]?["findings"] == [])
         #expect(
             json["problems"] == [["file": "logo.html", "code": "binary", "message": "is binary (PNG image), not HTML"]])
     }

@@ -1,0 +1,62 @@
+public import LenientJSON
+
+/// The verifier's rules: the 153 rules of apple-markup-rules.md §7, as data.
+public enum RuleCatalogue {
+    /// The document every rule is cited from.
+    public static let reference = "apple-markup-rules.md §7 (SpotCheck's reference, sources in its §9)"
+
+    /// Ids of the rules SpotCheck checks today. The rest are listed as not implemented.
+    static let implementedIDs: Set<String> = SmartAppBannerChecks.implemented
+
+    /// Whose behaviour each group's rules protect.
+    static let consumers: [String: String] = [
+        "SAB": "Safari (Smart App Banner)",
+        "DL": "Spotlight and Siri (App Search deep links)",
+        "UL": "iOS universal links",
+        "OG": "link previews (Messages, Facebook, Slack …)",
+        "TW": "X (Twitter) cards",
+        "AL": "App Links consumers (Facebook)",
+        "SD": "Spotlight and Siri (structured data)",
+        "CT": "Spotlight and Safari search results",
+        "IX": "Applebot and the public index",
+        "AS": "Core Spotlight (the app's local index)",
+    ]
+
+    /// Every rule, in the reference's order.
+    public static let all: [Rule] = entries.map { entry in
+        let group = String(entry.id.prefix { $0.isLetter })
+        return Rule(
+            id: entry.id, group: group, section: entry.section, severity: Severity(rawValue: entry.severity) ?? .info,
+            check: entry.check, source: entry.source, sourceKinds: sourceKinds(in: entry.source),
+            consumer: consumers[group] ?? "", isImplemented: implementedIDs.contains(entry.id))
+    }
+
+    private static let byID: [String: Rule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+    public static func rule(_ id: String) -> Rule? { byID[id.uppercased()] }
+
+    /// The `[A]`, `[A-arch]`, `[S]`, `[3P]`, `[I]` tags of a citation, in order, once each.
+    static func sourceKinds(in source: String) -> [SourceKind] {
+        var kinds: [SourceKind] = []
+        var rest = Substring(source)
+        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+            if let kind = SourceKind(rawValue: String(rest[rest.index(after: open)..<close])), !kinds.contains(kind) {
+                kinds.append(kind)
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return kinds
+    }
+
+    /// Rules per group, with how many are implemented: `[(group, total, implemented)]`.
+    public static var coverage: [(group: String, total: Int, implemented: Int)] {
+        var order: [String] = []
+        var counts: [String: (Int, Int)] = [:]
+        for rule in all {
+            if counts[rule.group] == nil { order.append(rule.group) }
+            counts[rule.group, default: (0, 0)].0 += 1
+            if rule.isImplemented { counts[rule.group, default: (0, 0)].1 += 1 }
+        }
+        return order.map { ($0, counts[$0]?.0 ?? 0, counts[$0]?.1 ?? 0) }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import LenientJSON
+import Testing
+import Verification
+
+@Suite("Rule catalogue")
+struct RuleCatalogueTests {
+    static let projectRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    @Test func holdsTheReferencesRulesByGroup() {
+        // apple-markup-rules.md §7: "22 SAB + 5 DL + 25 UL + 21 OG + 10 TW/AL + 28 SD + 15 CT + 11 IX + 16 AS = 153 rules".
+        #expect(RuleCatalogue.all.count == 153)
+        var counts: [String: Int] = [:]
+        for rule in RuleCatalogue.all { counts[rule.group, default: 0] += 1 }
+        #expect(counts["SAB"] == 22)
+        #expect(counts["DL"] == 5)
+        #expect(counts["UL"] == 25)
+        #expect(counts["OG"] == 21)
+        #expect((counts["TW"] ?? 0) + (counts["AL"] ?? 0) == 10)
+        #expect(counts["SD"] == 28)
+        #expect(counts["CT"] == 15)
+        #expect(counts["IX"] == 11)
+        #expect(counts["AS"] == 16)
+        #expect(Set(RuleCatalogue.all.map(\.id)).count == 153)
+    }
+
+    @Test func everyRuleCitesASourceAndNamesWhoItAffects() {
+        for rule in RuleCatalogue.all {
+            #expect(!rule.sourceKinds.isEmpty, "\(rule.id) has no source tag: \(rule.source)")
+            #expect(!rule.consumer.isEmpty, "\(rule.id)")
+            #expect(!rule.check.isEmpty, "\(rule.id)")
+        }
+    }
+
+    @Test(
+        arguments: [
+            ("SAB003", Severity.error, "Apple", true),
+            ("SAB009", Severity.warning, "SpotCheck", false),
+            ("SAB004", Severity.info, "Apple (archived)", true),
+            ("DL003", Severity.error, "SpotCheck", false),
+            ("AS007", Severity.error, "Apple", true),
+        ] as [(String, Severity, String, Bool)])
+    func rulesKeepTheirSeverityAndAuthority(id: String, severity: Severity, authority: String, citesApple: Bool) throws
+    {
+        let rule = try #require(RuleCatalogue.rule(id))
+        #expect(rule.severity == severity)
+        #expect(rule.authority == authority)
+        #expect(rule.citesApple == citesApple)
+        #expect(RuleCatalogue.rule(id.lowercased())?.id == id)
+    }
+
+    /// The catalogue in the code is the reference's, row for row (skipped without ../shared).
+    @Test func catalogueMatchesTheReference() throws {
+        let path = Self.projectRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/reference/apple-markup-rules.md"
+        ).path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        var rows: [(String, String, String, String)] = []
+        var inCatalogue = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("## 7.") { inCatalogue = true }
+            if line.hasPrefix("## 8.") { break }
+            guard inCatalogue, line.hasPrefix("| "), line.hasSuffix("|") else { continue }
+            let cells = line.dropFirst(2).dropLast().split(separator: " | ", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4, cells[0].first?.isUppercase == true, cells[0].last?.isNumber == true else {
+                continue
+            }
+            rows.append((cells[0], cells[1], cells[2], cells[3]))
+        }
+        #expect(rows.count == RuleCatalogue.all.count, "run Scripts/generate-rule-catalogue.py")
+        for (row, rule) in zip(rows, RuleCatalogue.all) {
+            #expect(row.0 == rule.id)
+            #expect(row.1 == rule.severity.rawValue, "\(rule.id)")
+            #expect(row.2 == rule.check, "\(rule.id): run Scripts/generate-rule-catalogue.py")
+            #expect(row.3 == rule.source, "\(rule.id)")
+        }
+    }
+
+    @Test func docsRulesMarkdownIsCurrent() throws {
+        let path = Self.projectRoot.appendingPathComponent("docs/rules.md").path
+        let checkedIn = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(checkedIn == RuleCatalogue.markdown(), "regenerate: spotcheck rules --format md > docs/rules.md")
+    }
+
+    @Test func notImplementedRulesAreListedNotDropped() throws {
+        let json = RuleCatalogue.json()
+        let rules = try #require(json["rules"]?.arrayValue)
+        #expect(rules.count == 153)
+        let markdown = RuleCatalogue.markdown()
+        for rule in RuleCatalogue.all where !rule.isImplemented {
+            #expect(markdown.contains("| \(rule.id) |"))
+        }
+        #expect(RuleCatalogue.text().split(separator: "\n").count >= 153)
+    }
+}
+
+@Suite("Rule configuration")
+struct RuleConfigurationTests {
+    @Test func aFileSwitchesRulesOffAndChangesSeverities() throws {
+        let configuration = try RuleConfiguration.parse(
+            #"{"rules": {"SAB004": "off", "sab009": "error", "OG005": "info"}}"#, path: ".spotcheck.json")
+        #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB004"))) == nil)
+        #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB009"))) == .error)
+        #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB003"))) == .error)
+        let json = RuleCatalogue.json(configuration: configuration)
+        let sab004 = json["rules"]?.arrayValue?.first { $0["id"]?.stringValue == "SAB004" }
+        #expect(sab004?["severity"]?.isNull == true)
+        #expect(sab004?["defaultSeverity"]?.stringValue == "info")
+    }
+
+    @Test(arguments: [
+        (#"{"rules": {"XYZ001": "off"}}"#, #"unknown rule "XYZ001""#),
+        (#"{"rules": {"SAB004": "loud"}}"#, #""loud" is not off, error, warning or info"#),
+        (#"{"rules": {"SAB004": 3}}"#, "the level must be a string"),
+        (#"{"rules": ["SAB004"]}"#, "must be an object"),
+        (#"{"rules": {"SAB004": "off",}}"#, "line 1"),
+        ("[]", "expected a JSON object"),
+    ])
+    func badFilesAreRefusedNamingTheFile(text: String, message: String) {
+        do {
+            _ = try RuleConfiguration.parse(text, path: "/project/.spotcheck.json")
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.description.hasPrefix("/project/.spotcheck.json: "))
+            #expect(error.description.contains(message), "\(error.description)")
+        }
+    }
+
+    @Test func optionsOverrideTheFile() throws {
+        var configuration = try RuleConfiguration.parse(#"{"rules": {"SAB004": "off"}}"#, path: "f")
+        try configuration.apply(option: "SAB004=warning")
+        #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB004"))) == .warning)
+        #expect(throws: RuleConfigurationError.self) { try configuration.apply(option: "SAB004") }
+    }
+}

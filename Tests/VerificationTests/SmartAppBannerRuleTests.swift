@@ -1,0 +1,143 @@
+import Foundation
+import MarkupExtraction
+import Testing
+import Verification
+
+/// The page `<head>` with one `apple-itunes-app` tag on line 3.
+func findings(banner content: String?, extraHead: String = "", body: String = "", appStoreID: String? = nil)
+    -> [Finding]
+{
+    let tag = content.map { "<meta name=\"apple-itunes-app\" content=\"\($0)\">" } ?? ""
+    let html =
+        "<!doctype html>\n<html><head><title>t</title>\n\(tag)\n\(extraHead)</head>\n<body><p>x</p>\(body)</body></html>\n"
+    let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+    return PageVerifier(appStoreID: appStoreID).verify(page)
+}
+
+@Suite("Smart App Banner rules (§7.1)")
+struct SmartAppBannerRuleTests {
+    @Test(
+        arguments: [
+            ("app-id=1234567890, app-argument=https://www.example.com/movies/up.html", [String]()),
+            ("", ["SAB001"]),
+            ("app-argument=https://www.example.com/movies/up.html", ["SAB002"]),
+            ("app-id=id1234567890, app-argument=https://www.example.com/movies/up.html", ["SAB003"]),
+            ("app-id=12345, app-argument=https://www.example.com/movies/up.html", ["SAB004"]),
+            ("app-id=1234567890, app-argument=/movies/up.html", ["SAB005"]),
+            ("app-id=1234567890, app-argument=https%3A%2F%2Fwww.example.com%2Fmovies%2Fup.html", ["SAB006"]),
+            ("app-id=1234567890, app-argument=https://www.example.com/", ["SAB007"]),
+            ("app-id=1234567890", ["SAB008"]),
+            ("app-id=1234567890, app-argument=https://www.example.com/movies/up.html?a=1,2", ["SAB009"]),
+            ("app-clip-bundle-id=com.example.app.Clip", ["SAB010"]),
+            (
+                "app-id=1234567890, app-clip-bundle-id=com.example.app.Clip, app-clip-display=banner",
+                ["SAB008", "SAB011"]
+            ),
+            (
+                "app-id=1234567890, app-argument=https://www.example.com/movies/up.html, app-clip-display=card",
+                ["SAB012"]
+            ),
+            (
+                "app-id=1234567890, app-clip-bundle-id=com.example.app.Clip, app-argument=https://www.example.com/movies/up.html",
+                ["SAB014"]
+            ),
+            ("app-id=1234567890, app_id=1, app-argument=https://www.example.com/movies/up.html", ["SAB015"]),
+            ("app-id=1234567890, app-id=987654321, app-argument=https://www.example.com/movies/up.html", ["SAB016"]),
+            ("app-id =1234567890, app-argument=https://www.example.com/movies/up.html", ["SAB019"]),
+            ("App-Id=1234567890, app-argument=https://www.example.com/movies/up.html", ["SAB019"]),
+            ("app-id=1234567890, app-argument=https://www.example.com/movies/up.html, affiliate-data=at=1", ["SAB022"]),
+            ("app-id=1234567890, app-argument=myapp://movies/up", [String]()),
+        ] as [(String, [String])])
+    func eachRuleFiresAlone(content: String, expected: [String]) {
+        #expect(findings(banner: content).map(\.ruleID).sorted() == expected.sorted(), "\(content)")
+    }
+
+    @Test func findingsNameTheRuleLineExcerptValuesAndFix() throws {
+        let finding = try #require(findings(banner: "app-id=id123456789").first { $0.ruleID == "SAB003" })
+        #expect(finding.severity == .error)
+        #expect(finding.line == 3)
+        #expect(finding.url == "https://www.example.com/movies/up.html")
+        #expect(finding.excerpt == #"<meta name="apple-itunes-app" content="app-id=id123456789">"#)
+        #expect(finding.message.contains(#""id123456789""#))
+        #expect(!finding.fixHint.isEmpty)
+        let json = finding.json
+        #expect(json["rule"]?.stringValue == "SAB003")
+        #expect(json["source"]?.stringValue?.contains("[A]") == true)
+        #expect(json["authority"]?.stringValue == "Apple")
+    }
+
+    @Test func aDuplicateTagAndATagInTheBodyAreFound() {
+        let duplicate = findings(
+            banner: "app-id=1234567890, app-argument=https://www.example.com/movies/up.html",
+            extraHead: "<meta name=\"apple-itunes-app\" content=\"app-id=1234567890\">\n")
+        #expect(duplicate.map(\.ruleID) == ["SAB017"])
+        #expect(duplicate.first?.line == 4)
+        let inBody = findings(
+            banner: nil,
+            body:
+                "<meta name=\"apple-itunes-app\" content=\"app-id=1234567890, app-argument=https://www.example.com/a\">"
+        )
+        #expect(inBody.map(\.ruleID) == ["SAB018"])
+    }
+
+    @Test func theConfiguredAppIDIsCompared() {
+        let content = "app-id=987654321, app-argument=https://www.example.com/movies/up.html"
+        #expect(findings(banner: content, appStoreID: "987654321").isEmpty)
+        #expect(findings(banner: content, appStoreID: "1234567890").map(\.ruleID) == ["SAB020"])
+    }
+
+    @Test func aProjectCanSwitchRulesOffOrChangeTheirSeverity() throws {
+        var configuration = RuleConfiguration()
+        try configuration.apply(option: "SAB008=off")
+        try configuration.apply(option: "SAB004=error")
+        let html = #"<html><head><meta name="apple-itunes-app" content="app-id=123"></head></html>"#
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://a.test/")
+        let found = PageVerifier(configuration: configuration).verify(page)
+        #expect(found.map(\.ruleID) == ["SAB004"])
+        #expect(found.first?.severity == .error)
+    }
+}
+
+/// Fixtures/html: every broken page triggers exactly the Smart App Banner rules it was made for
+/// (Fixtures/html/MANIFEST.md), with `--app-id 1234567890`; the clean pages trigger none but the
+/// home page's SAB007.
+@Suite("Smart App Banner rules on the fixture site")
+struct FixtureSiteRuleTests {
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("Fixtures/html")
+    }()
+
+    static let expected: [String: [String]] = [
+        "index.html": ["SAB007"],
+        "broken/sab-app-id-not-digits.html": ["SAB003", "SAB020"],
+        "broken/sab-missing-app-id.html": ["SAB002"],
+        "broken/sab-duplicate-tags.html": ["SAB017"],
+        "broken/sab-in-body.html": ["SAB018"],
+        "broken/sab-comma-in-app-argument.html": ["SAB009"],
+        "broken/sab-relative-app-argument.html": ["SAB005"],
+    ]
+
+    static var pages: [String] {
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var pages: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(".html") { pages.append(path) }
+        }
+        return pages.sorted()
+    }
+
+    @Test(arguments: pages)
+    func pageTriggersExactlyItsRules(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent(path)))
+        let url = "https://www.example.com/" + (path.hasSuffix("index.html") ? String(path.dropLast(10)) : path)
+        let page = MarkupExtractor().extract(html: bytes, url: url)
+        let rules = PageVerifier(appStoreID: "1234567890").verify(page).map(\.ruleID).filter { $0.hasPrefix("SAB") }
+        #expect(rules.sorted() == (Self.expected[path] ?? []), "\(path)")
+    }
+
+    @Test func theFixtureSiteIsFound() {
+        #expect(Self.pages.count >= 40)
+    }
+}
