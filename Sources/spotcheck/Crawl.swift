@@ -228,6 +228,8 @@ struct Crawl: AsyncParsableCommand {
                 """)
         }
         if let server { await server.stop() }
+        let findingSeverities = (try? writer.totals())?.findingsBySeverity ?? [:]
+        let failing = findingSeverities.filter { $0.value > 0 }.compactMap { Severity(rawValue: $0.key) }
         if summary.fetched == 0, !resume {
             // Nothing could be fetched, not even the seed: say why (the report has it too).
             let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }
@@ -236,6 +238,7 @@ struct Crawl: AsyncParsableCommand {
                 to: &standardError)
             throw SpotCheckExit.crawlFailed
         }
+        if verification.failOn.fails(failing) { throw SpotCheckExit.findingsFailed }
     }
 
     static let storeName = "crawl.sqlite"

@@ -23,6 +23,8 @@ enum SpotCheckExit {
     static let reportNotWritable = ExitCode(5)
     static let crawlFailed = ExitCode(6)
     static let badConfiguration = ExitCode(7)
+    /// Findings at or above `--fail-on` (the report is written first).
+    static let findingsFailed = ExitCode(1)
 }
 
 /// Options shared by `extract` and `validate`.
@@ -60,6 +62,19 @@ struct VerificationOptions: ParsableArguments {
         parsing: .singleValue,
         help: "Override a rule: ID=off|error|warning|info (repeatable; wins over .spotcheck.json).")
     var rule: [String] = []
+
+    @Option(help: "Exit 1 when a finding is at least this severe: error, warning, info or never.")
+    var failOn: FailOn = .never
+
+    enum FailOn: String, ExpressibleByArgument, CaseIterable {
+        case error, warning, info, never
+
+        /// Whether findings of these severities fail the run.
+        func fails(_ severities: some Sequence<Severity>) -> Bool {
+            guard let threshold = Severity(rawValue: rawValue) else { return false }
+            return severities.contains { $0 >= threshold }
+        }
+    }
 
     func validate() throws {
         if let appStoreID, appStoreID.isEmpty || !appStoreID.allSatisfy({ $0.isASCII && $0.isNumber }) {

@@ -90,6 +90,7 @@ struct Validate: ParsableCommand {
         )
         if inputs.isEmpty { throw SpotCheckExit.noInput }
         if !report.problems.isEmpty { throw SpotCheckExit.someInputsFailed }
+        if verification.failOn.fails(findings.map(\.severity)) { throw SpotCheckExit.findingsFailed }
     }
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+import LenientJSON
+import Testing
+
+/// The `spotcheck` executable's exit codes and outputs for findings and rule configuration.
+@Suite("spotcheck exit codes for findings", .serialized)
+struct CommandLineTests {
+    static let fixtures = TestSite.fixtureRoot
+
+    @Test func crawlingTheFixtureSiteReportsFindingsAndFailsOnlyWhenAsked() async throws {
+        let executable = try spotcheckExecutable()
+        let folder = try temporaryFolder("cli-crawl")
+        let lenient = try await runProcess(executable, ["crawl", Self.fixtures, "--output", folder, "--quiet"])
+        #expect(lenient.status == 0, "\(lenient.output)")
+        let text = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
+        let report = try #require(JSONParser.parse(text, lenient: false).value)
+        #expect(report["summary"]?["findings"]?["byRule"]?["SAB007"]?.intValue == 1)
+        let home = report["pages"]?.arrayValue?.first { $0["url"]?.stringValue == "https://www.example.com/" }
+        #expect(home?["findings"]?[0]?["rule"]?.stringValue == "SAB007")
+
+        let strict = try await runProcess(
+            executable, ["crawl", Self.fixtures, "--output", folder + "-strict", "--quiet", "--fail-on", "error"])
+        #expect(strict.status == 1, "the broken pages have SAB errors: \(strict.output)")
+    }
+
+    @Test func validateFailsOnFindingsAtTheThreshold() async throws {
+        let executable = try spotcheckExecutable()
+        let folder = try temporaryFolder("cli-validate")
+        let movies = Self.fixtures + "/movies"
+        let clean = try await runProcess(
+            executable, ["validate", movies, "--output", folder, "--quiet", "--fail-on", "info"])
+        #expect(clean.status == 0, "\(clean.output)")
+        let broken = Self.fixtures + "/broken/sab-missing-app-id.html"
+        let failing = try await runProcess(
+            executable, ["validate", broken, "--output", folder, "--quiet", "--fail-on", "error"])
+        #expect(failing.status == 1)
+        let switchedOff = try await runProcess(
+            executable,
+            ["validate", broken, "--output", folder, "--quiet", "--fail-on", "error", "--rule", "SAB002=off"])
+        #expect(switchedOff.status == 0, "\(switchedOff.output)")
+    }
+
+    @Test func anInvalidRuleConfigurationExitsSevenNamingIt() async throws {
+        let executable = try spotcheckExecutable()
+        let result = try await runProcess(executable, ["rules", "--rule", "SAB999=off"])
+        #expect(result.status == 7)
+        #expect(result.output.contains("--rule SAB999=off: unknown rule \"SAB999\""))
+        let listing = try await runProcess(executable, ["rules", "--format", "json"])
+        #expect(listing.status == 0)
+        #expect(JSONParser.parse(listing.output, lenient: false).value?["rules"]?.arrayValue?.count == 153)
+    }
+}
