@@ -15,13 +15,15 @@ public struct PageVerifier: Sendable {
 
     public func verify(_ page: PageMarkup) -> [Finding] {
         var findings: [Finding] = []
-        SmartAppBannerChecks(page: page, appStoreID: appStoreID).run { ruleID, line, excerpt, message in
+        func report(_ ruleID: String, _ line: Int, _ excerpt: String, _ message: String) {
             guard let rule = RuleCatalogue.rule(ruleID), let severity = configuration.severity(of: rule) else { return }
             findings.append(
                 Finding(
                     ruleID: ruleID, severity: severity, url: page.url, line: line, excerpt: excerpt, message: message,
                     fixHint: RuleCatalogue.fixHints[ruleID] ?? ""))
         }
+        SmartAppBannerChecks(page: page, appStoreID: appStoreID).run(report)
+        TwitterAppLinksChecks(page: page).run(report)
         return findings.sorted { ($0.line, $0.ruleID, $0.message) < ($1.line, $1.ruleID, $1.message) }
     }
 }

@@ -6,7 +6,7 @@ public enum RuleCatalogue {
     public static let reference = "apple-markup-rules.md §7 (SpotCheck's reference, sources in its §9)"
 
     /// Ids of the rules SpotCheck checks today. The rest are listed as not implemented.
-    static let implementedIDs: Set<String> = SmartAppBannerChecks.implemented
+    static let implementedIDs: Set<String> = SmartAppBannerChecks.implemented.union(TwitterAppLinksChecks.implemented)
 
     /// Whose behaviour each group's rules protect.
     static let consumers: [String: String] = [

@@ -134,7 +134,10 @@ struct SmartAppBannerChecks {
 
 extension RuleCatalogue {
     /// How to fix each implemented rule.
-    static let fixHints: [String: String] = [
+    static let fixHints: [String: String] = smartAppBannerFixHints.merging(twitterAppLinksFixHints) { first, _ in first
+    }
+
+    static let smartAppBannerFixHints: [String: String] = [
         "SAB001": "Give the tag a content attribute: content=\"app-id=123456789, app-argument=https://…\".",
         "SAB002": "Add app-id=<the App Store ID> (the number in the app's App Store URL) to content.",
         "SAB003": "Use the numeric App Store ID (from apps.apple.com/app/id123456789), not the bundle or team ID.",
@@ -161,5 +164,5 @@ extension RuleCatalogue {
     /// Rules whose check covers only part of what the catalogue says, with what is missing.
     static let partlyImplemented: [String: String] = [
         "SAB007": "checks the site root only; \"identical on many pages\" needs the site-level checks"
-    ]
+    ].merging(twitterAppLinksPartly) { first, _ in first }
 }

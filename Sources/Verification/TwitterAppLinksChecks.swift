@@ -1,0 +1,139 @@
+import MarkupExtraction
+import URLNormalization
+
+/// The X card (TW) and App Links (AL) rules (apple-markup-rules.md §7.5), and DL003 (App Store IDs
+/// that disagree across the Smart App Banner, App Links and X tags).
+struct TwitterAppLinksChecks {
+    let page: PageMarkup
+
+    static let implemented: Set<String> = [
+        "TW001", "TW002", "TW003", "TW004", "TW005", "AL001", "AL002", "AL003", "AL004", "AL005", "DL003",
+    ]
+
+    func run(_ report: (String, Int, String, String) -> Void) {
+        func flag(_ id: String, _ tag: MetaTag, _ message: String) {
+            report(id, tag.line, "<meta \(tag.attribute.rawValue)=\"\(tag.key)\" content=\"\(tag.content)\">", message)
+        }
+        for tag in page.twitter {
+            let key = tag.key.lowercased()
+            let value = tag.content
+            switch key {
+            case "twitter:card":
+                if !["summary", "summary_large_image", "app", "player"].contains(value) {
+                    flag("TW001", tag, "twitter:card \"\(value)\" is not summary, summary_large_image, app or player")
+                }
+            case "twitter:title" where value.count > 70:
+                flag("TW002", tag, "twitter:title has \(value.count) characters; X shows at most 70")
+            case "twitter:description" where value.count > 200:
+                flag("TW002", tag, "twitter:description has \(value.count) characters; X shows at most 200")
+            case "twitter:image", "twitter:image:src":
+                if Self.path(of: value).lowercased().hasSuffix(".svg") {
+                    flag("TW003", tag, "\(key) \"\(value)\" is an SVG image, which X does not show")
+                }
+            case "twitter:image:alt" where value.count > 420:
+                flag("TW003", tag, "twitter:image:alt has \(value.count) characters; the limit is 420")
+            case "twitter:app:id:iphone", "twitter:app:id:ipad":
+                if !Self.isNumeric(value) {
+                    flag("TW004", tag, "\(key) \"\(value)\" is not the numeric App Store ID (a bundle ID?)")
+                }
+            case let name where name.hasPrefix("twitter:app:url:"):
+                if !value.contains("://") { flag("TW005", tag, "\(key) \"\(value)\" has no \"://\"") }
+            default:
+                break
+            }
+        }
+
+        // App Links: per platform group (al:ios, al:iphone, al:ipad), :url is required.
+        var groups: [String: [MetaTag]] = [:]
+        for tag in page.appLinks {
+            let key = tag.key.lowercased()
+            let parts = key.split(separator: ":")
+            if parts.count >= 3, ["ios", "iphone", "ipad"].contains(parts[1]) {
+                groups[String(parts[1]), default: []].append(tag)
+            }
+            if key.hasSuffix(":app_store_id"), !Self.isNumeric(tag.content) {
+                flag("AL002", tag, "\(key) \"\(tag.content)\" is not the numeric App Store ID")
+            }
+            if key.hasSuffix(":url"), key != "al:web:url" {
+                if !Self.isURL(tag.content) {
+                    flag("AL003", tag, "\(key) \"\(tag.content)\" is not a URL")
+                } else if let scheme = tag.content.split(separator: ":").first, scheme.contains("_") {
+                    flag("AL003", tag, "\(key) scheme \"\(scheme)\" contains \"_\", which URL schemes may not")
+                }
+            }
+            if key == "al:web:should_fallback", !["true", "false"].contains(tag.content.lowercased()) {
+                flag("AL004", tag, "al:web:should_fallback \"\(tag.content)\" is not true or false")
+            }
+            if key == "al:web:url" {
+                if let url = URLParser.parse(tag.content), url.isCrawlable {
+                    if let canonical = page.canonicals.first?.content, let canonicalURL = URLParser.parse(canonical),
+                        canonicalURL.deduplicationKey != url.deduplicationKey
+                    {
+                        flag("AL005", tag, "al:web:url \"\(tag.content)\" differs from the canonical URL \(canonical)")
+                    }
+                } else {
+                    flag("AL005", tag, "al:web:url \"\(tag.content)\" is not an absolute http(s) URL")
+                }
+            }
+        }
+        for platform in ["ios", "iphone", "ipad"] {
+            guard let tags = groups[platform], let first = tags.first else { continue }
+            if !tags.contains(where: { $0.key.lowercased() == "al:\(platform):url" }) {
+                flag("AL001", first, "al:\(platform):* tags without al:\(platform):url")
+            }
+        }
+
+        // DL003: the App Store IDs the page names must agree.
+        var ids: [(String, String, Int)] = []
+        if let banner = page.smartAppBanners.first, let id = banner.appID, Self.isNumeric(id) {
+            ids.append(("apple-itunes-app app-id", id, banner.line))
+        }
+        for tag in page.appLinks + page.twitter {
+            let key = tag.key.lowercased()
+            if key.hasSuffix(":app_store_id") || key == "twitter:app:id:iphone" || key == "twitter:app:id:ipad",
+                Self.isNumeric(tag.content)
+            {
+                ids.append((key, tag.content, tag.line))
+            }
+        }
+        if let first = ids.first, let other = ids.first(where: { $0.1 != first.1 }) {
+            report(
+                "DL003", other.2, "\(other.0)=\(other.1)",
+                "\(other.0) is \(other.1) (line \(other.2)) but \(first.0) is \(first.1) (line \(first.2))")
+        }
+    }
+
+    static func isNumeric(_ value: String) -> Bool {
+        !value.isEmpty && value.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    static func isURL(_ value: String) -> Bool {
+        guard let colon = value.firstIndex(of: ":"), value.first?.isLetter == true else { return false }
+        return value[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-._".contains($0)) }
+            && value.index(after: colon) < value.endIndex
+    }
+
+    private static func path(of url: String) -> Substring {
+        url.split(separator: "?", maxSplits: 1).first?.split(separator: "#", maxSplits: 1).first ?? Substring(url)
+    }
+}
+
+extension RuleCatalogue {
+    static let twitterAppLinksFixHints: [String: String] = [
+        "TW001": "Use twitter:card summary, summary_large_image, app or player.",
+        "TW002": "Shorten twitter:title to 70 characters and twitter:description to 200.",
+        "TW003": "Use a PNG, JPEG, WebP or GIF image under 5 MB, and an alt text under 420 characters.",
+        "TW004": "Use the numeric App Store ID in twitter:app:id:iphone/ipad, not the bundle ID.",
+        "TW005": "Write twitter:app:url:* as a full URL with \"://\", e.g. myapp://movies/up.",
+        "AL001": "Add al:ios:url (or al:iphone:url / al:ipad:url) next to the other al:* tags of that platform.",
+        "AL002": "Use the numeric App Store ID in al:*:app_store_id.",
+        "AL003": "Write al:*:url as a URL whose scheme has letters, digits, + - . only.",
+        "AL004": "Set al:web:should_fallback to true or false.",
+        "AL005": "Make al:web:url the page's absolute canonical http(s) URL.",
+        "DL003": "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id and twitter:app:id:*.",
+    ]
+
+    static let twitterAppLinksPartly: [String: String] = [
+        "TW003": "SVG and alt length only; the 5 MB limit needs the image fetch (asset checks)"
+    ]
+}

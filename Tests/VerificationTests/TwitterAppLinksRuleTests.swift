@@ -1,0 +1,49 @@
+import MarkupExtraction
+import Testing
+import Verification
+
+@Suite("X card and App Links rules (§7.5), DL003")
+struct TwitterAppLinksRuleTests {
+    static func rules(_ head: String) -> [String] {
+        let html = """
+            <html><head><meta name="apple-itunes-app" content="app-id=1234567890, app-argument=https://www.example.com/a">
+            <link rel="canonical" href="https://www.example.com/a">
+            \(head)</head></html>
+            """
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/a")
+        return PageVerifier().verify(page).map(\.ruleID).sorted()
+    }
+
+    @Test(
+        arguments: [
+            (#"<meta name="twitter:card" content="summary_large_image">"#, [String]()),
+            (#"<meta name="twitter:card" content="gallery">"#, ["TW001"]),
+            ("<meta name=\"twitter:title\" content=\"\(String(repeating: "t", count: 71))\">", ["TW002"]),
+            ("<meta name=\"twitter:description\" content=\"\(String(repeating: "d", count: 201))\">", ["TW002"]),
+            (#"<meta name="twitter:image" content="https://www.example.com/a.svg?v=2">"#, ["TW003"]),
+            (#"<meta name="twitter:app:id:iphone" content="com.example.app">"#, ["TW004"]),
+            (#"<meta name="twitter:app:id:iphone" content="1234567890">"#, [String]()),
+            (#"<meta name="twitter:app:id:iphone" content="987654321">"#, ["DL003"]),
+            (#"<meta name="twitter:app:url:iphone" content="myapp:movies/a">"#, ["TW005"]),
+            (
+                #"<meta property="al:ios:app_store_id" content="1234567890"><meta property="al:ios:app_name" content="A">"#,
+                ["AL001"]
+            ),
+            (
+                #"<meta property="al:ios:url" content="myapp://a"><meta property="al:ios:app_store_id" content="12x">"#,
+                ["AL002"]
+            ),
+            (#"<meta property="al:ios:url" content="my_app://a">"#, ["AL003"]),
+            (#"<meta property="al:ios:url" content="not a url">"#, ["AL003"]),
+            (#"<meta property="al:web:should_fallback" content="yes">"#, ["AL004"]),
+            (#"<meta property="al:web:url" content="https://www.example.com/b">"#, ["AL005"]),
+            (#"<meta property="al:web:url" content="https://www.example.com/a">"#, [String]()),
+            (
+                #"<meta property="al:ios:url" content="myapp://a"><meta property="al:ios:app_store_id" content="111111111">"#,
+                ["DL003"]
+            ),
+        ] as [(String, [String])])
+    func eachRuleFires(head: String, expected: [String]) {
+        #expect(Self.rules(head) == expected.sorted(), "\(head)")
+    }
+}
