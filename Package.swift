@@ -39,6 +39,12 @@ let package = Package(
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
         .target(name: "URLNormalization", swiftSettings: strictSettings),
+        .target(
+            name: "UniversalLinks",
+            dependencies: ["LenientJSON", "URLNormalization"],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "ImageSniffing", swiftSettings: strictSettings),
         .target(name: "CrawlScheduling", swiftSettings: strictSettings),
         .target(
             name: "CrawlStore",
@@ -77,7 +83,10 @@ let package = Package(
         ),
         .target(
             name: "Verification",
-            dependencies: ["LenientJSON", "MarkupExtraction", "URLNormalization"],
+            dependencies: [
+                "ImageSniffing", "LenientJSON", "MarkupExtraction", "SpotlightModel", "UniversalLinks",
+                "URLNormalization",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -89,7 +98,8 @@ let package = Package(
             name: "spotcheck",
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "RobotsExclusion", "SpotlightModel", "URLNormalization", "Verification",
+                "PageFetching", "RobotsExclusion", "SpotlightModel", "UniversalLinks", "URLNormalization",
+                "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -109,6 +119,12 @@ let package = Package(
         .testTarget(name: "CrawlStoreTests", dependencies: ["CrawlStore"], swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "UniversalLinksTests",
+            dependencies: ["UniversalLinks", "LenientJSON"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "ImageSniffingTests", dependencies: ["ImageSniffing"], swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
             dependencies: ["MarkupExtraction", "LenientJSON"],
@@ -133,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerificationTests",
-            dependencies: ["Verification", "LenientJSON", "MarkupExtraction"],
+            dependencies: ["Verification", "LenientJSON", "MarkupExtraction", "SpotlightModel"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -24,6 +24,8 @@ public struct PageVerifier: Sendable {
         }
         SmartAppBannerChecks(page: page, appStoreID: appStoreID).run(report)
         TwitterAppLinksChecks(page: page).run(report)
+        OpenGraphChecks(page: page).run(report)
+        StructuredDataChecks(page: page).run(report)
         return findings.sorted { ($0.line, $0.ruleID, $0.message) < ($1.line, $1.ruleID, $1.message) }
     }
 }

@@ -6,7 +6,19 @@ public enum RuleCatalogue {
     public static let reference = "apple-markup-rules.md §7 (SpotCheck's reference, sources in its §9)"
 
     /// Ids of the rules SpotCheck checks today. The rest are listed as not implemented.
-    static let implementedIDs: Set<String> = SmartAppBannerChecks.implemented.union(TwitterAppLinksChecks.implemented)
+    static let implementedIDs: Set<String> = SmartAppBannerChecks.implemented
+        .union(TwitterAppLinksChecks.implemented)
+        .union(OpenGraphChecks.implemented)
+        .union(StructuredDataChecks.implemented)
+
+    /// How to fix each implemented rule.
+    static let fixHints: [String: String] = [
+        smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints,
+    ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
+
+    /// Rules whose check covers only part of what the catalogue says, with what is missing.
+    static let partlyImplemented: [String: String] = [smartAppBannerPartly, twitterAppLinksPartly]
+        .reduce(into: [:]) { all, notes in all.merge(notes) { first, _ in first } }
 
     /// Whose behaviour each group's rules protect.
     static let consumers: [String: String] = [

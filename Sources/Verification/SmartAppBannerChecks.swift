@@ -133,10 +133,6 @@ struct SmartAppBannerChecks {
 }
 
 extension RuleCatalogue {
-    /// How to fix each implemented rule.
-    static let fixHints: [String: String] = smartAppBannerFixHints.merging(twitterAppLinksFixHints) { first, _ in first
-    }
-
     static let smartAppBannerFixHints: [String: String] = [
         "SAB001": "Give the tag a content attribute: content=\"app-id=123456789, app-argument=https://…\".",
         "SAB002": "Add app-id=<the App Store ID> (the number in the app's App Store URL) to content.",
@@ -161,8 +157,7 @@ extension RuleCatalogue {
         "SAB022": "Remove affiliate-data unless you still rely on it; it is no longer documented.",
     ]
 
-    /// Rules whose check covers only part of what the catalogue says, with what is missing.
-    static let partlyImplemented: [String: String] = [
+    static let smartAppBannerPartly: [String: String] = [
         "SAB007": "checks the site root only; \"identical on many pages\" needs the site-level checks"
-    ].merging(twitterAppLinksPartly) { first, _ in first }
+    ]
 }

@@ -1,0 +1,9 @@
+import Testing
+import UniversalLinks
+
+@Suite("AASA document")
+struct AASADocumentTests {
+    @Test func documentsAreValues() {
+        #expect(AASADocument() == AASADocument())
+    }
+}
