@@ -189,10 +189,15 @@ struct PageProcessor: Sendable {
         }
         record.bodyBytes = response.body.count
         record.bodySHA256 = BodyDigest.sha256(response.body)
-        guard response.status == 200 else { return .page(record, links: [], skipped: []) }
-        guard Self.isHTML(response) else {
-            record.errorKind = "not-html"
-            record.errorMessage = "served as \(response.mediaType ?? "no Content-Type"); not parsed"
+        guard response.status == 200, Self.isHTML(response) else {
+            if response.status == 200 {
+                record.errorKind = "not-html"
+                record.errorMessage = "served as \(response.mediaType ?? "no Content-Type"); not parsed"
+            }
+            let findings = verifier.verifyResponse(
+                url: mapping?.publicURL(record.finalURL) ?? record.finalURL, status: response.status,
+                mediaType: response.mediaType)
+            record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
             return .page(record, links: [], skipped: [])
         }
         return analyze(response, record: record, depth: entry.depth)
@@ -206,7 +211,17 @@ struct PageProcessor: Sendable {
         options.encoding = headerCharset
         var analyzer = PageAnalyzer(extractor: MarkupExtractor(options: options))
         analyzer.verifier = verifier
-        var page = analyzer.analyze(html: response.body, input: PageInput(path: record.finalURL, url: publicURL))
+        let context = PageContext(
+            status: response.status, mediaType: response.mediaType,
+            robotsHeaders: response.headers.filter { $0.name.lowercased() == "x-robots-tag" }.map(\.value),
+            headerCanonicals: Self.headerCanonicals(
+                response.headers.filter { $0.name.lowercased() == "link" }.map(\.value)
+            ).map { target in
+                URLParser.parse(target, base: URLParser.parse(publicURL))?.description ?? target
+            },
+            bodyBytes: response.body.count, applebotAllowed: record.applebotAllowed)
+        var page = analyzer.analyze(
+            html: response.body, input: PageInput(path: record.finalURL, url: publicURL), context: context)
         if let headerCharset, let declared = MarkupExtractor.declaredCharset(in: response.body),
             Self.canonicalCharset(declared) != Self.canonicalCharset(headerCharset)
         {
@@ -336,6 +351,41 @@ struct PageProcessor: Sendable {
             return start.first == UInt8(ascii: "<")
         default: return false
         }
+    }
+
+    /// The targets of `rel="canonical"` links in `Link` header values (RFC 8288), as written.
+    static func headerCanonicals(_ values: [String]) -> [String] {
+        var targets: [String] = []
+        for value in values {
+            // `<url>; rel="canonical", <url2>; rel=alternate`: split on commas outside <…>.
+            var inside = false
+            var current = ""
+            var links: [String] = []
+            for character in value {
+                if character == "<" { inside = true } else if character == ">" { inside = false }
+                if character == ",", !inside {
+                    links.append(current)
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            links.append(current)
+            for link in links {
+                guard let open = link.firstIndex(of: "<"), let close = link.firstIndex(of: ">"), open < close else {
+                    continue
+                }
+                let parameters = link[link.index(after: close)...].lowercased()
+                    .split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                let isCanonical = parameters.contains { parameter in
+                    guard parameter.hasPrefix("rel=") else { return false }
+                    let rels = parameter.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                    return rels.split(separator: " ").contains("canonical")
+                }
+                if isCanonical { targets.append(String(link[link.index(after: open)..<close])) }
+            }
+        }
+        return targets
     }
 
     /// `Retry-After` as seconds: delta-seconds or an HTTP date.

@@ -6,6 +6,7 @@ final class MarkupCollector {
     struct MetaRecord {
         var name: String?
         var property: String?
+        var httpEquiv: String?
         var content: String?
         var line: Int
         var section: DocumentSection
@@ -129,11 +130,12 @@ final class MarkupCollector {
             // `<template>` content is inert: nothing in it counts.
             break
         case .meta:
-            if element.has(.name) || element.has(.property) {
+            if element.has(.name) || element.has(.property) || element.has(.httpEquiv) {
                 metas.append(
                     MetaRecord(
                         name: element.value(.name), property: element.value(.property),
-                        content: element.value(.content), line: element.line, section: element.section))
+                        httpEquiv: element.value(.httpEquiv), content: element.value(.content), line: element.line,
+                        section: element.section))
             }
         case .link:
             if let rel = element.value(.rel), let href = element.value(.href) {

@@ -153,6 +153,10 @@ public struct MarkupExtractor: Sendable {
         for meta in collector.metas {
             let section = meta.section
             let content = (meta.content ?? "").trimmingASCIIWhitespace()
+            if let httpEquiv = meta.httpEquiv, httpEquiv.trimmingASCIIWhitespace().lowercased() == "refresh" {
+                page.refreshes.append(
+                    MetaTag(key: "refresh", content: content, attribute: .httpEquiv, line: meta.line, section: section))
+            }
             // `property` first (Open Graph, App Links), then `name` (Twitter, description …).
             for (rawKey, attribute) in [(meta.property, MetaTag.KeyAttribute.property), (meta.name, .name)] {
                 guard let rawKey else { continue }
@@ -202,8 +206,9 @@ public struct MarkupExtractor: Sendable {
         for link in collector.linkRecords {
             let rels = Set(link.rel.lowercased().split(whereSeparator: \.isASCIIWhitespace).map(String.init))
             let section = link.section
-            let tag = MetaTag(
+            var tag = MetaTag(
                 key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line, section: section)
+            tag.asWritten = link.href
             if rels.contains("canonical") { page.canonicals.append(tag) }
             if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") {
                 page.touchIcons.append(tag)

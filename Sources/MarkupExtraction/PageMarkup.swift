@@ -20,6 +20,8 @@ public struct PageMarkup: Sendable, Hashable {
     public var canonicals: [MetaTag]
     /// `robots`, `applebot`, `googlebot` … meta tags; `key` is the agent name, lower-cased.
     public var robots: [MetaTag]
+    /// `<meta http-equiv="refresh">` tags, content as written (`5; url=/next`).
+    public var refreshes: [MetaTag]
     public var keywords: [MetaTag]
     /// `apple-touch-icon` links, resolved.
     public var touchIcons: [MetaTag]
@@ -48,6 +50,7 @@ public struct PageMarkup: Sendable, Hashable {
         descriptions = []
         canonicals = []
         robots = []
+        refreshes = []
         keywords = []
         touchIcons = []
         openGraph = []
@@ -90,6 +93,7 @@ public struct MetaTag: Sendable, Hashable {
         case property
         case name
         case rel
+        case httpEquiv = "http-equiv"
     }
 
     /// The key as written (`og:title`, `twitter:card`, `canonical` …), trimmed.
@@ -98,6 +102,8 @@ public struct MetaTag: Sendable, Hashable {
     public var attribute: KeyAttribute
     public var line: Int
     public var section: DocumentSection
+    /// For links, the `href` as written, before resolution (`content` holds it resolved).
+    public var asWritten: String?
 
     public init(key: String, content: String, attribute: KeyAttribute, line: Int, section: DocumentSection) {
         self.key = key

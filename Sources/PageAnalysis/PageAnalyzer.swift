@@ -40,10 +40,16 @@ public struct PageAnalyzer: Sendable {
         self.maximumPageBytes = maximumPageBytes
     }
 
-    public func analyze(html: [UInt8], input: PageInput) -> AnalyzedPage {
+    /// Extracts, builds the attribute set and, with a verifier, checks the page. `context` is what
+    /// is known of how the page was served; the HTML's size is filled in when it is not.
+    public func analyze(html: [UInt8], input: PageInput, context: PageContext = PageContext()) -> AnalyzedPage {
         let markup = extractor.extract(html: html, url: input.url)
+        let attributes = builder.build(markup)
+        var context = context
+        if context.bodyBytes == nil { context.bodyBytes = html.count }
         return AnalyzedPage(
-            input: input, markup: markup, attributes: builder.build(markup), findings: verifier?.verify(markup))
+            input: input, markup: markup, attributes: attributes,
+            findings: verifier?.verify(markup, attributes: attributes, context: context))
     }
 
     /// Loads and analyses one file.

@@ -4,8 +4,8 @@ import Foundation
 public struct PageInput: Sendable, Hashable {
     /// The path as the user named it (or as found under a named folder).
     public var path: String
-    /// The URL the page is read as: `--base-url` joined with the path under the folder, else a
-    /// `file://` URL.
+    /// The URL the page is read as: `--base-url` joined with the path under the folder (a
+    /// folder's `index.html` read as the folder, `…/movies/`), else a `file://` URL.
     public var url: String
 
     public init(path: String, url: String) {
@@ -108,7 +108,11 @@ public struct InputCollector: Sendable {
 
     private func url(forFile path: String, relativePath: String?) -> String {
         if let baseURL {
-            guard let relativePath else { return baseURL }
+            guard var relativePath else { return baseURL }
+            // A folder's index.html stands for the folder, as static web servers serve it.
+            if relativePath == "index.html" || relativePath.hasSuffix("/index.html") {
+                relativePath.removeLast("index.html".count)
+            }
             let encoded = relativePath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relativePath
             return baseURL.hasSuffix("/") ? baseURL + encoded : baseURL + "/" + encoded
         }

@@ -10,14 +10,18 @@ public enum RuleCatalogue {
         .union(TwitterAppLinksChecks.implemented)
         .union(OpenGraphChecks.implemented)
         .union(StructuredDataChecks.implemented)
+        .union(ContentChecks.implemented)
+        .union(IndexabilityChecks.implemented)
+        .union(DeepLinkChecks.implemented)
 
     /// How to fix each implemented rule.
     static let fixHints: [String: String] = [
-        smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints,
+        smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
+        indexabilityFixHints, deepLinkFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.
-    static let partlyImplemented: [String: String] = [smartAppBannerPartly, twitterAppLinksPartly]
+    static let partlyImplemented: [String: String] = [smartAppBannerPartly, twitterAppLinksPartly, contentPartly]
         .reduce(into: [:]) { all, notes in all.merge(notes) { first, _ in first } }
 
     /// Whose behaviour each group's rules protect.

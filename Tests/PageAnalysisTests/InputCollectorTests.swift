@@ -28,7 +28,7 @@ struct InputCollectorTests {
             let (inputs, _) = InputCollector(baseURL: base).collect([folder.path + "/"])
             #expect(
                 inputs.map(\.url) == [
-                    "https://www.example.com/index.html", "https://www.example.com/movies/my%20film.html",
+                    "https://www.example.com/", "https://www.example.com/movies/my%20film.html",
                     "https://www.example.com/movies/up.html",
                 ])
             #expect(

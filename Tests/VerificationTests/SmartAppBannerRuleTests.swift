@@ -112,7 +112,7 @@ struct FixtureSiteRuleTests {
     /// Per page, the rules it must trigger: this file's groups (SAB, TW, AL, DL), then each other
     /// group's own list (in that group's test file), merged.
     static let expected: [String: [String]] = [
-        expectedBannerAndAppLinks, expectedOpenGraph, expectedStructuredData,
+        expectedBannerAndAppLinks, expectedOpenGraph, expectedStructuredData, expectedPageRules,
     ].reduce(into: [:]) { all, group in all.merge(group) { $0 + $1 } }
 
     static let expectedBannerAndAppLinks: [String: [String]] = [
@@ -141,7 +141,8 @@ struct FixtureSiteRuleTests {
     @Test(arguments: pages)
     func pageTriggersExactlyItsRules(path: String) throws {
         let bytes = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent(path)))
-        let url = "https://www.example.com/" + (path.hasSuffix("index.html") ? String(path.dropLast(10)) : path)
+        let isFolderIndex = path == "index.html" || path.hasSuffix("/index.html")
+        let url = "https://www.example.com/" + (isFolderIndex ? String(path.dropLast(10)) : path)
         let page = MarkupExtractor().extract(html: bytes, url: url)
         let rules = PageVerifier(appStoreID: "1234567890").verify(page).map(\.ruleID)
         #expect(rules.sorted() == (Self.expected[path] ?? []), "\(path)")

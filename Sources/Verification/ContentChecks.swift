@@ -1,0 +1,205 @@
+import Foundation
+import LenientJSON
+import MarkupExtraction
+import SpotlightModel
+
+/// The content-quality rules (apple-markup-rules.md §7.7) that one page decides, on the attribute
+/// set Spotlight would show. CT008 and CT014 (the same image, title or description on many pages)
+/// are site-level checks; CT009–CT011 need the image itself (asset checks).
+struct ContentChecks {
+    let page: PageMarkup
+    let attributes: PageAttributes
+
+    static let implemented: Set<String> = [
+        "CT001", "CT002", "CT003", "CT004", "CT005", "CT006", "CT007", "CT012", "CT013", "CT015",
+    ]
+
+    static let maximumTitleLength = 90
+    static let maximumDescriptionLength = 300
+    /// SpotCheck's threshold for a description too short to describe anything (CT005, [I]).
+    static let minimumDescriptionLength = 50
+    static let maximumKeywords = 5
+    static let maximumKeywordMetaLength = 250
+
+    func run(_ report: (String, Int, String, String) -> Void) {
+        let set = attributes.attributeSet
+        func source(_ field: String) -> (line: Int, name: String) {
+            guard let chosen = attributes.provenance(of: field)?.chosen else { return (0, "") }
+            return (chosen.source.line, chosen.source.source)
+        }
+
+        if let title = set.title, !title.isEmpty {
+            let (line, name) = source("title")
+            if title.count > Self.maximumTitleLength {
+                report(
+                    "CT003", line, title,
+                    "the title (from \(name)) has \(title.count) characters; Apple recommends at most \(Self.maximumTitleLength)"
+                )
+            }
+            let words = title.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+            let counts = Dictionary(words.map { ($0, 1) }, uniquingKeysWith: +)
+            if let (word, count) = counts.filter({ $0.value > 3 && $0.key.count > 2 }).max(by: { $0.value < $1.value })
+            {
+                report("CT013", line, title, "\"\(word)\" appears \(count) times in the title (from \(name))")
+            }
+        } else {
+            report("CT001", 0, "", "no title from og:title, schema.org name/headline, twitter:title or <title>")
+        }
+
+        if let description = set.contentDescription, !description.isEmpty {
+            let (line, name) = source("contentDescription")
+            if description.count > Self.maximumDescriptionLength {
+                report(
+                    "CT004", line, description,
+                    "the description (from \(name)) has \(description.count) characters; Apple recommends at most \(Self.maximumDescriptionLength)"
+                )
+            } else if description.count < Self.minimumDescriptionLength {
+                report(
+                    "CT005", line, description,
+                    "the description (from \(name)) has \(description.count) characters, under SpotCheck's threshold of \(Self.minimumDescriptionLength)"
+                )
+            }
+            if let title = set.title, Self.repeats(description, title) {
+                report(
+                    "CT006", line, description,
+                    "the description (from \(name)) repeats the title \"\(title)\" instead of adding to it")
+            }
+        } else {
+            report(
+                "CT002", 0, "",
+                "no description from og:description, schema.org description, twitter:description or meta description")
+        }
+
+        let thumbnailSource = attributes.provenance(of: "thumbnailURL")?.chosen.source.source
+        if set.thumbnailURL == nil || thumbnailSource == "apple-touch-icon" {
+            report(
+                "CT007", 0, set.thumbnailURL ?? "",
+                set.thumbnailURL == nil
+                    ? "no image: no og:image, schema.org image, twitter:image"
+                    : "the only image is the apple-touch-icon, which is not specific to this page's content")
+        }
+
+        checkKeywords(report)
+
+        if let lang = page.lang, let pageLanguage = Self.primaryLanguage(lang.text) {
+            var declared: [(String, String, Int)] = []
+            for tag in page.openGraph where tag.key.lowercased() == "og:locale" {
+                declared.append(("og:locale", tag.content, tag.line))
+            }
+            for script in page.jsonLD {
+                for language in Self.jsonLDStrings(script.value, key: "inLanguage") {
+                    declared.append(("JSON-LD inLanguage", language, script.line))
+                }
+            }
+            for (name, value, line) in declared {
+                if let language = Self.primaryLanguage(value), language != pageLanguage {
+                    report(
+                        "CT015", line, "\(name) \(value)",
+                        "\(name) \"\(value)\" disagrees with <html lang=\"\(lang.text)\"> (line \(lang.line))")
+                }
+            }
+        }
+    }
+
+    private func checkKeywords(_ report: (String, Int, String, String) -> Void) {
+        var sources: [(name: String, line: Int, keywords: [String])] = []
+        if let meta = page.keywords.first {
+            if meta.content.count > Self.maximumKeywordMetaLength {
+                report(
+                    "CT013", meta.line, "<meta name=\"keywords\" content=\"\(meta.content)\">",
+                    "meta keywords has \(meta.content.count) characters (SpotCheck's limit: \(Self.maximumKeywordMetaLength))"
+                )
+            }
+            sources.append(("meta keywords", meta.line, Self.splitKeywords(meta.content)))
+        }
+        for script in page.jsonLD {
+            let keywords = Self.jsonLDStrings(script.value, key: "keywords").flatMap(Self.splitKeywords)
+            if !keywords.isEmpty { sources.append(("JSON-LD keywords", script.line, keywords)) }
+        }
+        for item in page.microdata + page.rdfa {
+            let keywords = item.values("keywords").compactMap(\.string).flatMap(Self.splitKeywords)
+            if !keywords.isEmpty { sources.append(("schema.org keywords", item.line, keywords)) }
+        }
+        for (name, line, keywords) in sources {
+            let excerpt = keywords.joined(separator: ", ")
+            if keywords.count > Self.maximumKeywords {
+                report(
+                    "CT012", line, excerpt,
+                    "\(name) lists \(keywords.count) keywords; Apple suggests 3 to 5 per item")
+            }
+            var seen: Set<String> = []
+            let repeated = keywords.filter { !seen.insert($0.lowercased()).inserted }
+            if !repeated.isEmpty {
+                report(
+                    "CT013", line, excerpt,
+                    "\(name) repeats \(repeated.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+        }
+    }
+
+    /// Whether a description only repeats the title: equal, or contained in it, once case,
+    /// whitespace and trailing punctuation are ignored.
+    static func repeats(_ description: String, _ title: String) -> Bool {
+        func normalized(_ text: String) -> String {
+            text.lowercased().split { $0.isWhitespace }.joined(separator: " ")
+                .trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
+        }
+        let description = normalized(description)
+        return !description.isEmpty && normalized(title).contains(description)
+    }
+
+    static func splitKeywords(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+
+    /// `en_US`, `en-us`, `EN` → `en`; nil for an empty or non-alphabetic tag.
+    static func primaryLanguage(_ tag: String) -> String? {
+        let primary = tag.trimmingCharacters(in: .whitespaces).split { $0 == "-" || $0 == "_" }.first
+        guard let primary, (2...3).contains(primary.count), primary.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            return nil
+        }
+        return primary.lowercased()
+    }
+
+    /// The strings under `key` in a JSON-LD value's top-level objects (and `@graph` members):
+    /// a string, or the strings of an array.
+    static func jsonLDStrings(_ value: JSONValue?, key: String) -> [String] {
+        var objects: [JSONObject] = []
+        func collect(_ value: JSONValue?, depth: Int) {
+            guard depth < 4, let value else { return }
+            if let array = value.arrayValue {
+                for member in array { collect(member, depth: depth + 1) }
+            } else if let object = value.objectValue {
+                objects.append(object)
+                collect(object["@graph"], depth: depth + 1)
+            }
+        }
+        collect(value, depth: 0)
+        return objects.flatMap { object -> [String] in
+            guard let value = object[key] else { return [] }
+            if let text = value.stringValue { return [text] }
+            return value.arrayValue?.compactMap(\.stringValue) ?? []
+        }
+    }
+}
+
+extension RuleCatalogue {
+    static let contentFixHints: [String: String] = [
+        "CT001": "Give the page a title: og:title, or at least <title>.",
+        "CT002": "Give the page a description: og:description and meta description.",
+        "CT003": "Shorten the title to 90 characters; keep it specific to the item.",
+        "CT004": "Shorten the description to 300 characters.",
+        "CT005": "Write a one- or two-sentence description of at least 50 characters.",
+        "CT006": "Write a description that adds to the title instead of repeating it.",
+        "CT007": "Add an og:image specific to this page's content (not the logo or icon).",
+        "CT012": "Keep 3 to 5 keywords per item: synonyms, abbreviations, category terms.",
+        "CT013": "List each keyword once, only terms related to the item; do not repeat words in the title.",
+        "CT015": "Make og:locale and inLanguage agree with <html lang>.",
+    ]
+
+    static let contentPartly: [String: String] = [
+        "CT005": "checks the length only; whether the text is a sentence is not judged",
+        "CT013":
+            "checks repeated keywords, words repeated more than 3 times in the title and keyword meta over 250 characters; keywords absent from the page's text are not checked",
+    ]
+}

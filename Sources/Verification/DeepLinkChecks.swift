@@ -1,0 +1,65 @@
+import MarkupExtraction
+import SpotlightModel
+import URLNormalization
+
+/// The deep-link rules (apple-markup-rules.md §7.2) besides DL003 (with the X/App Links checks).
+/// DL005 (deep links that appear only after JavaScript) needs a rendering fetch, which SpotCheck
+/// does not do.
+struct DeepLinkChecks {
+    let page: PageMarkup
+    let attributes: PageAttributes
+    let context: PageContext
+
+    static let implemented: Set<String> = ["DL001", "DL002", "DL004"]
+
+    func run(_ report: (String, Int, String, String) -> Void) {
+        let links = attributes.deepLinks
+        var universalLink = false
+        if case .handled = context.canonicalLink { universalLink = true }
+        if links.isEmpty, !universalLink {
+            var message =
+                "no deep link: no Smart App Banner app-argument, al:ios:url / al:iphone:url or twitter:app:url:iphone"
+            switch context.canonicalLink {
+            case .excluded(let rule)?: message += ", and the AASA excludes the canonical URL (\(rule))"
+            case .notMatched?: message += ", and no AASA rule matches the canonical URL"
+            case .noFile(let reason)?: message += ", and no usable AASA file (\(reason))"
+            case .handled?, nil: break
+            }
+            report("DL001", 0, "", message)
+            return
+        }
+
+        // DL002: links of one kind (web URLs, or app-scheme URLs) must name the same content.
+        var web: [DeepLink] = []
+        var custom: [DeepLink] = []
+        for link in links {
+            guard let parsed = URLParser.parse(link.url) else { continue }
+            if parsed.isCrawlable { web.append(link) } else { custom.append(link) }
+        }
+        func disagreement(_ group: [DeepLink], key: (DeepLink) -> String) {
+            guard let first = group.first, let other = group.first(where: { key($0) != key(first) }) else { return }
+            report(
+                "DL002", other.source.line, "\(other.source.source)=\(other.url)",
+                "\(other.source.source) is \(other.url) (line \(other.source.line)) but \(first.source.source) is \(first.url) (line \(first.source.line))"
+            )
+        }
+        disagreement(web) { URLParser.parse($0.url)?.deduplicationKey ?? $0.url }
+        disagreement(custom) { URLParser.parse($0.url)?.description ?? $0.url }
+
+        if web.isEmpty, !universalLink, let first = custom.first {
+            report(
+                "DL004", first.source.line, "\(first.source.source)=\(first.url)",
+                "only custom-scheme deep links (\(custom.map(\.url).joined(separator: ", "))); no https link the app handles as a universal link"
+            )
+        }
+    }
+}
+
+extension RuleCatalogue {
+    static let deepLinkFixHints: [String: String] = [
+        "DL001":
+            "Add a deep link: apple-itunes-app app-argument=<canonical URL>, al:ios:url, or twitter:app:url:iphone (and list the URL in the AASA).",
+        "DL002": "Make every deep link on the page open the same content.",
+        "DL004": "Add an https deep link the app handles as a universal link (app-argument=<canonical URL> + AASA).",
+    ]
+}

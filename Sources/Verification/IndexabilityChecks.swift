@@ -1,0 +1,157 @@
+import Foundation
+import MarkupExtraction
+import URLNormalization
+
+/// The indexability rules (apple-markup-rules.md §7.8) that one page and its response decide.
+/// IX009 (fragment-only duplicates) needs the whole crawl; IX010 (a second fetch as another
+/// User-Agent) and IX011 (the App Store Connect support URL) need data SpotCheck does not have.
+struct IndexabilityChecks {
+    let page: PageMarkup
+    let context: PageContext
+
+    static let implemented: Set<String> = [
+        "IX001", "IX002", "IX003", "IX004", "IX005", "IX006", "IX007", "IX008",
+    ]
+
+    /// The largest main HTML Apple's link previews read (TN3156: 1 MB, taken as 1 MiB).
+    static let maximumHTMLBytes = 1 << 20
+
+    func run(_ report: (String, Int, String, String) -> Void) {
+        if context.applebotAllowed == false {
+            report(
+                "IX001", 0, "robots.txt",
+                "robots.txt disallows \(page.url) for Applebot (Googlebot's group counts when Applebot is not named)")
+        }
+        for finding in Self.responseFindings(status: context.status, mediaType: context.mediaType, url: page.url) {
+            report(finding.ruleID, 0, finding.excerpt, finding.message)
+        }
+
+        // Robots directives: meta robots / applebot, and X-Robots-Tag (unprefixed or for applebot).
+        for tag in page.robots where tag.key == "robots" || tag.key == "applebot" {
+            let excerpt = "<meta name=\"\(tag.key)\" content=\"\(tag.content)\">"
+            let directives = Self.directives(tag.content)
+            if directives.contains("noindex") || directives.contains("none") {
+                report(
+                    "IX002", tag.line, excerpt,
+                    "meta \(tag.key) says \"\(tag.content)\": the page is kept out of the index")
+            }
+            if directives.contains("nosnippet") {
+                report("IX003", tag.line, excerpt, "meta \(tag.key) says \"\(tag.content)\": only the title is shown")
+            }
+        }
+        for header in context.robotsHeaders {
+            guard let directives = Self.headerDirectives(header) else { continue }
+            let excerpt = "X-Robots-Tag: \(header)"
+            if directives.contains("noindex") || directives.contains("none") {
+                report("IX002", 0, excerpt, "X-Robots-Tag \"\(header)\" keeps the page out of the index")
+            }
+            if directives.contains("nosnippet") {
+                report("IX003", 0, excerpt, "X-Robots-Tag \"\(header)\": only the title is shown")
+            }
+        }
+
+        for refresh in page.refreshes {
+            let content = refresh.content
+            if content.lowercased().contains("url=") {
+                report(
+                    "IX005", refresh.line, "<meta http-equiv=\"refresh\" content=\"\(content)\">",
+                    "meta refresh \"\(content)\" redirects; link previews do not follow it")
+            }
+        }
+
+        checkCanonicals(report)
+
+        if let bytes = context.bodyBytes, bytes > Self.maximumHTMLBytes {
+            report(
+                "IX008", 0, "\(bytes) bytes",
+                "the HTML is \(bytes) bytes, over the \(Self.maximumHTMLBytes) bytes (1 MiB) link previews read")
+        }
+    }
+
+    private func checkCanonicals(_ report: (String, Int, String, String) -> Void) {
+        let canonicals = page.canonicals
+        func excerpt(_ tag: MetaTag) -> String { "<link rel=\"\(tag.key)\" href=\"\(tag.asWritten ?? tag.content)\">" }
+        let targets = Set(canonicals.map(\.content) + context.headerCanonicals)
+        if targets.count > 1, let second = canonicals.dropFirst().first ?? canonicals.first {
+            let listed =
+                (canonicals.map { "\($0.asWritten ?? $0.content) (line \($0.line))" }
+                + context.headerCanonicals.map { "\($0) (Link header)" }).joined(separator: ", ")
+            report("IX007", second.line, excerpt(second), "\(targets.count) different canonical URLs: \(listed)")
+        }
+        for tag in canonicals {
+            let written = (tag.asWritten ?? tag.content).trimmingCharacters(in: .whitespaces)
+            guard let parsed = URLParser.parse(tag.content), parsed.isCrawlable else {
+                report("IX007", tag.line, excerpt(tag), "canonical \"\(written)\" is not an absolute http(s) URL")
+                continue
+            }
+            if !Self.hasScheme(written) {
+                report(
+                    "IX007", tag.line, excerpt(tag),
+                    "canonical \"\(written)\" is relative (resolved to \(tag.content)); write it absolute")
+            }
+        }
+        guard let first = canonicals.first, let target = URLParser.parse(first.content),
+            let targetKey = target.deduplicationKey, let pageKey = URLParser.parse(page.url)?.deduplicationKey,
+            targetKey != pageKey
+        else { return }
+        report(
+            "IX006", first.line, excerpt(first),
+            "canonical \(first.content) is not this page (\(page.url)): the page is a duplicate, the canonical is indexed"
+        )
+    }
+
+    /// IX004 for a response that is not 200 HTML (usable for pages that were never parsed).
+    static func responseFindings(status: Int?, mediaType: String?, url: String) -> [(
+        ruleID: String, excerpt: String, message: String
+    )] {
+        if let status, status != 200 {
+            return [("IX004", "HTTP \(status)", "the final response for \(url) is HTTP \(status), not 200")]
+        }
+        if let mediaType, mediaType != "text/html", mediaType != "application/xhtml+xml" {
+            return [("IX004", "Content-Type: \(mediaType)", "the final response for \(url) is \(mediaType), not HTML")]
+        }
+        return []
+    }
+
+    /// `noindex, nofollow` → ["noindex", "nofollow"] (lower-cased, trimmed).
+    static func directives(_ content: String) -> Set<String> {
+        Set(content.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    /// An `X-Robots-Tag` value's directives when they apply to Applebot: unprefixed, or
+    /// `applebot: …`; nil for another agent's (`googlebot: noindex`).
+    static func headerDirectives(_ value: String) -> Set<String>? {
+        let lowered = value.lowercased()
+        if let colon = lowered.firstIndex(of: ":") {
+            let agent = lowered[..<colon].trimmingCharacters(in: .whitespaces)
+            let known = ["noindex", "nofollow", "none", "nosnippet", "all", "noarchive", "notranslate", "noimageindex"]
+            if !agent.isEmpty, !agent.contains(","), !agent.contains(" "), !known.contains(agent),
+                !agent.hasPrefix("unavailable_after"), !agent.hasPrefix("max-")
+            {
+                return agent == "applebot" ? directives(String(lowered[lowered.index(after: colon)...])) : nil
+            }
+        }
+        return directives(lowered)
+    }
+
+    static func hasScheme(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else {
+            return false
+        }
+        return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+}
+
+extension RuleCatalogue {
+    static let indexabilityFixHints: [String: String] = [
+        "IX001":
+            "Allow Applebot in robots.txt (a User-agent: Applebot group, or Googlebot's when Applebot is not named).",
+        "IX002": "Remove noindex/none from meta robots, meta applebot and X-Robots-Tag for pages meant for search.",
+        "IX003": "Remove nosnippet so the description can be shown.",
+        "IX004": "Serve the page with HTTP 200 and Content-Type text/html at its canonical URL.",
+        "IX005": "Replace the meta refresh with an HTTP redirect (301/308) or serve the content directly.",
+        "IX006": "Point rel=canonical at this page when it is the one to index; otherwise index the canonical page.",
+        "IX007": "Keep exactly one absolute http(s) rel=canonical link.",
+        "IX008": "Keep the HTML under 1 MB: move inline data and scripts out of the page.",
+    ]
+}

@@ -1,0 +1,179 @@
+import MarkupExtraction
+import Testing
+import Verification
+
+extension FixtureSiteRuleTests {
+    /// The deep-link, content and indexability rules each fixture page must trigger
+    /// (Fixtures/html/MANIFEST.md), checked without a crawl context.
+    static let expectedPageRules: [String: [String]] = [
+        "broken/missing-description.html": ["CT002"],
+        "broken/no-deep-link.html": ["DL001"],
+        "broken/noindex.html": ["IX002"],
+        "broken/title-too-long.html": ["CT003"],
+    ]
+}
+
+/// A complete, clean page (no finding in the DL, CT and IX groups) with `head` added to its head.
+private func page(
+    title: String = "Up — a house carried away by balloons",
+    description: String = "An old balloon seller flies his house to South America, with a boy scout on the porch.",
+    head: String = "", lang: String = "en"
+) -> String {
+    """
+    <!doctype html>
+    <html lang="\(lang)"><head><title>\(title)</title>
+    <meta name="description" content="\(description)">
+    <link rel="canonical" href="https://www.example.com/movies/up.html">
+    <meta property="og:image" content="https://www.example.com/images/up.png">
+    <meta name="apple-itunes-app" content="app-id=1234567890, app-argument=https://www.example.com/movies/up.html">
+    \(head)
+    </head><body><p>Up</p></body></html>
+    """
+}
+
+private func rules(
+    _ html: String, context: PageContext = PageContext(), groups: [String] = ["DL", "CT", "IX"]
+) -> [String] {
+    let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+    return PageVerifier().verify(markup, context: context).map(\.ruleID)
+        .filter { id in groups.contains { id.hasPrefix($0) } && id != "DL003" }.sorted()
+}
+
+@Suite("Content rules (§7.7)")
+struct ContentRuleTests {
+    @Test func cleanPageHasNoFinding() {
+        #expect(rules(page()) == [])
+    }
+
+    @Test(
+        arguments: [
+            (page(title: ""), [String]()),  // <title> empty, but og/JSON-LD absent too → CT001 below
+            (page(title: String(repeating: "a", count: 91)), ["CT003"]),
+            (page(description: String(repeating: "word ", count: 61)), ["CT004"]),
+            (page(description: "A short film text."), ["CT005"]),
+            (page(description: "Up — a house carried away by balloons."), ["CT005", "CT006"]),
+            (page(title: "Balloon balloon balloon balloon: the house flies"), ["CT013"]),
+            (page(head: #"<meta name="keywords" content="a, b, c, d, e, f">"#), ["CT012"]),
+            (page(head: #"<meta name="keywords" content="balloon, house, Balloon">"#), ["CT013"]),
+            (page(head: #"<meta property="og:locale" content="fr_FR">"#), ["CT015"]),
+            (page(head: #"<meta property="og:locale" content="en_GB">"#), []),
+            (
+                page(head: #"<script type="application/ld+json">{"@type":"Movie","keywords":"a,b,c,d,e,f"}</script>"#),
+                ["CT012"]
+            ),
+        ] as [(String, [String])])
+    func eachRuleFires(html: String, expected: [String]) {
+        let found = rules(html, groups: ["CT"]).filter { $0 != "CT001" }
+        #expect(found == expected, "\(html)")
+    }
+
+    @Test func noTitleAnywhereIsCT001() {
+        let html = page(title: "").replacingOccurrences(of: "<title></title>", with: "")
+        #expect(rules(html, groups: ["CT001"]) == ["CT001"])
+    }
+
+    @Test func noDescriptionAnywhereIsCT002() {
+        let html = page().replacingOccurrences(of: "<meta name=\"description\"", with: "<meta name=\"x\"")
+        #expect(rules(html, groups: ["CT"]) == ["CT002"])
+    }
+
+    @Test func onlyATouchIconIsNoContentImage() {
+        let html = page(head: #"<link rel="apple-touch-icon" href="/icon.png">"#)
+            .replacingOccurrences(of: "og:image", with: "og:x")
+        #expect(rules(html, groups: ["CT007"]) == ["CT007"])
+    }
+}
+
+@Suite("Indexability rules (§7.8)")
+struct IndexabilityRuleTests {
+    @Test(
+        arguments: [
+            (#"<meta name="robots" content="noindex, follow">"#, ["IX002"]),
+            (#"<meta name="applebot" content="none">"#, ["IX002"]),
+            (#"<meta name="googlebot" content="noindex">"#, []),
+            (#"<meta name="robots" content="nosnippet">"#, ["IX003"]),
+            (#"<meta http-equiv="refresh" content="0; url=/movies/up-2.html">"#, ["IX005"]),
+            (#"<meta http-equiv="refresh" content="300">"#, []),
+            (#"<link rel="canonical" href="https://www.example.com/movies/up-2.html">"#, ["IX007"]),
+        ] as [(String, [String])])
+    func eachMarkupRuleFires(head: String, expected: [String]) {
+        #expect(rules(page(head: head), groups: ["IX"]) == expected, "\(head)")
+    }
+
+    @Test func aCanonicalElsewhereIsADuplicate() {
+        let html = page().replacingOccurrences(
+            of: "https://www.example.com/movies/up.html\">", with: "https://www.example.com/movies/up-2.html\">")
+        #expect(rules(html, groups: ["IX"]) == ["IX006"])
+    }
+
+    @Test func aRelativeCanonicalIsIX007() {
+        let html = page().replacingOccurrences(
+            of: "href=\"https://www.example.com/movies/up.html\"", with: "href=\"/movies/up.html\"")
+        #expect(rules(html, groups: ["IX"]) == ["IX007"])
+    }
+
+    @Test(
+        arguments: [
+            (PageContext(applebotAllowed: false), ["IX001"]),
+            (PageContext(applebotAllowed: true), []),
+            (PageContext(status: 200, mediaType: "text/html"), []),
+            (PageContext(status: 404, mediaType: "text/html"), ["IX004"]),
+            (PageContext(robotsHeaders: ["noindex"]), ["IX002"]),
+            (PageContext(robotsHeaders: ["applebot: noindex, nofollow"]), ["IX002"]),
+            (PageContext(robotsHeaders: ["googlebot: noindex"]), []),
+            (PageContext(robotsHeaders: ["unavailable_after: 25 Jun 2030 15:00:00 PST"]), []),
+            (PageContext(robotsHeaders: ["nosnippet"]), ["IX003"]),
+            (PageContext(headerCanonicals: ["https://www.example.com/movies/up-2.html"]), ["IX007"]),
+            (PageContext(bodyBytes: 2 << 20), ["IX008"]),
+            (PageContext(bodyBytes: 500_000), []),
+        ] as [(PageContext, [String])])
+    func eachResponseRuleFires(context: PageContext, expected: [String]) {
+        #expect(rules(page(), context: context, groups: ["IX"]) == expected)
+    }
+
+    @Test func responsesThatAreNotHTMLAreIX004() {
+        let verifier = PageVerifier()
+        #expect(
+            verifier.verifyResponse(url: "https://a/", status: 200, mediaType: "image/png").map(\.ruleID) == ["IX004"])
+        #expect(verifier.verifyResponse(url: "https://a/", status: 410, mediaType: nil).map(\.ruleID) == ["IX004"])
+        #expect(verifier.verifyResponse(url: "https://a/", status: 200, mediaType: "text/html").isEmpty)
+    }
+}
+
+@Suite("Deep-link rules (§7.2)")
+struct DeepLinkRuleTests {
+    static let noBanner = page().replacingOccurrences(of: "apple-itunes-app", with: "x-app")
+
+    @Test func noDeepLinkIsDL001() {
+        #expect(rules(Self.noBanner, groups: ["DL"]) == ["DL001"])
+    }
+
+    @Test func aUniversalLinkForTheCanonicalIsADeepLink() {
+        let handled = PageContext(canonicalLink: .handled(rule: "components[0] /movies/*"))
+        #expect(rules(Self.noBanner, context: handled, groups: ["DL"]) == [])
+        let excluded = PageContext(canonicalLink: .excluded(rule: "components[0] /movies/* (exclude)"))
+        #expect(rules(Self.noBanner, context: excluded, groups: ["DL"]) == ["DL001"])
+    }
+
+    @Test(
+        arguments: [
+            (#"<meta property="al:ios:url" content="familycinema://movies/up">"#, [String]()),
+            (
+                #"<meta property="al:ios:url" content="familycinema://movies/up"><meta name="twitter:app:url:iphone" content="familycinema://movies/cars">"#,
+                ["DL002"]
+            ),
+            (#"<meta property="al:ios:url" content="https://www.example.com/movies/cars.html">"#, ["DL002"]),
+            (#"<meta property="al:ios:url" content="https://www.example.com/movies/up.html#top">"#, []),
+        ] as [(String, [String])])
+    func deepLinksMustAgree(head: String, expected: [String]) {
+        #expect(rules(page(head: head), groups: ["DL"]) == expected, "\(head)")
+    }
+
+    @Test func onlyCustomSchemeLinksAreDL004() {
+        let html = Self.noBanner.replacingOccurrences(
+            of: "</head>", with: #"<meta property="al:ios:url" content="familycinema://movies/up"></head>"#)
+        #expect(rules(html, groups: ["DL"]) == ["DL004"])
+        let handled = PageContext(canonicalLink: .handled(rule: "components[0] /movies/*"))
+        #expect(rules(html, context: handled, groups: ["DL"]) == [])
+    }
+}
