@@ -43,6 +43,8 @@ public struct Rule: Sendable, Hashable, Identifiable {
     public var consumer: String
     /// Whether SpotCheck checks it yet (rules not checked yet are listed, never left out).
     public var isImplemented: Bool
+    /// Whether the rule is one of the reference's 153 (false: one of SpotCheck's own, tagged [I]).
+    public var isFromReference: Bool
 
     /// Whether the rule cites Apple (current or archived); otherwise it is presented as a spec
     /// owner's, a third party's or SpotCheck's own.

@@ -84,7 +84,10 @@ extension RuleCatalogue {
 
     static var summaryLine: String {
         let implemented = all.filter(\.isImplemented).count
-        return "\(all.count) rules; \(implemented) checked, \(all.count - implemented) not implemented yet."
+        let reference = all.filter(\.isFromReference)
+        let referenceImplemented = reference.filter(\.isImplemented).count
+        return
+            "\(all.count) rules (the reference's \(reference.count) + \(all.count - reference.count) of SpotCheck's own); \(implemented) checked (\(referenceImplemented) of the reference's), \(all.count - implemented) not implemented yet."
     }
 
     private static func escaped(_ cell: String) -> String {

@@ -13,11 +13,12 @@ public enum RuleCatalogue {
         .union(ContentChecks.implemented)
         .union(IndexabilityChecks.implemented)
         .union(DeepLinkChecks.implemented)
+        .union(SiteVerifier.implemented)
 
     /// How to fix each implemented rule.
     static let fixHints: [String: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
-        indexabilityFixHints, deepLinkFixHints,
+        indexabilityFixHints, deepLinkFixHints, siteFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.
@@ -38,13 +39,14 @@ public enum RuleCatalogue {
         "AS": "Core Spotlight (the app's local index)",
     ]
 
-    /// Every rule, in the reference's order.
-    public static let all: [Rule] = entries.map { entry in
+    /// Every rule: the reference's, in its order, then SpotCheck's own.
+    public static let all: [Rule] = (entries + ownEntries).map { entry in
         let group = String(entry.id.prefix { $0.isLetter })
         return Rule(
             id: entry.id, group: group, section: entry.section, severity: Severity(rawValue: entry.severity) ?? .info,
             check: entry.check, source: entry.source, sourceKinds: sourceKinds(in: entry.source),
-            consumer: consumers[group] ?? "", isImplemented: implementedIDs.contains(entry.id))
+            consumer: consumers[group] ?? "", isImplemented: implementedIDs.contains(entry.id),
+            isFromReference: entry.section != ownSection)
     }
 
     private static let byID: [String: Rule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })

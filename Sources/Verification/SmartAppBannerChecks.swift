@@ -158,6 +158,7 @@ extension RuleCatalogue {
     ]
 
     static let smartAppBannerPartly: [String: String] = [
-        "SAB007": "checks the site root only; \"identical on many pages\" needs the site-level checks"
+        "SAB007":
+            "the site root on every page, and the same app-argument on 3 or more pages in a crawl; \"the app's opening screen\" is not known to SpotCheck"
     ]
 }

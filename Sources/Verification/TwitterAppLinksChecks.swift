@@ -8,6 +8,7 @@ struct TwitterAppLinksChecks {
 
     static let implemented: Set<String> = [
         "TW001", "TW002", "TW003", "TW004", "TW005", "AL001", "AL002", "AL003", "AL004", "AL005", "DL003",
+        "TW006",
     ]
 
     func run(_ report: (String, Int, String, String) -> Void) {
@@ -35,6 +36,13 @@ struct TwitterAppLinksChecks {
             case "twitter:app:id:iphone", "twitter:app:id:ipad":
                 if !Self.isNumeric(value) {
                     flag("TW004", tag, "\(key) \"\(value)\" is not the numeric App Store ID (a bundle ID?)")
+                }
+            case "twitter:url":
+                if let canonical = page.canonicals.first?.content,
+                    let canonicalKey = URLParser.parse(canonical)?.deduplicationKey,
+                    URLParser.parse(value)?.deduplicationKey != canonicalKey
+                {
+                    flag("TW006", tag, "twitter:url \"\(value)\" differs from the canonical URL \(canonical)")
                 }
             case let name where name.hasPrefix("twitter:app:url:"):
                 if !value.contains("://") { flag("TW005", tag, "\(key) \"\(value)\" has no \"://\"") }
@@ -130,6 +138,7 @@ extension RuleCatalogue {
         "AL003": "Write al:*:url as a URL whose scheme has letters, digits, + - . only.",
         "AL004": "Set al:web:should_fallback to true or false.",
         "AL005": "Make al:web:url the page's absolute canonical http(s) URL.",
+        "TW006": "Make twitter:url the page's canonical URL, or leave it out.",
         "DL003": "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id and twitter:app:id:*.",
     ]
 

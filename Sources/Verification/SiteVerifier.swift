@@ -1,0 +1,172 @@
+import URLNormalization
+
+/// What the site-level rules need to know of one crawled page.
+public struct SitePage: Sendable, Hashable {
+    /// The page's public URL (after redirects).
+    public var url: String
+    /// The HTTP status of the final response (nil when the fetch failed).
+    public var status: Int?
+    /// Whether the response was parsed as HTML.
+    public var isHTML: Bool
+    /// Whether robots.txt lets Applebot fetch it (nil: unknown).
+    public var applebotAllowed: Bool?
+    /// Whether the page says `noindex` (meta robots/applebot or X-Robots-Tag).
+    public var isNoindex: Bool
+    /// The first `rel=canonical` target, resolved.
+    public var canonical: String?
+    public var title: String?
+    public var contentDescription: String?
+    public var thumbnailURL: String?
+    /// The Smart App Banner `app-argument`.
+    public var appArgument: String?
+
+    public init(
+        url: String, status: Int?, isHTML: Bool, applebotAllowed: Bool? = nil, isNoindex: Bool = false,
+        canonical: String? = nil, title: String? = nil, contentDescription: String? = nil,
+        thumbnailURL: String? = nil, appArgument: String? = nil
+    ) {
+        self.url = url
+        self.status = status
+        self.isHTML = isHTML
+        self.applebotAllowed = applebotAllowed
+        self.isNoindex = isNoindex
+        self.canonical = canonical
+        self.title = title
+        self.contentDescription = contentDescription
+        self.thumbnailURL = thumbnailURL
+        self.appArgument = appArgument
+    }
+}
+
+/// A `<loc>` a sitemap lists.
+public struct SitemapListing: Sendable, Hashable {
+    public var location: String
+    public var sitemapURL: String
+    public var line: Int
+
+    public init(location: String, sitemapURL: String, line: Int) {
+        self.location = location
+        self.sitemapURL = sitemapURL
+        self.line = line
+    }
+}
+
+/// The rules that need the whole crawl: the same title, description, image or `app-argument` on
+/// many pages (CT014, CT008, SAB007), canonicals to pages that are not indexable (IX012), canonical
+/// chains and cycles (IX013), and sitemaps listing non-canonical URLs (IX014). Findings come in
+/// a fixed order (URL, rule, message).
+public struct SiteVerifier: Sendable {
+    public var configuration: RuleConfiguration
+
+    /// Pages sharing a title or description before CT014 fires (SpotCheck's threshold).
+    public static let duplicateTextPages = 2
+    /// Pages sharing an image or `app-argument` before CT008 / SAB007 fire (SpotCheck's threshold:
+    /// a default image on a few section pages is common; on three or more it is the site default).
+    public static let duplicateLinkPages = 3
+
+    static let implemented: Set<String> = ["CT008", "CT014", "IX012", "IX013", "IX014"]
+
+    public init(configuration: RuleConfiguration = RuleConfiguration()) {
+        self.configuration = configuration
+    }
+
+    public func verify(_ pages: [SitePage], sitemapListings: [SitemapListing] = []) -> [Finding] {
+        let verifier = PageVerifier(configuration: configuration)
+        var findings: [Finding] = []
+        func report(_ ruleID: String, _ url: String, _ excerpt: String, _ message: String) {
+            if let finding = verifier.finding(ruleID, url: url, line: 0, excerpt: excerpt, message: message) {
+                findings.append(finding)
+            }
+        }
+        let candidates = pages.filter { $0.status == 200 && $0.isHTML }
+
+        func duplicates(
+            _ value: (SitePage) -> String?, normalize: (String) -> String, threshold: Int,
+            _ flag: (SitePage, String, [SitePage]) -> Void
+        ) {
+            var groups: [String: [SitePage]] = [:]
+            for page in candidates {
+                guard let text = value(page), !text.isEmpty else { continue }
+                groups[normalize(text), default: []].append(page)
+            }
+            for group in groups.values where group.count >= threshold {
+                for page in group { flag(page, value(page) ?? "", group) }
+            }
+        }
+        func others(_ group: [SitePage], besides page: SitePage) -> String {
+            let rest = group.filter { $0.url != page.url }.map(\.url).sorted()
+            return rest.prefix(3).joined(separator: ", ") + (rest.count > 3 ? " and \(rest.count - 3) more" : "")
+        }
+        let text: (String) -> String = { $0.lowercased().split { $0.isWhitespace }.joined(separator: " ") }
+        let link: (String) -> String = { URLParser.parse($0)?.deduplicationKey ?? $0 }
+        duplicates(\.title, normalize: text, threshold: Self.duplicateTextPages) { page, title, group in
+            report("CT014", page.url, title, "the title \"\(title)\" is also on \(others(group, besides: page))")
+        }
+        duplicates(\.contentDescription, normalize: text, threshold: Self.duplicateTextPages) { page, value, group in
+            report("CT014", page.url, value, "the same description is also on \(others(group, besides: page))")
+        }
+        duplicates(\.thumbnailURL, normalize: link, threshold: Self.duplicateLinkPages) { page, image, group in
+            report("CT008", page.url, image, "the image \(image) is also the image of \(others(group, besides: page))")
+        }
+        duplicates(\.appArgument, normalize: link, threshold: Self.duplicateLinkPages) { page, argument, group in
+            report(
+                "SAB007", page.url, "app-argument=\(argument)",
+                "the same app-argument \(argument) is on \(group.count) pages (also \(others(group, besides: page)))")
+        }
+
+        // Canonicals, through the crawl's pages by de-duplication key.
+        var byKey: [String: SitePage] = [:]
+        for page in pages {
+            let key = link(page.url)
+            if byKey[key] == nil || page.status == 200 { byKey[key] = page }
+        }
+        for page in candidates {
+            guard let canonical = page.canonical, link(canonical) != link(page.url),
+                let target = byKey[link(canonical)]
+            else { continue }
+            let excerpt = "<link rel=\"canonical\" href=\"\(canonical)\">"
+            if target.status != 200 || !target.isHTML {
+                let what = target.status.map { "HTTP \($0)" } ?? "a failed fetch"
+                report(
+                    "IX012", page.url, excerpt,
+                    "canonical \(canonical) is \(target.isHTML || target.status != 200 ? what : "not HTML"), not a 200 HTML page"
+                )
+            } else if target.applebotAllowed == false {
+                report("IX012", page.url, excerpt, "canonical \(canonical) is blocked for Applebot by robots.txt")
+            } else if target.isNoindex {
+                report("IX012", page.url, excerpt, "canonical \(canonical) says noindex")
+            }
+            guard let next = target.canonical, link(next) != link(target.url) else { continue }
+            if link(next) == link(page.url) {
+                report(
+                    "IX013", page.url, excerpt,
+                    "canonical cycle: this page names \(canonical), which names this page back")
+            } else {
+                report(
+                    "IX013", page.url, excerpt,
+                    "canonical chain: this page names \(canonical), which names \(next); name the final URL directly")
+            }
+        }
+
+        for listing in sitemapListings {
+            guard let page = byKey[link(listing.location)], page.status == 200, let canonical = page.canonical,
+                link(canonical) != link(listing.location)
+            else { continue }
+            report(
+                "IX014", page.url, "<loc>\(listing.location)</loc>",
+                "\(listing.sitemapURL) (line \(listing.line)) lists \(listing.location), whose canonical is \(canonical)"
+            )
+        }
+        return findings.sorted { ($0.url, $0.ruleID, $0.message) < ($1.url, $1.ruleID, $1.message) }
+    }
+}
+
+extension RuleCatalogue {
+    static let siteFixHints: [String: String] = [
+        "CT008": "Give each page an image of its own content, not the site's default image or logo.",
+        "CT014": "Write a title and description specific to each page.",
+        "IX012": "Point rel=canonical at the 200, indexable URL of the content (the final URL after redirects).",
+        "IX013": "Point every duplicate directly at the final canonical URL.",
+        "IX014": "List canonical URLs only in sitemaps.",
+    ]
+}
