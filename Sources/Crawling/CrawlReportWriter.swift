@@ -1,6 +1,7 @@
 public import CrawlStore
 import Foundation
 import LenientJSON
+public import Verification
 
 /// Writes a crawl's `report.json` from its store, streaming: pages are read in batches and written
 /// as they come, so a 20,000-page crawl does not sit in memory. Every page carries its status,
@@ -11,10 +12,13 @@ public struct CrawlReportWriter: Sendable {
 
     public let store: CrawlStore
     public let mapping: OriginMapping?
+    /// The rules over the whole crawl, with the project's rule configuration.
+    public let siteVerifier: SiteVerifier
 
-    public init(store: CrawlStore, mapping: OriginMapping?) {
+    public init(store: CrawlStore, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier()) {
         self.store = store
         self.mapping = mapping
+        self.siteVerifier = siteVerifier
     }
 
     public struct Totals: Sendable, Hashable {
@@ -29,8 +33,8 @@ public struct CrawlReportWriter: Sendable {
         public var findingsByRule: [String: Int] = [:]
     }
 
-    /// Counts over the stored pages (one pass).
-    public func totals() throws -> Totals {
+    /// Counts over the stored pages (one pass), with the site-level findings.
+    public func totals(siteFindings: [Finding]? = nil) throws -> Totals {
         var totals = Totals()
         try store.forEachPage { pages in
             for page in pages {
@@ -48,6 +52,10 @@ public struct CrawlReportWriter: Sendable {
                 }
             }
         }
+        for finding in try siteFindings ?? self.siteFindings() {
+            totals.findingsBySeverity[finding.severity.rawValue, default: 0] += 1
+            totals.findingsByRule[finding.ruleID, default: 0] += 1
+        }
         return totals
     }
 
@@ -64,7 +72,8 @@ public struct CrawlReportWriter: Sendable {
         }
         var output = BufferedOutput(handle: handle)
         let run = try store.currentRun()
-        let totals = try totals()
+        let siteFindings = try siteFindings()
+        let totals = try totals(siteFindings: siteFindings)
         let skipped = try store.skippedURLs()
         let notCrawled = try store.sitemapLocationsNotCrawled()
         let notInSitemaps = try store.sitemapEntries().isEmpty ? [] : try store.pagesNotInSitemaps()
@@ -119,6 +128,12 @@ public struct CrawlReportWriter: Sendable {
         }
         output.write(first ? "],\n" : "\n  ],\n")
 
+        output.write("  \"siteFindings\": [")
+        for (index, finding) in siteFindings.enumerated() {
+            output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
+        }
+        output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
+
         var coverage = JSONObject()
         coverage.append(
             "skipped",
@@ -147,7 +162,7 @@ public struct CrawlReportWriter: Sendable {
         return path
     }
 
-    private func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
+    func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
 
     private func pageJSON(_ page: PageRecord) -> String {
         var object = JSONObject()

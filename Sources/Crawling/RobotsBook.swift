@@ -86,7 +86,7 @@ actor RobotsBook {
         return answer(policy: policy, productToken: productToken)
     }
 
-    private static func answer(from record: CrawlStore.RobotsRecord, productToken: String) -> Answer {
+    static func answer(from record: CrawlStore.RobotsRecord, productToken: String) -> Answer {
         let policy: RobotsPolicy
         switch record.status {
         case .some(200..<300): policy = .rules(RobotsTxt(bytes: record.body))

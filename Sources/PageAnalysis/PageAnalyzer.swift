@@ -62,3 +62,15 @@ public struct PageAnalyzer: Sendable {
         }
     }
 }
+
+extension AnalyzedPage {
+    /// What the site-level rules compare of this page.
+    public var sitePage: SitePage {
+        SitePage(
+            url: markup.url, status: nil, isHTML: true,
+            isNoindex: findings?.contains { $0.ruleID == "IX002" } ?? false,
+            canonical: markup.canonicals.first?.content, title: attributes.attributeSet.title,
+            contentDescription: attributes.attributeSet.contentDescription,
+            thumbnailURL: attributes.attributeSet.thumbnailURL, appArgument: markup.smartAppBanner?.appArgument)
+    }
+}

@@ -1,6 +1,6 @@
 public import Foundation
 public import LenientJSON
-import Verification
+public import Verification
 
 /// The JSON report `validate` writes: every page (the `extract` contract plus the attribute set),
 /// every input problem, and a summary. `schemaVersion` changes when a key changes meaning.
@@ -9,6 +9,8 @@ public struct ValidationReport: Sendable {
 
     public var pages: [AnalyzedPage] = []
     public var problems: [InputProblem] = []
+    /// Findings of the rules over all the pages (duplicates, canonical targets).
+    public var siteFindings: [Finding] = []
     public var generatedAt: Date
     public var arguments: [String]
 
@@ -34,7 +36,9 @@ public struct ValidationReport: Sendable {
         for severity in Severity.allCases.reversed() {
             bySeverity.append(
                 severity.rawValue,
-                JSONValue(pages.reduce(0) { $0 + ($1.findings ?? []).filter { $0.severity == severity }.count }))
+                JSONValue(
+                    pages.reduce(0) { $0 + ($1.findings ?? []).filter { $0.severity == severity }.count }
+                        + siteFindings.filter { $0.severity == severity }.count))
         }
         summary.append("findings", .object(bySeverity))
         object.append("summary", .object(summary))
@@ -54,6 +58,7 @@ public struct ValidationReport: Sendable {
                     }
                     return .object(object)
                 }))
+        object.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
         return .object(object)
     }
 

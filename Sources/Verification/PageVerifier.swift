@@ -44,7 +44,7 @@ public struct PageVerifier: Sendable {
     }
 
     /// A finding of `ruleID` with the configured severity; nil when the rule is switched off.
-    func finding(_ ruleID: String, url: String, line: Int, excerpt: String, message: String) -> Finding? {
+    public func finding(_ ruleID: String, url: String, line: Int, excerpt: String, message: String) -> Finding? {
         guard let rule = RuleCatalogue.rule(ruleID), let severity = configuration.severity(of: rule) else { return nil }
         return Finding(
             ruleID: ruleID, severity: severity, url: url, line: line, excerpt: excerpt, message: message,

@@ -78,7 +78,8 @@ public struct SiteVerifier: Sendable {
                 findings.append(finding)
             }
         }
-        let candidates = pages.filter { $0.status == 200 && $0.isHTML }
+        // Pages with content: 200 HTML from a crawl, or HTML files (no status).
+        let candidates = pages.filter { $0.isHTML && ($0.status == nil || $0.status == 200) }
 
         func duplicates(
             _ value: (SitePage) -> String?, normalize: (String) -> String, threshold: Int,
@@ -118,14 +119,14 @@ public struct SiteVerifier: Sendable {
         var byKey: [String: SitePage] = [:]
         for page in pages {
             let key = link(page.url)
-            if byKey[key] == nil || page.status == 200 { byKey[key] = page }
+            if byKey[key] == nil || page.status == 200 || page.status == nil { byKey[key] = page }
         }
         for page in candidates {
             guard let canonical = page.canonical, link(canonical) != link(page.url),
                 let target = byKey[link(canonical)]
             else { continue }
             let excerpt = "<link rel=\"canonical\" href=\"\(canonical)\">"
-            if target.status != 200 || !target.isHTML {
+            if (target.status != nil && target.status != 200) || !target.isHTML {
                 let what = target.status.map { "HTTP \($0)" } ?? "a failed fetch"
                 report(
                     "IX012", page.url, excerpt,
@@ -149,7 +150,8 @@ public struct SiteVerifier: Sendable {
         }
 
         for listing in sitemapListings {
-            guard let page = byKey[link(listing.location)], page.status == 200, let canonical = page.canonical,
+            guard let page = byKey[link(listing.location)], page.isHTML, page.status == nil || page.status == 200,
+                let canonical = page.canonical,
                 link(canonical) != link(listing.location)
             else { continue }
             report(

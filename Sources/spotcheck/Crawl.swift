@@ -206,7 +206,8 @@ struct Crawl: AsyncParsableCommand {
         let mapping = settings.publicOrigin.flatMap {
             OriginMapping(fetchOrigin: OriginMapping.origin(of: parsedSeed), publicOrigin: $0)
         }
-        let writer = CrawlReportWriter(store: store, mapping: mapping)
+        let writer = CrawlReportWriter(
+            store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: verifier.configuration))
         let reportPath: String
         do {
             reportPath = try writer.write(into: reportFolder)
@@ -214,8 +215,8 @@ struct Crawl: AsyncParsableCommand {
             print("spotcheck: error: \(reportFolder): report.json not written: \(error)", to: &standardError)
             throw SpotCheckExit.reportNotWritable
         }
+        let totals = try? writer.totals()
         if !quiet {
-            let totals = try? writer.totals()
             let statuses = (totals?.byStatus ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             print(
                 """
@@ -228,7 +229,7 @@ struct Crawl: AsyncParsableCommand {
                 """)
         }
         if let server { await server.stop() }
-        let findingSeverities = (try? writer.totals())?.findingsBySeverity ?? [:]
+        let findingSeverities = totals?.findingsBySeverity ?? [:]
         let failing = findingSeverities.filter { $0.value > 0 }.compactMap { Severity(rawValue: $0.key) }
         if summary.fetched == 0, !resume {
             // Nothing could be fetched, not even the seed: say why (the report has it too).

@@ -69,6 +69,17 @@ struct Validate: ParsableCommand {
                 print("spotcheck: error: \(problem)", to: &standardError)
             }
         }
+        if let configuration = analyzer.verifier?.configuration, report.pages.count > 1 {
+            report.siteFindings = SiteVerifier(configuration: configuration).verify(report.pages.map(\.sitePage))
+            if !quiet, !report.siteFindings.isEmpty {
+                var lines = ["across the pages:"]
+                for finding in report.siteFindings {
+                    lines.append("  \(finding.severity.rawValue) \(finding.ruleID) \(finding.url): \(finding.message)")
+                }
+                output.write(PageSummary.printable(lines.joined(separator: "\n")) + "\n\n")
+                output.flush()
+            }
+        }
         let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
         let folder = self.output ?? ValidationReport.defaultFolder(name: name)
         let reportPath: String
@@ -81,7 +92,7 @@ struct Validate: ParsableCommand {
             throw ExitCode(5)
         }
         let diagnostics = report.pages.reduce(0) { $0 + $1.markup.diagnostics.count }
-        let findings = report.pages.flatMap { $0.findings ?? [] }
+        let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
         let counts = Severity.allCases.reversed().map { severity in
             "\(findings.filter { $0.severity == severity }.count) \(severity.rawValue)"
         }

@@ -1,0 +1,64 @@
+import CrawlStore
+import LenientJSON
+import RobotsExclusion
+import URLNormalization
+public import Verification
+
+extension CrawlReportWriter {
+    /// The site-level findings (duplicates across pages, canonical targets, sitemaps), from one
+    /// pass over the stored pages; each page is reduced to the few strings the rules compare.
+    public func siteFindings() throws -> [Finding] {
+        var pages: [SitePage] = []
+        try store.forEachPage { records in
+            for record in records { pages.append(Self.sitePage(record, shown: shown)) }
+        }
+        let listings = try store.sitemapEntries().map {
+            SitemapListing(location: $0.location, sitemapURL: $0.sitemapURL, line: $0.line)
+        }
+        var findings = siteVerifier.verify(pages, sitemapListings: listings)
+        findings += try applebotBlockedSkips()
+        return findings
+    }
+
+    /// IX001 for URLs the crawl did not fetch because robots.txt disallows them, when it
+    /// disallows them for Applebot too (its group, else Googlebot's, else `*`).
+    func applebotBlockedSkips() throws -> [Finding] {
+        var policies: [String: RobotsPolicy?] = [:]
+        var findings: [Finding] = []
+        let verifier = PageVerifier(configuration: siteVerifier.configuration)
+        for skipped in try store.skippedURLs() where skipped.reason == SkipReason.robots.rawValue {
+            guard let parsed = URLParser.parse(skipped.url) else { continue }
+            let origin = OriginMapping.origin(of: parsed)
+            if policies[origin] == nil {
+                policies[origin] = .some(
+                    try store.robots(origin: origin).map {
+                        RobotsBook.answer(from: $0, productToken: "applebot").policy
+                    })
+            }
+            guard let policy = policies[origin] ?? nil,
+                !policy.isAllowed(productTokens: RobotsBook.applebotTokens, url: skipped.url),
+                let finding = verifier.finding(
+                    "IX001", url: shown(skipped.url), line: 0, excerpt: "robots.txt",
+                    message:
+                        "robots.txt disallows \(shown(skipped.url)) for Applebot (not fetched: it disallows SpotCheck too)"
+                )
+            else { continue }
+            findings.append(finding)
+        }
+        return findings
+    }
+
+    static func sitePage(_ record: PageRecord, shown: (String) -> String) -> SitePage {
+        let markup = record.markupJSON.flatMap { JSONParser.parse($0, lenient: false).value }
+        let attributes = record.attributeSetJSON.flatMap { JSONParser.parse($0, lenient: false).value }
+        let findings = record.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }?.arrayValue ?? []
+        return SitePage(
+            url: shown(record.finalURL), status: record.status, isHTML: markup != nil,
+            applebotAllowed: record.applebotAllowed,
+            isNoindex: findings.contains { $0["rule"]?.stringValue == "IX002" },
+            canonical: markup?["canonical"]?[0]?.stringValue, title: attributes?["title"]?.stringValue,
+            contentDescription: attributes?["contentDescription"]?.stringValue,
+            thumbnailURL: attributes?["thumbnailURL"]?.stringValue,
+            appArgument: markup?["smartAppBanner"]?["appArgument"]?.stringValue)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import LenientJSON
+import Testing
+
+/// The fixture site crawled end to end with `--app-id 1234567890`: every finding, page-level and
+/// site-level, as `RULE URL` lines, equals the golden file. Fixtures/html/MANIFEST.md says which
+/// rules each page was made for. Re-record after an intended change with
+/// `SPOTCHECK_RECORD_GOLDEN=1 swift test --filter FixtureFindingsTests`, then read the diff.
+@Suite("Fixture site findings (golden)", .serialized)
+struct FixtureFindingsTests {
+    static let golden = TestSite.projectRoot.appendingPathComponent(
+        "Tests/CrawlingTests/Golden/fixture-crawl-findings.txt")
+
+    @Test func theFixtureCrawlFindsExactlyTheGoldenFindings() async throws {
+        let executable = try spotcheckExecutable()
+        let folder = try temporaryFolder("golden-crawl")
+        let run = try await runProcess(
+            executable, ["crawl", TestSite.fixtureRoot, "--output", folder, "--quiet", "--app-id", "1234567890"])
+        #expect(run.status == 0, "\(run.output)")
+        let text = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
+        let report = try #require(JSONParser.parse(text, lenient: false).value)
+        var lines: [String] = []
+        for page in report["pages"]?.arrayValue ?? [] {
+            for finding in page["findings"]?.arrayValue ?? [] {
+                lines.append("\(finding["rule"]?.stringValue ?? "?") \(finding["url"]?.stringValue ?? "?")")
+            }
+        }
+        for finding in report["siteFindings"]?.arrayValue ?? [] {
+            lines.append("\(finding["rule"]?.stringValue ?? "?") \(finding["url"]?.stringValue ?? "?") (site)")
+        }
+        let found = lines.sorted().joined(separator: "\n") + "\n"
+        if ProcessInfo.processInfo.environment["SPOTCHECK_RECORD_GOLDEN"] == "1" {
+            try found.write(to: Self.golden, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: Self.golden, encoding: .utf8)
+        #expect(found == expected)
+    }
+}
