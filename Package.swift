@@ -55,7 +55,8 @@ let package = Package(
         .target(
             name: "Crawling",
             dependencies: [
-                "CLibCrypto", "CrawlScheduling", "CrawlStore", "LenientJSON", "MarkupExtraction", "PageAnalysis",
+                "CLibCrypto", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction",
+                "PageAnalysis",
                 "PageFetching", "RobotsExclusion", "Sitemaps", "SpotlightModel", "URLNormalization", "Verification",
             ],
             swiftSettings: strictSettings

@@ -124,7 +124,9 @@ public struct Crawler: Sendable {
 
         let processor = PageProcessor(
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
-            clock: clock, verifier: verifier, isRecrawl: run.generation > 1)
+            clock: clock, verifier: verifier, isRecrawl: run.generation > 1,
+            images: ImageBook(
+                fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken))
         var robotsChecked: Set<String> = []
         var recentlySkipped: Set<String> = []
         /// Entries claimed from the store and not started yet, per host (popped from the end).

@@ -34,6 +34,8 @@ struct PageProcessor: Sendable {
     let verifier: PageVerifier
     /// Whether an earlier run's pages may be in the store (generation > 1): conditional requests.
     let isRecrawl: Bool
+    /// The images pages name, fetched once each for the image rules.
+    let images: ImageBook
     /// Links seen on earlier pages resolve from here (navigation repeats on every page).
     let linkCache = LinkCache()
 
@@ -200,10 +202,10 @@ struct PageProcessor: Sendable {
             record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
             return .page(record, links: [], skipped: [])
         }
-        return analyze(response, record: record, depth: entry.depth)
+        return await analyze(response, record: record, depth: entry.depth)
     }
 
-    private func analyze(_ response: FetchResponse, record: PageRecord, depth: Int) -> PageOutcome {
+    private func analyze(_ response: FetchResponse, record: PageRecord, depth: Int) async -> PageOutcome {
         var record = record
         let publicURL = mapping?.publicURL(record.finalURL) ?? record.finalURL
         var options = MarkupExtractor.Options(microdataContentOnAnyElement: settings.microdataContentOnAnyElement)
@@ -240,7 +242,19 @@ struct PageProcessor: Sendable {
         )
         record.markupJSON = JSONValue.object(json).serialized(pretty: false)
         record.attributeSetJSON = JSONValue.object(page.attributes.attributeSet.json).serialized(pretty: false)
-        record.findingsJSON = JSONValue.array((page.findings ?? []).map { .object($0.json) }).serialized(pretty: false)
+        var findings = page.findings ?? []
+        var probes: [(ImageReference, ImageProbe)] = []
+        for reference in ImageReference.references(
+            in: page.markup, thumbnailURL: page.attributes.attributeSet.thumbnailURL)
+        {
+            if let probe = await images.probe(reference.url) { probes.append((reference, probe)) }
+        }
+        if !probes.isEmpty {
+            findings = (findings + verifier.verifyImages(probes, pageURL: publicURL)).sorted {
+                ($0.line, $0.ruleID, $0.message) < ($1.line, $1.ruleID, $1.message)
+            }
+        }
+        record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
         if let title = page.markup.title?.text, Self.looksLikeNotFound(title) {
             record.errorKind = "soft-404"
             record.errorMessage = "HTTP 200 for a not-found page (title \"\(title)\")"

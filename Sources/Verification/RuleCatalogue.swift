@@ -14,11 +14,12 @@ public enum RuleCatalogue {
         .union(IndexabilityChecks.implemented)
         .union(DeepLinkChecks.implemented)
         .union(SiteVerifier.implemented)
+        .union(AssetChecks.implemented)
 
     /// How to fix each implemented rule.
     static let fixHints: [String: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
-        indexabilityFixHints, deepLinkFixHints, siteFixHints,
+        indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.

@@ -142,7 +142,6 @@ extension RuleCatalogue {
         "DL003": "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id and twitter:app:id:*.",
     ]
 
-    static let twitterAppLinksPartly: [String: String] = [
-        "TW003": "SVG and alt length only; the 5 MB limit needs the image fetch (asset checks)"
-    ]
+    /// TW003's 5 MB limit is checked when a crawl fetches the image (AssetChecks).
+    static let twitterAppLinksPartly: [String: String] = [:]
 }
