@@ -37,6 +37,7 @@ extension RuleCatalogue {
                     object.append("authority", .string(rule.authority))
                     object.append("consumer", .string(rule.consumer))
                     object.append("implemented", JSONValue(rule.isImplemented))
+                    object.append("fromReference", JSONValue(rule.isFromReference))
                     if let missing = partlyImplemented[rule.id] { object.append("partly", .string(missing)) }
                     if let hint = fixHints[rule.id] { object.append("fix", .string(hint)) }
                     return .object(object)

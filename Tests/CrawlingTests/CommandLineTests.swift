@@ -47,6 +47,9 @@ struct CommandLineTests {
         #expect(result.output.contains("--rule SAB999=off: unknown rule \"SAB999\""))
         let listing = try await runProcess(executable, ["rules", "--format", "json"])
         #expect(listing.status == 0)
-        #expect(JSONParser.parse(listing.output, lenient: false).value?["rules"]?.arrayValue?.count == 153)
+        let rules = JSONParser.parse(listing.output, lenient: false).value?["rules"]?.arrayValue ?? []
+        // The reference's 153 rules, then SpotCheck's own (tagged [I]).
+        #expect(rules.filter { $0["fromReference"]?.boolValue == true }.count == 153)
+        #expect(rules.prefix(153).last?["id"]?.stringValue == "AS016")
     }
 }
