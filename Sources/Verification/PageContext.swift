@@ -17,10 +17,13 @@ public struct PageContext: Sendable, Hashable {
     /// How the app's universal links treat the page's canonical URL, when the app and its host's
     /// `apple-app-site-association` are known.
     public var canonicalLink: UniversalLinkVerdict?
+    /// The same for the Smart App Banner's https `app-argument`, against its own host's file.
+    public var appArgumentLink: UniversalLinkVerdict?
 
     public init(
         status: Int? = nil, mediaType: String? = nil, robotsHeaders: [String] = [], headerCanonicals: [String] = [],
-        bodyBytes: Int? = nil, applebotAllowed: Bool? = nil, canonicalLink: UniversalLinkVerdict? = nil
+        bodyBytes: Int? = nil, applebotAllowed: Bool? = nil, canonicalLink: UniversalLinkVerdict? = nil,
+        appArgumentLink: UniversalLinkVerdict? = nil
     ) {
         self.status = status
         self.mediaType = mediaType
@@ -29,6 +32,7 @@ public struct PageContext: Sendable, Hashable {
         self.bodyBytes = bodyBytes
         self.applebotAllowed = applebotAllowed
         self.canonicalLink = canonicalLink
+        self.appArgumentLink = appArgumentLink
     }
 }
 

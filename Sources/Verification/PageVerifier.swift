@@ -29,6 +29,7 @@ public struct PageVerifier: Sendable {
         SmartAppBannerChecks(page: page, appStoreID: appStoreID).run(report)
         TwitterAppLinksChecks(page: page).run(report)
         DeepLinkChecks(page: page, attributes: attributes, context: context).run(report)
+        UniversalLinkChecks(page: page, attributes: attributes, context: context).run(report)
         OpenGraphChecks(page: page).run(report)
         StructuredDataChecks(page: page).run(report)
         ContentChecks(page: page, attributes: attributes).run(report)

@@ -15,11 +15,12 @@ public enum RuleCatalogue {
         .union(DeepLinkChecks.implemented)
         .union(SiteVerifier.implemented)
         .union(AssetChecks.implemented)
+        .union(UniversalLinkChecks.implemented)
 
     /// How to fix each implemented rule.
     static let fixHints: [String: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
-        indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints,
+        indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints, universalLinkPageFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.

@@ -177,3 +177,27 @@ struct DeepLinkRuleTests {
         #expect(rules(html, context: handled, groups: ["DL"]) == [])
     }
 }
+
+@Suite("Universal-link page rules (UL020, UL021, SAB021)")
+struct UniversalLinkPageRuleTests {
+    static let rule = "applinks.details[0].components[1] /movies/*"
+
+    @Test(
+        arguments: [
+            (PageContext(canonicalLink: .handled(rule: rule)), [String]()),
+            (PageContext(canonicalLink: .excluded(rule: rule + " (exclude)")), ["UL021"]),
+            (PageContext(canonicalLink: .notMatched), ["UL020"]),
+            (PageContext(canonicalLink: .noFile(reason: "HTTP 404")), []),
+            (PageContext(), []),
+            (PageContext(canonicalLink: .handled(rule: rule), appArgumentLink: .notMatched), ["SAB021"]),
+            (PageContext(canonicalLink: .handled(rule: rule), appArgumentLink: .excluded(rule: rule)), ["SAB021"]),
+        ] as [(PageContext, [String])])
+    func verdictsBecomeFindings(context: PageContext, expected: [String]) {
+        #expect(rules(page(), context: context, groups: ["UL", "SAB"]) == expected)
+    }
+
+    @Test func noDeepLinkOnThePageIsNotUL020() {
+        let html = DeepLinkRuleTests.noBanner
+        #expect(rules(html, context: PageContext(canonicalLink: .notMatched), groups: ["UL"]) == [])
+    }
+}
