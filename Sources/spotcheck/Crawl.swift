@@ -2,6 +2,7 @@ import ArgumentParser
 import CrawlStore
 import Crawling
 import Foundation
+import LenientJSON
 import LoopbackServer
 import URLNormalization
 import Verification
@@ -216,6 +217,18 @@ struct Crawl: AsyncParsableCommand {
             throw SpotCheckExit.reportNotWritable
         }
         let totals = try? writer.totals()
+        if !quiet {
+            var listing = FindingsListing()
+            try? store.forEachPage { pages in
+                for page in pages {
+                    let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
+                    listing.add(
+                        page: mapping?.publicURL(page.finalURL) ?? page.finalURL, findings: findings?.arrayValue ?? [])
+                }
+            }
+            listing.add(siteFindings: (try? writer.siteFindings()) ?? [])
+            print(listing.text, terminator: "")
+        }
         if !quiet {
             let statuses = (totals?.byStatus ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             print(
