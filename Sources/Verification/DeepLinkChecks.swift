@@ -29,22 +29,36 @@ struct DeepLinkChecks {
             return
         }
 
-        // DL002: links of one kind (web URLs, or app-scheme URLs) must name the same content.
+        // DL002: links of one kind must name the same content. Web links are compared by their
+        // de-duplication key; app-scheme links by scheme, host and path (queries carry tracking
+        // parameters), and only within one device family, since iPhone and iPad apps may differ.
         var web: [DeepLink] = []
         var custom: [DeepLink] = []
         for link in links {
             guard let parsed = URLParser.parse(link.url) else { continue }
             if parsed.isCrawlable { web.append(link) } else { custom.append(link) }
         }
-        func disagreement(_ group: [DeepLink], key: (DeepLink) -> String) {
-            guard let first = group.first, let other = group.first(where: { key($0) != key(first) }) else { return }
+        func disagreement(_ group: [DeepLink], key: (DeepLink) -> String) -> Bool {
+            guard let first = group.first, let other = group.first(where: { key($0) != key(first) }) else {
+                return false
+            }
             report(
                 "DL002", other.source.line, "\(other.source.source)=\(other.url)",
                 "\(other.source.source) is \(other.url) (line \(other.source.line)) but \(first.source.source) is \(first.url) (line \(first.source.line))"
             )
+            return true
         }
-        disagreement(web) { URLParser.parse($0.url)?.deduplicationKey ?? $0.url }
-        disagreement(custom) { URLParser.parse($0.url)?.description ?? $0.url }
+        if !disagreement(web, key: { URLParser.parse($0.url)?.deduplicationKey ?? $0.url }) {
+            let content: (DeepLink) -> String = { link in
+                guard let parsed = URLParser.parse(link.url) else { return link.url }
+                return "\(parsed.scheme)://\(parsed.host ?? "")\(parsed.path)"
+            }
+            for family in ["iphone", "ipad"] {
+                let other = family == "iphone" ? "ipad" : "iphone"
+                let members = custom.filter { !$0.source.source.split(separator: ":").contains(Substring(other)) }
+                if disagreement(members, key: content) { break }
+            }
+        }
 
         if web.isEmpty, !universalLink, let first = custom.first {
             report(

@@ -91,23 +91,33 @@ struct TwitterAppLinksChecks {
             }
         }
 
-        // DL003: the App Store IDs the page names must agree.
-        var ids: [(String, String, Int)] = []
+        // DL003: the App Store IDs the page names must agree, within a device family: the Smart
+        // App Banner, al:ios and the iPhone tags; al:ios and the iPad tags (an iPad app may be
+        // another app, as some publishers have).
+        var iPhone: [(String, String, Int)] = []
+        var iPad: [(String, String, Int)] = []
         if let banner = page.smartAppBanners.first, let id = banner.appID, Self.isNumeric(id) {
-            ids.append(("apple-itunes-app app-id", id, banner.line))
+            iPhone.append(("apple-itunes-app app-id", id, banner.line))
         }
         for tag in page.appLinks + page.twitter {
             let key = tag.key.lowercased()
-            if key.hasSuffix(":app_store_id") || key == "twitter:app:id:iphone" || key == "twitter:app:id:ipad",
-                Self.isNumeric(tag.content)
-            {
-                ids.append((key, tag.content, tag.line))
+            guard Self.isNumeric(tag.content) else { continue }
+            switch key {
+            case "al:ios:app_store_id":
+                iPhone.append((key, tag.content, tag.line))
+                iPad.append((key, tag.content, tag.line))
+            case "al:iphone:app_store_id", "twitter:app:id:iphone": iPhone.append((key, tag.content, tag.line))
+            case "al:ipad:app_store_id", "twitter:app:id:ipad": iPad.append((key, tag.content, tag.line))
+            default: break
             }
         }
-        if let first = ids.first, let other = ids.first(where: { $0.1 != first.1 }) {
-            report(
-                "DL003", other.2, "\(other.0)=\(other.1)",
-                "\(other.0) is \(other.1) (line \(other.2)) but \(first.0) is \(first.1) (line \(first.2))")
+        for ids in [iPhone, iPad] {
+            if let first = ids.first, let other = ids.first(where: { $0.1 != first.1 }) {
+                report(
+                    "DL003", other.2, "\(other.0)=\(other.1)",
+                    "\(other.0) is \(other.1) (line \(other.2)) but \(first.0) is \(first.1) (line \(first.2))")
+                break
+            }
         }
     }
 

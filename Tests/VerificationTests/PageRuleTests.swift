@@ -201,3 +201,28 @@ struct UniversalLinkPageRuleTests {
         #expect(rules(html, context: PageContext(canonicalLink: .notMatched), groups: ["UL"]) == [])
     }
 }
+
+@Suite("Deep links and App Store IDs per device family (false positives found on real pages)")
+struct DeviceFamilyTests {
+    @Test func iPhoneAndIPadAppsMayDiffer() {
+        // nytimes.com: one app for iPhone, another for iPad; engadget.com: two schemes.
+        let head = """
+            <meta property="al:iphone:app_store_id" content="284862083"><meta property="al:iphone:url" content="nyt://a">
+            <meta property="al:ipad:app_store_id" content="357066198"><meta property="al:ipad:url" content="nytimes://a">
+            <meta name="twitter:app:url:iphone" content="nyt://a?source=twitter">
+            """
+        let html = DeepLinkRuleTests.noBanner.replacingOccurrences(of: "</head>", with: head + "</head>")
+        #expect(rules(html, groups: ["DL"]).filter { $0 != "DL004" } == [])
+    }
+
+    @Test func theSameFamilyMustAgree() {
+        let head = """
+            <meta property="al:ios:app_store_id" content="284862083"><meta property="al:ios:url" content="nyt://a">
+            <meta name="twitter:app:id:ipad" content="357066198"><meta name="twitter:app:url:ipad" content="nyt://b">
+            """
+        let html = DeepLinkRuleTests.noBanner.replacingOccurrences(of: "</head>", with: head + "</head>")
+        let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+        let found = PageVerifier().verify(markup).map(\.ruleID).filter { $0 == "DL002" || $0 == "DL003" }
+        #expect(found.sorted() == ["DL002", "DL003"])
+    }
+}
