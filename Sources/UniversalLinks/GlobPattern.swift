@@ -64,7 +64,10 @@ struct GlobPattern: Sendable {
                 index = close + 1
                 continue
             }
-            end = appendSimple(scalars[index], from: end, foldCase: foldCase)
+            // `**` is `*`: collapsing runs keeps hostile patterns such as 100 000 stars linear.
+            if scalars[index] != "*" || index == 0 || scalars[index - 1] != "*" {
+                end = appendSimple(scalars[index], from: end, foldCase: foldCase)
+            }
             index += 1
         }
         accepting = end

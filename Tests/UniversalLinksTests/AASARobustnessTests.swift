@@ -99,6 +99,16 @@ struct AASARobustnessTests {
         #expect(document?.match(url, appID: "ABCDE12345.com.x") == .notMatched)
     }
 
+    @Test func longRunsOfStarsStayLinear() {
+        let stars = String(repeating: "*", count: 100_000)
+        let text =
+            #"{"applinks": {"apps": [], "details": [{"appIDs": ["ABCDE12345.com.x"], "components": [{"/": "/\#(stars)x"}]}]}}"#
+        let document = AASADocument.parse(text).document
+        let url = "https://e.com/" + String(repeating: "a", count: 4_000)
+        #expect(document?.match(url, appID: "ABCDE12345.com.x") == .notMatched)
+        #expect(document?.match(url + "x", appID: "ABCDE12345.com.x") != .notMatched)
+    }
+
     @Test(arguments: [
         [UInt8](), [0x30], [0x30, 0x80], [0x30, 0x84, 0xFF, 0xFF, 0xFF, 0xFF], [0xFF, 0xFE, 0x00],
         [0x30, 0x80, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02, 0xA0, 0x80, 0x30, 0x80],
