@@ -5,7 +5,8 @@ public struct AASAParseResult: Sendable, Hashable {
     /// The document; `nil` when the body is not strict JSON with an object at the top level (UL006), or a signed
     /// file whose JSON could not be extracted (UL008).
     public var document: AASADocument?
-    /// Problems found while reading (UL006–UL014, UL017 names, UL022, UL025), in file order of discovery.
+    /// Problems found while reading (UL006–UL014, UL017 names, UL022, UL025): UL007/UL008 first, then in file
+    /// order.
     /// Checks that need the whole model or a configured app ID are in ``AASAValidator``.
     public var problems: [AASAProblem]
 
@@ -65,7 +66,7 @@ extension AASADocument {
         let document = reader.read(object)
         var located = reader.problems
         JSONValueLocator.fillLocations(of: &located, in: json)
-        return AASAParseResult(document: document, problems: problems + located)
+        return AASAParseResult(document: document, problems: problems + AASAValidator.inFileOrder(located))
     }
 
     /// Reads a file given as text (its UTF-8 bytes).

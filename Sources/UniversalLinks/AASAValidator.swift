@@ -2,7 +2,7 @@
 public struct AASAValidationResult: Sendable, Hashable {
     /// The document; `nil` when the body is not a JSON object (see ``AASAParseResult/document``).
     public var document: AASADocument?
-    /// The problems: those found while reading, then those of ``AASAValidator/check(_:configuredAppID:)``.
+    /// The problems found while reading and those of ``AASAValidator/check(_:configuredAppID:)``, in file order.
     public var problems: [AASAProblem]
 
     /// Creates a result.
@@ -25,12 +25,21 @@ public enum AASAValidator {
         }
         var modelProblems = check(document, configuredAppID: configuredAppID)
         JSONValueLocator.fillLocations(of: &modelProblems, in: json)
-        return AASAValidationResult(document: document, problems: parsed.problems + modelProblems)
+        return AASAValidationResult(document: document, problems: inFileOrder(parsed.problems + modelProblems))
     }
 
     /// Reads and checks a file given as text.
     public static func validate(_ text: String, configuredAppID: String? = nil) -> AASAValidationResult {
         validate(Array(text.utf8), configuredAppID: configuredAppID)
+    }
+
+    /// `problems` sorted by line and column (stable; problems without a position, such as UL007, first).
+    static func inFileOrder(_ problems: [AASAProblem]) -> [AASAProblem] {
+        problems.enumerated().sorted { left, right in
+            let leftKey = (left.element.location?.line ?? 0, left.element.location?.column ?? 0, left.offset)
+            let rightKey = (right.element.location?.line ?? 0, right.element.location?.column ?? 0, right.offset)
+            return leftKey < rightKey
+        }.map(\.element)
     }
 
     /// The checks that need the whole model: UL015 (`NOT ` misuse), UL016 (shadowed rules), UL017 (undefined
@@ -43,7 +52,10 @@ public enum AASAValidator {
             problems += checks.run()
         }
         if let configuredAppID {
-            let listed = document.applinks?.details.flatMap(\.appIDs) ?? []
+            var listed: [String] = []
+            for appID in document.applinks?.details.flatMap(\.appIDs) ?? [] where !listed.contains(appID) {
+                listed.append(appID)
+            }
             if !listed.contains(configuredAppID) {
                 let known = listed.isEmpty ? "no app IDs" : listed.map { Quoted.text($0) }.joined(separator: ", ")
                 problems.append(

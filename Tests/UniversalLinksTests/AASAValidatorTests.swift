@@ -258,6 +258,20 @@ struct AASAValidatorTests {
         #expect(problem.message.contains("7"))
     }
 
+    @Test func problemsComeInFileOrder() {
+        let text = """
+            {"applinks": {"apps": [], "details": [
+              {"appIDs": ["bad", 7], "components": [{"/": 1}, {"/": "NOT /x"}]}
+            ],
+              "defaults": {"x": 1}}}
+            """
+        let problems = AASAValidator.validate(text).problems
+        #expect(Set(problems.map(\.ruleID)) == ["UL011", "UL014", "UL015", "UL022"])
+        let positions = problems.map { ($0.location?.line ?? 0) * 10_000 + ($0.location?.column ?? 0) }
+        #expect(!positions.contains { $0 < 10_000 })
+        #expect(positions == positions.sorted())
+    }
+
     @Test func invalidJSONReportsTheParserPosition() throws {
         let problem = try #require(AASAValidator.validate("{\n  \"applinks\": {},\n}").problems.first)
         #expect(problem.ruleID == "UL006")
