@@ -7,14 +7,40 @@ struct GlobPattern: Sendable {
         case scalar(Unicode.Scalar)
         case any
         case characterClass(CharacterClass)
+        case scalarSet(Set<Unicode.Scalar>)
 
         func accepts(_ scalar: Unicode.Scalar) -> Bool {
             switch self {
             case .scalar(let expected): expected == scalar
             case .any: true
             case .characterClass(let characterClass): characterClass.contains(scalar)
+            case .scalarSet(let set): set.contains(scalar)
             }
         }
+    }
+
+    /// Two-letter codes (`$(region)`, `$(lang)`) as first letter → possible second letters, so that a code
+    /// list compiles to at most 26 states instead of one branch per code.
+    struct CodeTable: Sendable {
+        let exact: [(first: Unicode.Scalar, seconds: Set<Unicode.Scalar>)]
+        let folded: [(first: Unicode.Scalar, seconds: Set<Unicode.Scalar>)]
+
+        init(_ codes: [String]) {
+            func table(_ codes: [String]) -> [(first: Unicode.Scalar, seconds: Set<Unicode.Scalar>)] {
+                var seconds: [Unicode.Scalar: Set<Unicode.Scalar>] = [:]
+                for code in codes {
+                    let scalars = Array(code.unicodeScalars)
+                    guard scalars.count == 2 else { continue }
+                    seconds[scalars[0], default: []].insert(scalars[1])
+                }
+                return seconds.keys.sorted().map { (first: $0, seconds: seconds[$0] ?? []) }
+            }
+            exact = table(codes)
+            folded = table(codes.map(GlobPattern.fold))
+        }
+
+        static let regions = CodeTable(ISOCodes.regions)
+        static let languages = CodeTable(ISOCodes.languages)
     }
 
     private struct State: Sendable {
@@ -129,10 +155,15 @@ struct GlobPattern: Sendable {
             let next = newState()
             states[start].edges.append((.characterClass(effective), next))
             return next
-        } else if name == "region" {
-            alternatives = ISOCodes.regions
-        } else if name == "lang" {
-            alternatives = ISOCodes.languages
+        } else if name == "region" || name == "lang" {
+            let table = name == "region" ? CodeTable.regions : CodeTable.languages
+            let join = newState()
+            for (first, seconds) in foldCase ? table.folded : table.exact {
+                let middle = newState()
+                states[start].edges.append((.scalar(first), middle))
+                states[middle].edges.append((.scalarSet(seconds), join))
+            }
+            return join
         } else {
             // Undefined: a dead end, so the pattern matches nothing (UL017 reports it).
             return newState()
