@@ -15,6 +15,21 @@ public struct AASAValidationResult: Sendable, Hashable {
 /// The file-content checks of §7.3 (UL006–UL019, UL022, UL025), the serving checks (UL001–UL005, UL007) and
 /// the entitlement-domain check (UL024). Pure functions: no I/O.
 public enum AASAValidator {
+    /// The catalogue rules this module reports (UL020/UL021 are page-level uses of ``AASAMatcher``, UL023 needs
+    /// two fetches; see docs/universal-links.md).
+    public static let implementedRuleIDs: Set<String> = [
+        "UL001", "UL002", "UL003", "UL004", "UL005", "UL006", "UL007", "UL008", "UL009", "UL010", "UL011", "UL012",
+        "UL013", "UL014", "UL015", "UL016", "UL017", "UL018", "UL019", "UL022", "UL024", "UL025",
+    ]
+
+    /// Rules checked only in part, with what is missing.
+    public static let partlyImplementedRules: [String: String] = [
+        "UL004": "certificate validity comes from the caller; not applicable for a stand-in server",
+        "UL016": "only certain shadowing is reported: match-everything rules, equal paths and literal-prefix `*` "
+            + "patterns; overlaps through ?, inner * or variables are not",
+        "UL024": "checks an entitlement string given by the caller; the app's signed entitlements are not read",
+    ]
+
     /// Reads and checks a file body. `configuredAppID` enables UL019.
     public static func validate(_ bytes: some Collection<UInt8>, configuredAppID: String? = nil)
         -> AASAValidationResult
