@@ -8,8 +8,23 @@ enum Schema {
         migrator.registerMigration("v1") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: v2)
+        }
         return migrator
     }
+
+    /// v2: the site-level files checked once per host (apple-app-site-association), with what
+    /// was found and the findings, as JSON the caller writes.
+    private static let v2 = """
+        CREATE TABLE site_file (
+            url TEXT PRIMARY KEY NOT NULL,
+            kind TEXT NOT NULL,
+            summary_json TEXT NOT NULL,
+            findings_json TEXT NOT NULL,
+            fetched_at REAL NOT NULL
+        );
+        """
 
     private static let v1 = """
         -- One row per crawl; the current run has the largest generation.

@@ -17,6 +17,10 @@ extension CrawlReportWriter {
         }
         var findings = siteVerifier.verify(pages, sitemapListings: listings)
         findings += try applebotBlockedSkips()
+        for file in try store.siteFiles() {
+            let stored = JSONParser.parse(file.findingsJSON, lenient: false).value?.arrayValue ?? []
+            findings += stored.compactMap(Finding.init(json:))
+        }
         return findings
     }
 

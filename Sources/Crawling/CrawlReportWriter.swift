@@ -134,6 +134,14 @@ public struct CrawlReportWriter: Sendable {
         }
         output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
 
+        // Site files checked once per host (apple-app-site-association).
+        let files = try store.siteFiles()
+        output.write("  \"universalLinks\": [")
+        for (index, file) in files.enumerated() where file.kind == "aasa" {
+            output.write((index == 0 ? "\n    " : ",\n    ") + file.summaryJSON)
+        }
+        output.write(files.isEmpty ? "],\n" : "\n  ],\n")
+
         var coverage = JSONObject()
         coverage.append(
             "skipped",

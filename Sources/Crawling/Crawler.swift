@@ -44,18 +44,22 @@ public struct Crawler: Sendable {
     public let store: CrawlStore
     /// The rule checks run on every HTML page.
     public let verifier: PageVerifier
+    /// `--app`: the app IDs (TEAMID.bundle.id) the universal-link rules are about; empty: every app
+    /// a host's apple-app-site-association names.
+    public let appIDs: [String]
     private let clock: @Sendable () -> Double
 
     /// Seconds since 1970, from the system clock.
     public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     public init(
-        settings: CrawlSettings, store: CrawlStore, verifier: PageVerifier = PageVerifier(),
+        settings: CrawlSettings, store: CrawlStore, verifier: PageVerifier = PageVerifier(), appIDs: [String] = [],
         clock: @escaping @Sendable () -> Double = Crawler.wallClock
     ) {
         self.settings = settings
         self.store = store
         self.verifier = verifier
+        self.appIDs = appIDs
         self.clock = clock
     }
 
@@ -126,7 +130,10 @@ public struct Crawler: Sendable {
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
             clock: clock, verifier: verifier, isRecrawl: run.generation > 1,
             images: ImageBook(
-                fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken))
+                fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken),
+            associations: AssociationBook(
+                fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
+                clock: clock))
         var robotsChecked: Set<String> = []
         var recentlySkipped: Set<String> = []
         /// Entries claimed from the store and not started yet, per host (popped from the end).

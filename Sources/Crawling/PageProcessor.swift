@@ -36,6 +36,8 @@ struct PageProcessor: Sendable {
     let isRecrawl: Bool
     /// The images pages name, fetched once each for the image rules.
     let images: ImageBook
+    /// Each host's apple-app-site-association, for the universal-link rules.
+    let associations: AssociationBook
     /// Links seen on earlier pages resolve from here (navigation repeats on every page).
     let linkCache = LinkCache()
 
@@ -211,9 +213,8 @@ struct PageProcessor: Sendable {
         var options = MarkupExtractor.Options(microdataContentOnAnyElement: settings.microdataContentOnAnyElement)
         let headerCharset = response.charset.flatMap { Self.supportedCharset($0) }
         options.encoding = headerCharset
-        var analyzer = PageAnalyzer(extractor: MarkupExtractor(options: options))
-        analyzer.verifier = verifier
-        let context = PageContext(
+        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: options))
+        var context = PageContext(
             status: response.status, mediaType: response.mediaType,
             robotsHeaders: response.headers.filter { $0.name.lowercased() == "x-robots-tag" }.map(\.value),
             headerCanonicals: Self.headerCanonicals(
@@ -222,8 +223,15 @@ struct PageProcessor: Sendable {
                 URLParser.parse(target, base: URLParser.parse(publicURL))?.description ?? target
             },
             bodyBytes: response.body.count, applebotAllowed: record.applebotAllowed)
-        var page = analyzer.analyze(
-            html: response.body, input: PageInput(path: record.finalURL, url: publicURL), context: context)
+        var page = analyzer.analyze(html: response.body, input: PageInput(path: record.finalURL, url: publicURL))
+        // The universal-link verdicts need the page's canonical URL and app-argument: verify after.
+        context.canonicalLink = await associations.verdict(for: page.markup.canonicals.first?.content ?? publicURL)
+        if let argument = page.markup.smartAppBanner?.appArgument,
+            let parsed = URLParser.parse(argument), parsed.isCrawlable
+        {
+            context.appArgumentLink = await associations.verdict(for: argument)
+        }
+        page.findings = verifier.verify(page.markup, attributes: page.attributes, context: context)
         if let headerCharset, let declared = MarkupExtractor.declaredCharset(in: response.body),
             Self.canonicalCharset(declared) != Self.canonicalCharset(headerCharset)
         {

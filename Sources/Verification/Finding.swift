@@ -27,6 +27,18 @@ public struct Finding: Sendable, Hashable {
         self.fixHint = fixHint
     }
 
+    /// A finding read back from its JSON (as `json` writes it); nil when a key is missing.
+    public init?(json: JSONValue) {
+        guard let ruleID = json["rule"]?.stringValue,
+            let severity = json["severity"]?.stringValue.flatMap(Severity.init),
+            let url = json["url"]?.stringValue
+        else { return nil }
+        self.init(
+            ruleID: ruleID, severity: severity, url: url, line: json["line"]?.intValue ?? 0,
+            column: json["column"]?.intValue, excerpt: json["excerpt"]?.stringValue ?? "",
+            message: json["message"]?.stringValue ?? "", fixHint: json["fix"]?.stringValue ?? "")
+    }
+
     public var json: JSONObject {
         var object = JSONObject()
         object.append("rule", .string(ruleID))

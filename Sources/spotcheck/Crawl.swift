@@ -194,7 +194,9 @@ struct Crawl: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let summary: CrawlSummary
         do {
-            summary = try await Crawler(settings: settings, store: store, verifier: verifier).run(resume: resume) {
+            summary = try await Crawler(
+                settings: settings, store: store, verifier: verifier, appIDs: verification.appIDs
+            ).run(resume: resume) {
                 progress.show($0)
             }
         } catch {

@@ -1,0 +1,209 @@
+import CrawlStore
+import Foundation
+public import LenientJSON
+public import PageFetching
+import URLNormalization
+public import UniversalLinks
+public import Verification
+
+/// Each crawled host's `apple-app-site-association`, fetched and checked once per crawl
+/// (`AssociationFile`), stored with its findings, and used to say how the app's universal links
+/// treat each page's canonical URL and `app-argument`.
+actor AssociationBook {
+    private let fetcher: Fetcher
+    private let store: CrawlStore
+    private let scope: CrawlScope
+    private let mapping: OriginMapping?
+    /// `--app`: the app IDs the rules are about; empty: every app the file names.
+    private let appIDs: [String]
+    private let verifier: PageVerifier
+    private let clock: @Sendable () -> Double
+    private var files: [String: AssociationFile?] = [:]
+    private var pending: [String: Task<AssociationFile?, Never>] = [:]
+
+    init(
+        fetcher: Fetcher, store: CrawlStore, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
+        verifier: PageVerifier, clock: @escaping @Sendable () -> Double
+    ) {
+        self.fetcher = fetcher
+        self.store = store
+        self.scope = scope
+        self.mapping = mapping
+        self.appIDs = appIDs
+        self.verifier = verifier
+        self.clock = clock
+    }
+
+    /// How the app's universal links treat `url` (a public URL); nil when its host is outside the
+    /// crawl (its file is not fetched) or the URL is not http(s).
+    func verdict(for url: String) async -> UniversalLinkVerdict? {
+        guard let parsed = URLParser.parse(url), parsed.isCrawlable else { return nil }
+        guard let file = await file(forOrigin: OriginMapping.origin(of: parsed)) else { return nil }
+        return file.verdict(for: url, appIDs: appIDs)
+    }
+
+    /// The file of a public origin (`https://host[:port]`), fetched once; nil outside the crawl.
+    func file(forOrigin origin: String) async -> AssociationFile? {
+        if let file = files[origin] { return file }
+        if let task = pending[origin] { return await task.value }
+        let task = Task { await self.load(origin) }
+        pending[origin] = task
+        let file = await task.value
+        files[origin] = .some(file)
+        pending[origin] = nil
+        return file
+    }
+
+    private func load(_ origin: String) async -> AssociationFile? {
+        let fetchOrigin = mapping?.fetchURL(origin) ?? origin
+        guard let parsed = URLParser.parse(fetchOrigin), scope.violation(of: parsed) == nil else { return nil }
+        let file = await AssociationFile.fetch(
+            origin: origin, fetcher: fetcher, mapping: mapping, appIDs: appIDs, verifier: verifier)
+        try? store.saveSiteFile(
+            CrawlStore.SiteFileRecord(
+                url: file.url, kind: "aasa", summaryJSON: JSONValue.object(file.summary).serialized(pretty: false),
+                findingsJSON: JSONValue.array(file.findings.map { .object($0.json) }).serialized(pretty: false),
+                fetchedAt: clock()))
+        return file
+    }
+}
+
+/// One host's `apple-app-site-association` as fetched and checked under Apple's serving rules
+/// (no redirects followed; `/.well-known/` first, then the deprecated root path): the parsed file
+/// when it is usable, the findings (UL001–UL019, UL022, UL025 through `UniversalLinks`), and a
+/// summary for reports.
+public struct AssociationFile: Sendable {
+    /// The public URL of the file that was read (or of the `/.well-known/` one when none was).
+    public var url: String
+    public var document: AASADocument?
+    /// Why there is no document (nil when there is one).
+    public var unusableReason: String?
+    public var findings: [Finding]
+    public var summary: JSONObject
+
+    public static let wellKnownPath = "/.well-known/apple-app-site-association"
+    public static let rootPath = "/apple-app-site-association"
+
+    /// How the file treats `url` for the apps (`appIDs`, or every app it names when empty).
+    public func verdict(for url: String, appIDs: [String]) -> UniversalLinkVerdict {
+        guard let document else { return .noFile(reason: unusableReason ?? "no usable file") }
+        let host = URLParser.parse(url)?.host
+        let apps = appIDs.isEmpty ? (document.applinks?.details.flatMap(\.appIDs) ?? []) : appIDs
+        var excluded: String?
+        for app in apps {
+            switch document.match(url, appID: app, servedForHost: host) {
+            case .handled(let rule): return .handled(rule: "\(app): \(rule)")
+            case .excluded(let rule): excluded = excluded ?? "\(app): \(rule)"
+            case .notMatched, .notUniversalLink: break
+            }
+        }
+        if let excluded { return .excluded(rule: excluded) }
+        return .notMatched
+    }
+
+    /// Fetches and checks the file of `origin` (`https://host[:port]`, public). With a `mapping`,
+    /// the origin is a served folder's stand-in: it is fetched on loopback and UL004 (HTTPS and
+    /// its certificate) is not applicable.
+    public static func fetch(
+        origin: String, fetcher: Fetcher, mapping: OriginMapping?, appIDs: [String], verifier: PageVerifier
+    ) async -> AssociationFile {
+        func get(_ publicURL: String) async -> Result<FetchResponse, FetchError> {
+            do {
+                return .success(
+                    try await fetcher.fetch(
+                        FetchRequest(
+                            url: mapping?.fetchURL(publicURL) ?? publicURL, headers: [HTTPHeader("Accept", "*/*")])))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let wellKnownURL = origin + wellKnownPath
+        var fileURL = wellKnownURL
+        var attempt = await get(wellKnownURL)
+        var onlyAtRoot = false
+        if case .success(let response) = attempt, response.status != 200 {
+            let root = await get(origin + rootPath)
+            if case .success(let rootResponse) = root, rootResponse.status == 200 {
+                attempt = root
+                fileURL = origin + rootPath
+                onlyAtRoot = true
+            }
+        }
+        return check(
+            attempt, url: fileURL, onlyAtRootPath: onlyAtRoot, isStandIn: mapping != nil, appIDs: appIDs,
+            verifier: verifier)
+    }
+
+    /// Checks what a fetch of the file at `url` gave.
+    public static func check(
+        _ attempt: Result<FetchResponse, FetchError>, url: String, onlyAtRootPath: Bool, isStandIn: Bool,
+        appIDs: [String], verifier: PageVerifier
+    ) -> AssociationFile {
+        var findings: [Finding] = []
+        func add(_ problems: [AASAProblem]) {
+            for problem in problems {
+                if let finding = verifier.finding(
+                    problem.ruleID, url: url, line: problem.location?.line ?? 0,
+                    excerpt: problem.location?.path ?? "", message: problem.message)
+                {
+                    findings.append(finding)
+                }
+            }
+        }
+        var summary = JSONObject()
+        summary.append("url", .string(url))
+        var document: AASADocument?
+        var unusable: String?
+        switch attempt {
+        case .failure(let error):
+            add([
+                AASAProblem(
+                    ruleID: error.kind == .tls ? "UL004" : "UL001", severity: .error,
+                    message: "\(url) could not be fetched: \(error.kind.rawValue): \(error.message)")
+            ])
+            unusable = "\(url) could not be fetched (\(error.kind.rawValue))"
+            summary.append("status", .null)
+            summary.append("error", .string("\(error.kind.rawValue): \(error.message)"))
+        case .success(let response):
+            let facts = AASAServingFacts(
+                url: url, isHTTPS: url.hasPrefix("https://"),
+                certificateIsValid: url.hasPrefix("https://") && !isStandIn ? true : nil,
+                statusCode: response.status, redirected: (300..<400).contains(response.status),
+                contentType: response.header("Content-Type"), bodyByteCount: response.body.count,
+                bodyIsSigned: AASAServingFacts.bodyLooksSigned(response.body), foundOnlyAtRootPath: onlyAtRootPath,
+                isStandIn: isStandIn)
+            let serving = AASAValidator.checkServing(facts)
+            add(serving.problems)
+            summary.append("status", JSONValue(response.status))
+            summary.append("contentType", response.header("Content-Type").map { .string($0) } ?? .null)
+            summary.append("bytes", JSONValue(response.body.count))
+            summary.append("onlyAtRootPath", JSONValue(onlyAtRootPath))
+            summary.append(
+                "notApplicable",
+                .array(serving.notApplicable.map { ["rule": .string($0.ruleID), "reason": .string($0.reason)] }))
+            if response.status == 200 {
+                let servingRules = Set(serving.problems.map(\.ruleID))
+                let result = AASAValidator.validate(response.body, configuredAppID: appIDs.first)
+                document = result.document
+                // UL007 (size) is also a serving check: report it once.
+                var problems = result.problems.filter { $0.ruleID != "UL007" || !servingRules.contains("UL007") }
+                if let document {
+                    for app in appIDs.dropFirst() {
+                        problems += AASAValidator.check(document, configuredAppID: app).filter { $0.ruleID == "UL019" }
+                    }
+                } else {
+                    unusable = "\(url) is not a valid AASA file"
+                }
+                add(problems)
+                summary.append(
+                    "apps", .array((document?.applinks?.details.flatMap(\.appIDs) ?? []).map(JSONValue.string)))
+            } else {
+                unusable = "\(url) answers HTTP \(response.status)"
+            }
+        }
+        summary.append("configuredAppIDs", .array(appIDs.map(JSONValue.string)))
+        summary.append("usable", JSONValue(document != nil))
+        return AssociationFile(
+            url: url, document: document, unusableReason: unusable, findings: findings, summary: summary)
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Crawling
+import Foundation
+import PageFetching
+import URLNormalization
+import UniversalLinks
+import Verification
+
+struct AASA: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aasa",
+        abstract: "apple-app-site-association (universal links) tools.",
+        subcommands: [Check.self]
+    )
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a host's (or a file's) apple-app-site-association and say which rule decides each URL.",
+            discussion: """
+                A host is fetched at https://HOST/.well-known/apple-app-site-association (then the \
+                deprecated root path) under Apple's serving rules: no redirects, status 200, JSON \
+                content type, at most 128 KB. A file is checked for its content only. Exit codes: 0 no \
+                error finding; 1 error findings (the file is unusable, or breaks a rule of severity \
+                error); 3 the file cannot be read; 64 bad command line.
+                """
+        )
+
+        @Argument(help: "A host (www.example.com), an https origin, or an AASA file.")
+        var target: String
+
+        @Option(
+            name: .customLong("app"), parsing: .singleValue,
+            help: "The app's ID, TEAMID.bundle.id (repeatable; default: every app the file names).")
+        var appIDs: [String] = []
+
+        @Option(name: .customLong("url"), parsing: .singleValue, help: "A URL to match (repeatable).")
+        var urls: [String] = []
+
+        @Option(help: "Seconds for each request.")
+        var timeout = 30.0
+
+        func validate() throws {
+            for app in appIDs where !VerificationOptions.isAppID(app) {
+                throw ValidationError("--app takes an app ID, TEAMID.bundle.id: \(app)")
+            }
+        }
+
+        func run() async throws {
+            var standardError = StandardError()
+            let verifier = PageVerifier()
+            let file: AssociationFile
+            if FileManager.default.fileExists(atPath: target) {
+                guard let data = FileManager.default.contents(atPath: target) else {
+                    print("spotcheck: error: \(target): cannot be read", to: &standardError)
+                    throw ExitCode(3)
+                }
+                let response = FetchResponse(
+                    url: target, status: 200, httpVersion: "file",
+                    headers: [HTTPHeader("Content-Type", "application/json")], body: [UInt8](data),
+                    wireBytes: data.count,
+                    timings: FetchTimings(), remoteAddress: nil)
+                file = AssociationFile.check(
+                    .success(response), url: target, onlyAtRootPath: false, isStandIn: true, appIDs: appIDs,
+                    verifier: verifier)
+                print("\(target): content checked (a file: the serving rules UL001–UL005 need a host)")
+            } else {
+                let origin = target.contains("://") ? target : "https://" + target
+                guard let parsed = URLParser.parse(origin), parsed.isCrawlable, parsed.host != nil else {
+                    throw ValidationError("\(target) is neither a file nor a host")
+                }
+                let fetcher = try Fetcher(
+                    configuration: FetcherConfiguration(
+                        userAgent: CrawlSettings.defaultUserAgent,
+                        limits: FetchLimits(maximumBodyBytes: 1 << 20, timeout: timeout)))
+                defer { fetcher.shutdown() }
+                file = await AssociationFile.fetch(
+                    origin: OriginMapping.origin(of: parsed), fetcher: fetcher, mapping: nil, appIDs: appIDs,
+                    verifier: verifier)
+                print("\(file.url): \(file.document == nil ? "not usable" : "read")")
+            }
+            for finding in file.findings {
+                let place = finding.excerpt.isEmpty ? "" : " at \(finding.excerpt)"
+                let line = finding.line > 0 ? " (line \(finding.line))" : ""
+                print(
+                    PageSummary.printable(
+                        "  \(finding.severity.rawValue) \(finding.ruleID)\(place)\(line): \(finding.message)"))
+            }
+            for note in file.summary["notApplicable"]?.arrayValue ?? [] {
+                print("  not applicable \(note["rule"]?.stringValue ?? ""): \(note["reason"]?.stringValue ?? "")")
+            }
+            if let document = file.document {
+                let apps = appIDs.isEmpty ? (document.applinks?.details.flatMap(\.appIDs) ?? []) : appIDs
+                for url in urls {
+                    for app in apps {
+                        let host = file.url.contains("://") ? URLParser.parse(url)?.host : nil
+                        let verdict: String
+                        switch document.match(url, appID: app, servedForHost: host) {
+                        case .handled(let rule): verdict = "opens the app: \(rule)"
+                        case .excluded(let rule): verdict = "excluded: \(rule)"
+                        case .notMatched: verdict = "not matched: no rule of this app matches"
+                        case .notUniversalLink: verdict = "not a universal link (not http(s), or another host)"
+                        }
+                        print(PageSummary.printable("\(url) for \(app): \(verdict)"))
+                    }
+                }
+            } else if !urls.isEmpty {
+                print("no URL opens the app: \(file.unusableReason ?? "the file is not usable")")
+            }
+            if file.document == nil || file.findings.contains(where: { $0.severity == .error }) {
+                throw ExitCode(1)
+            }
+        }
+    }
+}
