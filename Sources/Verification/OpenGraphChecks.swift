@@ -94,7 +94,9 @@ struct OpenGraphChecks {
         let key = tag.key.lowercased()
         let value = tag.content
         let quoted = Self.quoted(value)
-        if tag.attribute == .name {
+        // Type-namespace tags written with name= (`video:playerId`, `article:word_count`) are most
+        // often a site's own metadata that happens to share the prefix, so only og:* counts here.
+        if tag.attribute == .name, key.hasPrefix("og:") {
             flag("OG007", tag, "\(tag.key) is written with name=; Open Graph uses property=\"\(tag.key)\"")
         }
         if Self.urlProperties.contains(key), !value.isEmpty {
@@ -144,9 +146,17 @@ struct OpenGraphChecks {
         if ogKey != canonicalKey {
             flag(
                 "OG006", ogURL,
-                "og:url \(Self.quoted(ogURL.content)) is not the canonical URL \(Self.quoted(canonical.content)) (line \(canonical.line))"
+                "og:url \(Self.quoted(ogURL.content)) is not the canonical URL \(Self.quoted(canonical.content)) (line \(canonical.line))\(Self.difference(ogKey, canonicalKey))"
             )
         }
+    }
+
+    /// Names a difference that is easy to overlook: only the scheme, or only a trailing slash.
+    static func difference(_ first: String, _ second: String) -> String {
+        func withoutScheme(_ url: String) -> Substring { url.drop { $0 != ":" } }
+        if withoutScheme(first) == withoutScheme(second) { return "; only the scheme differs" }
+        if first + "/" == second || second + "/" == first { return "; only a trailing slash differs" }
+        return ""
     }
 
     // MARK: OG008
@@ -160,19 +170,20 @@ struct OpenGraphChecks {
 
     private func checkPrefixes(_ report: (String, Int, String, String) -> Void) {
         var used: [String] = []
-        for tag in page.openGraph {
+        // Prefixes are RDFa: they scope property= attributes, not name= (OG007's business).
+        for tag in page.openGraph where tag.attribute == .property {
             guard let colon = tag.key.firstIndex(of: ":") else { continue }
             let prefix = tag.key[..<colon].lowercased()
             if Self.namespaces[prefix] != nil, !used.contains(prefix) { used.append(prefix) }
         }
-        guard let first = page.openGraph.first, !used.isEmpty else { return }
+        guard let first = page.openGraph.first(where: { $0.attribute == .property }), !used.isEmpty else { return }
         let declared = Set(page.prefixes.map(\.prefix))
         let undeclared = used.filter { !declared.contains($0) }
         if !undeclared.isEmpty {
             let wanted = undeclared.map { "\($0): https://\(Self.namespaces[$0] ?? "")" }.joined(separator: " ")
             report(
                 "OG008", first.line, Self.excerpt(first),
-                "\(undeclared.map { "\($0):" }.joined(separator: ", ")) used without a prefix declaration (prefix=\"\(wanted)\")"
+                "\(undeclared.map { "\($0):" }.joined(separator: ", ")) used without a prefix attribute declaring \(undeclared.count == 1 ? "it" : "them") (prefix=\"\(wanted)\")"
             )
         }
         for declaration in page.prefixes {
@@ -188,19 +199,28 @@ struct OpenGraphChecks {
 
     // MARK: OG013
 
+    /// One finding per page, at the first image without a text: a gallery of 40 og:image tags
+    /// without og:image:alt is one defect, not 40.
     private func checkImageAlternativeText(_ flag: (String, MetaTag, String) -> Void) {
         let images = page.openGraphMedia.media.filter { $0.kind == .image && !$0.url.isEmpty }
         // `og:image` and a following `og:image:url` with the same URL describe one image.
         let describedURLs = Set(images.filter { !($0.alt ?? "").isEmpty }.map(\.url))
-        var reported: Set<String> = []
-        for image in images where !describedURLs.contains(image.url) && !reported.contains(image.url) {
-            reported.insert(image.url)
-            guard let tag = page.openGraph.first(where: { $0.line == image.line && $0.content == image.url }) else {
-                continue
-            }
-            let detail = image.alt == nil ? "has no og:image:alt" : "has an empty og:image:alt"
-            flag("OG013", tag, "og:image \(Self.quoted(image.url)) \(detail)")
+        var undescribed: [OpenGraphMedia] = []
+        for image in images where !describedURLs.contains(image.url) {
+            if !undescribed.contains(where: { $0.url == image.url }) { undescribed.append(image) }
         }
+        guard let first = undescribed.first,
+            let tag = page.openGraph.first(where: { $0.line == first.line && $0.content == first.url })
+        else { return }
+        var message = "og:image \(Self.quoted(first.url)) "
+        message += first.alt == nil ? "has no og:image:alt" : "has an empty og:image:alt"
+        let others = undescribed.dropFirst()
+        if !others.isEmpty {
+            let lines = others.prefix(5).map { String($0.line) }.joined(separator: ", ")
+            message +=
+                "; \(others.count) more og:image \(others.count == 1 ? "has" : "have") none (line\(others.count == 1 ? "" : "s") \(lines)\(others.count > 5 ? " …" : ""))"
+        }
+        flag("OG013", tag, message)
     }
 
     // MARK: OG016
@@ -373,7 +393,8 @@ struct OpenGraphChecks {
         let type = typeTag.content
         var misplaced: [String: [MetaTag]] = [:]
         var order: [String] = []
-        for tag in page.openGraph {
+        // Only property= tags: a name= tag is not RDFa, and sites use name="video:…" for their own data.
+        for tag in page.openGraph where tag.attribute == .property {
             let key = tag.key.lowercased()
             guard let colon = key.firstIndex(of: ":") else { continue }
             let namespace = String(key[..<colon])
@@ -517,7 +538,9 @@ extension RuleCatalogue {
     ]
 
     static let openGraphPartly: [String: String] = [
+        "OG008":
+            "reads RDFa 1.1 prefix attributes only: the extractor does not keep xmlns:og (RDFa 1.0) declarations, so a page declaring og: only with xmlns:og is reported as undeclared, and a wrong xmlns:og URI (http://opengraphprotocol.org/schema/) as undeclared rather than wrong",
         "OG019":
-            "detects the og:site_name value as a separate segment of og:title (set off by |, -, –, :, · …, case-insensitive); branding written differently from og:site_name, or any branding without og:site_name, is not detected"
+            "detects the og:site_name value as a separate segment of og:title (set off by |, -, –, :, · …, case-insensitive); branding written differently from og:site_name, or any branding without og:site_name, is not detected",
     ]
 }
