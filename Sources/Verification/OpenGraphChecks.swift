@@ -5,7 +5,34 @@ import URLNormalization
 /// The Open Graph rules (apple-markup-rules.md §7.4) over a page's `og:*` and type-namespace tags
 /// (`article:*`, `video:*` …), as the extractor keeps them in document order.
 struct OpenGraphChecks {
+    /// The page, with RDFa property lists split (see `splittingPropertyLists`).
     let page: PageMarkup
+
+    init(page: PageMarkup) {
+        var page = page
+        page.openGraph = Self.splittingPropertyLists(page.openGraph, declared: Set(page.prefixes.map(\.prefix)))
+        self.page = page
+    }
+
+    /// RDFa allows several properties in one attribute (`property="og:title twitter:title"`); the
+    /// extractor keeps such a list as one key. Each Open Graph property in it becomes a tag of its
+    /// own, as an RDFa consumer reads it. (A list whose first entry is not Open Graph, such as
+    /// `dc:title og:title`, never reaches `page.openGraph`.)
+    static func splittingPropertyLists(_ tags: [MetaTag], declared: Set<String>) -> [MetaTag] {
+        tags.flatMap { tag -> [MetaTag] in
+            guard tag.attribute == .property, tag.key.contains(where: \.isWhitespace) else { return [tag] }
+            return tag.key.split(whereSeparator: \.isWhitespace).compactMap { token in
+                guard let colon = token.firstIndex(of: ":") else { return nil }
+                let prefix = token[..<colon].lowercased()
+                guard MarkupExtractor.openGraphPrefixes.contains(prefix) || declared.contains(prefix) else {
+                    return nil
+                }
+                var single = tag
+                single.key = String(token)
+                return single
+            }
+        }
+    }
 
     static let implemented: Set<String> = [
         "OG001", "OG002", "OG003", "OG004", "OG005", "OG006", "OG007", "OG008", "OG009", "OG010", "OG011",

@@ -145,6 +145,13 @@ struct OpenGraphRuleTests {
         #expect(Self.rules(extra: extra).isEmpty)
     }
 
+    @Test func aPropertyListCountsForEachOpenGraphPropertyInIt() {
+        let title = #"<meta property="og:title twitter:title" content="Up">"#
+        #expect(Self.rules(replacing: ["og:title": title]).isEmpty)
+        let repeated = #"<meta property="og:title og:description" content="Up (2009)">"#
+        #expect(Self.rules(extra: repeated) == ["OG018"])
+    }
+
     @Test func nameInsteadOfPropertyIsFound() throws {
         let found = Self.findings(replacing: ["og:title": #"<meta name="og:title" content="Up">"#])
         #expect(found.map(\.ruleID) == ["OG007"])
