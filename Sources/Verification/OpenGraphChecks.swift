@@ -66,10 +66,12 @@ struct OpenGraphChecks {
 
     // MARK: OG001–OG004
 
+    /// Only on pages that use Open Graph: "any non-marked up webpage should be treated as og:type
+    /// website" (ogp.me), and previews of such a page fall back to its `<title>` and text.
     private func checkRequiredProperties(_ report: (String, Int, String, String) -> Void) {
-        let anchor = page.openGraph.first
-        let line = anchor?.line ?? page.title?.line ?? 1
-        let excerpt = anchor.map(Self.excerpt) ?? page.title.map { "<title>\(Self.shortened($0.text))</title>" } ?? ""
+        guard let anchor = page.openGraph.first else { return }
+        let line = anchor.line
+        let excerpt = Self.excerpt(anchor)
         let required: [(String, String, String)] = [
             ("OG001", "og:title", ""),
             ("OG002", "og:type", "; consumers assume website"),
