@@ -35,7 +35,7 @@ public struct MarkupExtractor: Sendable {
     ]
 
     /// Orphaned `itemprop` elements reported one by one; the rest are counted in one diagnostic.
-    static let maximumOrphanDiagnostics = 20
+    static let maximumOrphanDiagnostics = 5
 
     public var options: Options
 

@@ -230,7 +230,7 @@ struct StructuredDataChecks {
         if node.isA("ImageObject"), !node.has("contentUrl") {
             let what = node.text("url").map { " (url \"\(StructuredData.shortened($0))\")" } ?? ""
             flag(
-                "SD028", node.line, excerpt("@type", StructuredValue(kind: .text("ImageObject"), line: node.line)),
+                "SD028", node.line, Self.typeExcerpt(node),
                 "\(where_)\(what) has no contentUrl")
         }
     }
@@ -386,7 +386,8 @@ struct StructuredDataChecks {
             let line = page.title?.line ?? 1
             let excerpt = page.title.map { "<title>\(StructuredData.shortened($0.text))</title>" } ?? "<head>"
             let found =
-                collection.all.isEmpty ? "no structured data" : "schema.org data, but none of the kinds Apple named"
+                collection.all.contains { $0.types.contains(where: Self.isSchemaOrgTerm) }
+                ? "schema.org data, but none of the kinds Apple named" : "no schema.org data"
             flag(
                 "SD025", line, excerpt,
                 "the page has no Open Graph tags and \(found) (AggregateRating, Offer, priceRange, interactionStatistic, Organization, Recipe, SearchAction, ImageObject)"
@@ -409,8 +410,9 @@ struct StructuredDataChecks {
             }
             return identities.contains { URLNormalizer.normalize($0) == canonical }
         }
+        // schema.org subjects only: data-vocabulary.org, MediaWiki's mw: … types are not candidates.
         let subjects = collection.topLevel.filter { node in
-            !node.types.isEmpty && Set(node.types).isDisjoint(with: Self.furnitureTypes)
+            node.types.contains(where: Self.isSchemaOrgTerm) && Set(node.types).isDisjoint(with: Self.furnitureTypes)
         }
         var main: StructuredNode?
         if let matched = subjects.first(where: matchesCanonical) {
@@ -436,7 +438,7 @@ struct StructuredDataChecks {
                 let list = distinct.prefix(4).map { "\($0.typeName) (\($0.syntax.rawValue), line \($0.line))" }
                     .joined(separator: ", ")
                 flag(
-                    "SD026", distinct[1].line, "\(distinct[1].typeName) (line \(distinct[1].line))",
+                    "SD026", distinct[1].line, Self.typeExcerpt(distinct[1]),
                     "\(distinct.count) candidate main entities: \(list); none has the canonical URL as url, @id or mainEntityOfPage"
                 )
             } else {
@@ -477,8 +479,9 @@ struct StructuredDataChecks {
                 entityImages.append(value)
             }
         }
-        let ogKeys = Set(ogImages.map { Self.imageKey($0.content) })
-        let entityKeys = Set(entityImages.compactMap { $0.text.map(Self.imageKey) })
+        entityImages.removeAll { ($0.text ?? "").trimmedWhitespace.isEmpty }
+        let ogKeys = ogImages.reduce(into: Set<String>()) { $0.formUnion(Self.imageKeys($1.content)) }
+        let entityKeys = entityImages.reduce(into: Set<String>()) { $0.formUnion(Self.imageKeys($1.text ?? "")) }
         if let first = entityImages.first, let og = ogImages.first, !ogKeys.isEmpty, !entityKeys.isEmpty,
             ogKeys.isDisjoint(with: entityKeys)
         {
@@ -601,9 +604,11 @@ struct StructuredDataChecks {
         return path.isEmpty || path == "/"
     }
 
-    /// An image URL's path, for comparing images (scheme, host, query and fragment dropped, so a
-    /// relative or CDN-resized URL of the same file compares equal).
-    static func imageKey(_ url: String) -> String {
+    /// What identifies an image file in its URL, for telling another rendition of the same image
+    /// (other size, crop or CDN host) from a different image: the path; each file-like segment's
+    /// name without extensions (`Flag_of_New_Zealand.svg` in a thumbnail path); and each
+    /// alphanumeric run of 6+ characters with a digit (`621866810` in `GettyImages-621866810-640x480`).
+    static func imageKeys(_ url: String) -> Set<String> {
         var text = Substring(url.trimmedWhitespace)
         if let scheme = text.firstRange(of: "://") {
             text = text[scheme.upperBound...]
@@ -612,7 +617,32 @@ struct StructuredDataChecks {
             text = text.dropFirst(2)
             text = text.firstIndex(of: "/").map { text[$0...] } ?? ""
         }
-        return String(text.prefix { $0 != "?" && $0 != "#" })
+        let path = text.prefix { $0 != "?" && $0 != "#" }
+        guard !path.isEmpty else { return [] }
+        var keys: Set<String> = ["path:" + path]
+        for segment in path.split(separator: "/") where segment.contains(".") {
+            if let stem = segment.split(separator: ".").first, stem.count >= 6 { keys.insert("file:" + stem) }
+        }
+        for run in path.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        where run.count >= 6 && run.contains(where: \.isNumber) {
+            keys.insert("id:" + run)
+        }
+        return keys
+    }
+
+    /// A type as written by its syntax, for excerpts.
+    static func typeExcerpt(_ node: StructuredNode) -> String {
+        let type = StructuredData.shortened(node.rawTypes.first ?? node.typeName)
+        return switch node.syntax {
+        case .jsonLD: "\"@type\": \"\(type)\" (line \(node.line))"
+        case .microdata: "itemtype=\"\(type)\" (line \(node.line))"
+        case .rdfa: "typeof=\"\(type)\" (line \(node.line))"
+        }
+    }
+
+    /// A schema.org term once shortened: no scheme, prefix or path left (`Movie`, not `mw:File`).
+    static func isSchemaOrgTerm(_ term: String) -> Bool {
+        !term.isEmpty && !term.contains(":") && !term.contains("/")
     }
 
     /// The lower-cased words of a name, for comparing names: a title that adds the site name or

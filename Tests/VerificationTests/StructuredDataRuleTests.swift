@@ -243,6 +243,22 @@ struct StructuredDataRuleTests {
                 jsonLD("Organization", #""@id": "https://www.example.com/a#org", "name": "Family Cinema Inc.""#), []
             ),
             (
+                #"<meta property="og:image" content="https://media.example.com/2016/11/GettyImages-621866810.jpg">"#,
+                jsonLD(
+                    "Movie",
+                    #""url": "https://www.example.com/a", "image": "https://media.example.com/2016/11/GettyImages-621866810-640x480.jpg""#
+                ),
+                []
+            ),
+            (
+                #"<meta property="og:image" content="https://media.example.com/photo/1075029-screenshot.jpg">"#,
+                jsonLD(
+                    "Movie",
+                    #""url": "https://www.example.com/a", "image": "https://static.example.com/images/social-placeholder.jpg""#
+                ),
+                ["SD027"]
+            ),
+            (
                 #"<meta property="og:image" content="/up.png">"#,
                 jsonLD("Movie", #""url": "https://www.example.com/a", "image": "https://cdn.example.com/up.png""#), []
             ),
