@@ -148,6 +148,25 @@ struct StructuredDataChecks {
             }
         }
 
+        // SD024 for JSON-LD identifiers: a node's @id and {"@id": …} references (blank nodes aside).
+        if node.syntax == .jsonLD {
+            var ids = node.id.map { [$0] } ?? []
+            for property in node.properties {
+                for value in property.values { if case .reference(let id) = value.kind { ids.append(id) } }
+            }
+            // An absolute IRI (`urn:isbn:…`) or a compact IRI (`wd:Q349`, expanded by the
+            // context) is a fine identifier; relative ones and script-like schemes are not.
+            for id in ids where !id.hasPrefix("_:") {
+                let scheme = Self.isAbsoluteURL(id) ? id.split(separator: ":").first?.lowercased() : nil
+                if scheme.map({ !["javascript", "vbscript", "data", "file"].contains($0) }) ?? false { continue }
+                if let problem = Self.urlProblem(id) {
+                    flag(
+                        "SD024", node.line, "\"@id\": \"\(StructuredData.shortened(id))\"",
+                        "@id \"\(StructuredData.shortened(id))\" (JSON-LD, line \(node.line)) \(problem)")
+                }
+            }
+        }
+
         for property in node.properties {
             let name = property.name
             if let replacement = StructuredDataCodes.supersededProperties[name] {

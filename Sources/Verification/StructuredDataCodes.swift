@@ -36,6 +36,7 @@ enum StructuredDataCodes {
         "members": "member", "musicGroupMember": "member", "reviews": "review", "awards": "award",
         "events": "event", "contactPoints": "contactPoint", "albums": "album", "tracks": "track",
         "photos": "photo", "maps": "hasMap", "map": "hasMap", "encodings": "encoding", "episodes": "episode",
-        "seasons": "season", "colleagues": "colleague", "siblings": "sibling", "parents": "parent",
+        "seasons": "containsSeason", "season": "containsSeason", "colleagues": "colleague", "siblings": "sibling",
+        "parents": "parent",
     ]
 }
