@@ -279,6 +279,26 @@ struct StructuredDataRuleTests {
         #expect(Self.rules(head: head + script) == expected.sorted(), "\(head) \(script)")
     }
 
+    /// Many orphaned `itemprop` elements: five reported one by one, then one count.
+    @Test func orphanedPropertiesAreCapped() {
+        let body = String(repeating: "<span itemprop=\"name\">A</span>\n", count: 10_000)
+        #expect(Self.rules(body: body) == Array(repeating: "SD007", count: 6))
+    }
+
+    /// Deeply nested Microdata items and RDFa subjects: no crash.
+    @Test func deepMarkupDoesNotCrash() {
+        let microdata =
+            String(repeating: #"<div itemprop="x" itemscope itemtype="https://schema.org/Thing">"#, count: 3_000)
+            + String(repeating: "</div>", count: 3_000)
+        let rdfa =
+            #"<div vocab="https://schema.org/">"#
+            + String(repeating: #"<div property="x" typeof="Thing">"#, count: 3_000)
+            + String(repeating: "</div>", count: 3_001)
+        #expect(
+            Self.rules(body: #"<div itemscope itemtype="https://schema.org/Thing">"# + microdata + "</div>" + rdfa)
+                .count < 100)
+    }
+
     /// Hostile shapes: deep nesting, odd top-level values, huge arrays; no crash, bounded work.
     @Test(
         arguments: [
