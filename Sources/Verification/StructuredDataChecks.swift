@@ -458,7 +458,10 @@ struct StructuredDataChecks {
                     .joined(separator: ", ")
                 flag(
                     "SD026", distinct[1].line, Self.typeExcerpt(distinct[1]),
-                    "\(distinct.count) candidate main entities: \(list); none has the canonical URL as url, @id or mainEntityOfPage"
+                    "\(distinct.count) candidate main entities: \(list); "
+                        + (canonical == nil
+                            ? "the page has no canonical URL to tell which one it is about"
+                            : "none has the canonical URL as url, @id or mainEntityOfPage")
                 )
             } else {
                 main = distinct.first
