@@ -34,6 +34,9 @@ public struct MarkupExtractor: Sendable {
         "twitter", "al", "schema", "dc", "dcterms", "foaf", "xsd", "rdf", "rdfs",
     ]
 
+    /// Orphaned `itemprop` elements reported one by one; the rest are counted in one diagnostic.
+    static let maximumOrphanDiagnostics = 5
+
     public var options: Options
 
     public init(options: Options = Options()) {
@@ -134,10 +137,28 @@ public struct MarkupExtractor: Sendable {
             parseJSONLD(script, section: script.section, diagnostics: &page.diagnostics)
         }
         if collector.usesMicrodata {
-            page.microdata = MicrodataBuilder(
+            let builder = MicrodataBuilder(
                 collector: collector, resolver: resolver,
-                contentAttributeOnAnyElement: options.microdataContentOnAnyElement
-            ).topLevelItems()
+                contentAttributeOnAnyElement: options.microdataContentOnAnyElement)
+            page.microdata = builder.topLevelItems()
+            let orphans = builder.orphanProperties()
+            for index in orphans.prefix(Self.maximumOrphanDiagnostics) {
+                let node = collector.microdataNodes[Int(index)]
+                page.diagnostics.append(
+                    ExtractionDiagnostic(
+                        code: .microdataOrphanProperty, line: node.line,
+                        message: "itemprop=\"\(node.itemprop ?? "")\" at line \(node.line) is not inside any itemscope")
+                )
+            }
+            if orphans.count > Self.maximumOrphanDiagnostics {
+                page.diagnostics.append(
+                    ExtractionDiagnostic(
+                        code: .microdataOrphanProperty,
+                        line: collector.microdataNodes[Int(orphans[Self.maximumOrphanDiagnostics])].line,
+                        message:
+                            "\(orphans.count - Self.maximumOrphanDiagnostics) more itemprop elements are not inside any itemscope"
+                    ))
+            }
         }
         if options.rdfa, collector.usesRDFa {
             var rdfa = RDFaBuilder(collector: collector, resolver: resolver)

@@ -38,6 +38,27 @@ struct MicrodataBuilder {
         }
     }
 
+    /// `itemprop` elements no item claims: no `itemscope` ancestor and not reached through any
+    /// `itemref` (WHATWG drops them; a page usually meant them to belong to an item), in order.
+    func orphanProperties() -> [Int32] {
+        var covered = [Bool](repeating: false, count: nodes.count)
+        var pending: [Int32] = []
+        for (index, node) in nodes.enumerated() where node.itemscope {
+            pending += children[index]
+            for id in (node.itemref ?? "").split(whereSeparator: \.isASCIIWhitespace) {
+                if let target = elementsByID[String(id)] { pending.append(target) }
+            }
+        }
+        while let current = pending.popLast() {
+            guard !covered[Int(current)] else { continue }
+            covered[Int(current)] = true
+            if !nodes[Int(current)].itemscope { pending += children[Int(current)] }
+        }
+        return nodes.indices.compactMap { index in
+            nodes[index].itemprop != nil && !covered[index] ? Int32(index) : nil
+        }
+    }
+
     private func item(at root: Int32, memory: Set<Int32>) -> MarkupItem {
         let node = nodes[Int(root)]
         var pending: [Int32] = children[Int(root)]

@@ -218,6 +218,8 @@ public struct ExtractionDiagnostic: Sendable, Hashable {
         case nulBytes = "nul-bytes"
         /// The HTTP `Content-Type` charset and the page's `<meta>` charset disagree (the header wins).
         case charsetConflict = "charset-conflict"
+        /// An `itemprop` element outside every `itemscope` (and not reached through `itemref`).
+        case microdataOrphanProperty = "microdata-orphan-property"
     }
 
     public var code: Code

@@ -1,15 +1,756 @@
+import LenientJSON
 import MarkupExtraction
+import SpotlightModel
 
 /// The structured-data rules (apple-markup-rules.md §7.6): JSON-LD, Microdata and RDFa.
+///
+/// Every node is checked wherever it nests (JSON-LD `@graph`, arrays, nested objects, nested
+/// Microdata/RDFa items), up to ``StructuredData/maximumDepth`` levels and
+/// ``StructuredData/maximumNodes`` nodes. SD003–SD005 need the schema.org vocabulary, which
+/// SpotCheck does not ship: not checked.
 struct StructuredDataChecks {
     let page: PageMarkup
 
-    static let implemented: Set<String> = []
+    static let implemented: Set<String> = [
+        "SD001", "SD002", "SD006", "SD007", "SD008", "SD009", "SD010", "SD011", "SD012", "SD013", "SD014",
+        "SD015", "SD016", "SD017", "SD018", "SD019", "SD020", "SD021", "SD022", "SD023", "SD024", "SD025",
+        "SD026", "SD027", "SD028",
+    ]
 
     /// Calls `report(ruleID, line, excerpt, message)` for each broken rule.
-    func run(_ report: (String, Int, String, String) -> Void) {}
+    func run(_ report: (String, Int, String, String) -> Void) {
+        var seen: Set<String> = []
+        func flag(_ id: String, _ line: Int, _ excerpt: String, _ message: String) {
+            guard seen.insert("\(id)|\(line)|\(message)").inserted else { return }
+            report(id, line, excerpt, message)
+        }
+        checkScripts(flag)
+        checkMicrodataSyntax(flag)
+        let collection = StructuredData.collect(page)
+        for node in collection.all {
+            checkNode(node, flag)
+        }
+        checkPage(collection, flag)
+    }
+
+    typealias Flag = (String, Int, String, String) -> Void
+
+    // MARK: JSON-LD scripts (SD001, SD002)
+
+    private func checkScripts(_ flag: Flag) {
+        for script in page.jsonLD {
+            let excerpt = "<script type=\"application/ld+json\"> (line \(script.line))"
+            let errors = script.diagnostics.filter { $0.severity == .error }
+            if let first = errors.first {
+                let outcome =
+                    script.value == nil
+                    ? "nothing could be recovered, so the script is ignored"
+                    : "SpotCheck recovered it leniently, but strict JSON-LD processors ignore the whole script"
+                let more = errors.count > 1 ? " (and \(errors.count - 1) more problem(s))" : ""
+                flag(
+                    "SD001", first.line, excerpt,
+                    "the JSON-LD script at line \(script.line) is not valid JSON: line \(first.line), column \(first.column): \(first.reason)\(more); \(outcome)"
+                )
+            }
+            guard script.value != nil else { continue }
+            for (index, value) in script.contributedValues.enumerated() {
+                let position =
+                    script.contributedValues.count > 1 ? "top-level object \(index + 1)" : "the top-level value"
+                guard let object = value.objectValue else {
+                    flag(
+                        "SD002", script.line, excerpt,
+                        "\(position) of the script at line \(script.line) is not an object, so it has no @context")
+                    continue
+                }
+                guard let context = object["@context"] else {
+                    flag(
+                        "SD002", script.line, excerpt,
+                        "\(position) of the script at line \(script.line) has no @context")
+                    continue
+                }
+                if !Self.namesSchemaOrg(context) {
+                    flag(
+                        "SD002", script.line, "\"@context\": \(Self.describe(context))",
+                        "the @context of \(position) (script at line \(script.line)) is \(Self.describe(context)), not schema.org"
+                    )
+                }
+            }
+        }
+    }
+
+    /// Whether a `@context` is schema.org: the IRI `http(s)://schema.org[/]` (or its context
+    /// document), in a string, an array, or an object's `@vocab` or a prefix.
+    static func namesSchemaOrg(_ context: JSONValue, depth: Int = 0) -> Bool {
+        guard depth < 8 else { return false }
+        switch context {
+        case .string(let text):
+            var iri = text.trimmedWhitespace.lowercased()
+            for suffix in ["/docs/jsonldcontext.jsonld", "/docs/jsonldcontext.json"] where iri.hasSuffix(suffix) {
+                iri.removeLast(suffix.count)
+            }
+            if iri.hasSuffix("/") { iri.removeLast() }
+            return iri == "https://schema.org" || iri == "http://schema.org"
+        case .array(let members):
+            return members.contains { namesSchemaOrg($0, depth: depth + 1) }
+        case .object(let object):
+            return object.contains { namesSchemaOrg($0.value, depth: depth + 1) }
+        default:
+            return false
+        }
+    }
+
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): "\"\(StructuredData.shortened(text))\""
+        case .array: "an array"
+        case .object: "an object"
+        case .number(let literal): literal
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        }
+    }
+
+    // MARK: Microdata syntax (SD007)
+
+    private func checkMicrodataSyntax(_ flag: Flag) {
+        for diagnostic in page.diagnostics where diagnostic.code == .microdataOrphanProperty {
+            flag(
+                "SD007", diagnostic.line, "itemprop (line \(diagnostic.line))",
+                "\(diagnostic.message): Microdata consumers drop it")
+        }
+    }
+
+    // MARK: Per node (SD006–SD024, SD028)
+
+    private func checkNode(_ node: StructuredNode, _ flag: Flag) {
+        func excerpt(_ name: String, _ value: StructuredValue) -> String {
+            switch node.syntax {
+            case .jsonLD: "\"\(name)\": \(value.written)"
+            case .microdata: "itemprop=\"\(name)\" → \(value.written)"
+            case .rdfa: "property=\"\(name)\" → \(value.written)"
+            }
+        }
+        func excerpt(_ name: String) -> String {
+            switch node.syntax {
+            case .jsonLD: "\"\(name)\""
+            case .microdata: "itemprop=\"\(name)\""
+            case .rdfa: "property=\"\(name)\""
+            }
+        }
+        let where_ = "\(node.typeName) (\(node.syntax.rawValue), line \(node.line))"
+
+        if node.syntax == .microdata {
+            for type in node.rawTypes where !Self.isAbsoluteURL(type) {
+                flag(
+                    "SD007", node.line, "itemtype=\"\(StructuredData.shortened(type))\"",
+                    "itemtype \"\(StructuredData.shortened(type))\" (line \(node.line)) is not an absolute URL; write https://schema.org/\(StructuredData.shortened(type))"
+                )
+            }
+        }
+
+        // SD024 for JSON-LD identifiers: a node's @id and {"@id": …} references (blank nodes aside).
+        if node.syntax == .jsonLD {
+            var ids = node.id.map { [$0] } ?? []
+            for property in node.properties {
+                for value in property.values { if case .reference(let id) = value.kind { ids.append(id) } }
+            }
+            // An absolute IRI (`urn:isbn:…`) or a compact IRI (`wd:Q349`, expanded by the
+            // context) is a fine identifier; relative ones and script-like schemes are not.
+            for id in ids where !id.hasPrefix("_:") {
+                let scheme = Self.isAbsoluteURL(id) ? id.split(separator: ":").first?.lowercased() : nil
+                if scheme.map({ !["javascript", "vbscript", "data", "file"].contains($0) }) ?? false { continue }
+                if let problem = Self.urlProblem(id) {
+                    flag(
+                        "SD024", node.line, "\"@id\": \"\(StructuredData.shortened(id))\"",
+                        "@id \"\(StructuredData.shortened(id))\" (JSON-LD, line \(node.line)) \(problem)")
+                }
+            }
+        }
+
+        for property in node.properties {
+            let name = property.name
+            if let replacement = StructuredDataCodes.supersededProperties[name] {
+                let line = property.values.first?.line ?? node.line
+                flag("SD006", line, excerpt(name), "\(name) on \(where_) is superseded by \(replacement)")
+            }
+            for value in property.values {
+                checkValue(name, value, node: node, where_: where_, excerpt: excerpt(name, value), flag)
+            }
+        }
+
+        // SD009 / SD010: the rating's scale.
+        if let rating = node.values("ratingValue").first(where: { $0.number != nil }), let value = rating.number {
+            let bestValues = node.values("bestRating")
+            let worstValues = node.values("worstRating")
+            let best = bestValues.first?.number
+            let worst = worstValues.first?.number
+            let numericScale = (bestValues.isEmpty || best != nil) && (worstValues.isEmpty || worst != nil)
+            if numericScale {
+                let high = best ?? 5
+                let low = worst ?? 0
+                let assumed = [
+                    best == nil ? "bestRating 5 assumed" : nil,
+                    worst == nil ? "worstRating absent: the scale starts at 0" : nil,
+                ]
+                .compactMap { $0 }
+                let note = assumed.isEmpty ? "" : " (\(assumed.joined(separator: "; ")))"
+                if (best != nil || worst != nil), high <= low {
+                    let line = (bestValues.first ?? worstValues.first)?.line ?? node.line
+                    flag(
+                        "SD010", line, excerpt("bestRating"),
+                        "bestRating \(Self.format(high)) is not above worstRating \(Self.format(low)) on \(where_)\(note)"
+                    )
+                } else if value < low || value > high {
+                    flag(
+                        "SD009", rating.line, excerpt("ratingValue", rating),
+                        "ratingValue \(rating.written) on \(where_) is outside [\(Self.format(low)), \(Self.format(high))]\(note)"
+                    )
+                }
+            }
+        }
+
+        // SD011: AggregateRating needs a count.
+        if node.isA("AggregateRating") || node.isA("EmployerAggregateRating"), !node.has("ratingCount"),
+            !node.has("reviewCount")
+        {
+            flag("SD011", node.line, excerpt("aggregateRating"), "\(where_) has neither ratingCount nor reviewCount")
+        }
+
+        // SD014: an Offer with a price needs a currency (on the Offer or its priceSpecification).
+        if node.isA("Offer") || node.isA("AggregateOffer"), let price = node.values("price").first,
+            !node.has("priceCurrency"), !node.nodes("priceSpecification").contains(where: { $0.has("priceCurrency") })
+        {
+            flag(
+                "SD014", price.line, excerpt("price", price),
+                "\(where_) has price \(price.written) but no priceCurrency")
+        }
+
+        // SD015: lowPrice ≤ highPrice.
+        if let low = node.values("lowPrice").first(where: { $0.number != nil }),
+            let high = node.values("highPrice").first(where: { $0.number != nil }),
+            let lowNumber = low.number, let highNumber = high.number, lowNumber > highNumber
+        {
+            flag(
+                "SD015", low.line, excerpt("lowPrice", low),
+                "lowPrice \(low.written) is above highPrice \(high.written) on \(where_)")
+        }
+
+        // SD017 / SD018: date order.
+        compareDates(
+            node, earlier: "startDate", later: "endDate", rule: "SD017", where_: where_, excerpt: excerpt, flag)
+        compareDates(
+            node, earlier: "datePublished", later: "dateModified", rule: "SD018", where_: where_, excerpt: excerpt, flag
+        )
+
+        // SD023: the SearchAction's target must carry the query-input's placeholder.
+        if node.isA("SearchAction") { checkSearchAction(node, where_: where_, excerpt: excerpt, flag) }
+
+        // SD028: ImageObject needs contentUrl.
+        if node.isA("ImageObject"), !node.has("contentUrl") {
+            let what = node.text("url").map { " (url \"\(StructuredData.shortened($0))\")" } ?? ""
+            flag(
+                "SD028", node.line, Self.typeExcerpt(node),
+                "\(where_)\(what) has no contentUrl")
+        }
+    }
+
+    private func checkValue(
+        _ name: String, _ value: StructuredValue, node: StructuredNode, where_: String, excerpt: String, _ flag: Flag
+    ) {
+        let line = value.line
+        if case .node = value.kind { return }
+        if case .reference = value.kind { return }
+        switch name {
+        case "ratingValue", "bestRating", "worstRating":
+            if value.number == nil {
+                flag(
+                    "SD008", line, excerpt,
+                    "\(name) \(value.written) on \(where_) is not a plain number (ASCII digits, \".\" for decimals)")
+            }
+        case "ratingCount", "reviewCount":
+            if !StructuredData.isCount(value) {
+                flag("SD011", line, excerpt, "\(name) \(value.written) on \(where_) is not a non-negative integer")
+            }
+        case "price", "lowPrice", "highPrice":
+            if value.number == nil {
+                flag(
+                    "SD012", line, excerpt,
+                    "\(name) \(value.written) on \(where_) is not a plain number (no currency symbol, \".\" for decimals, no thousands separators)"
+                )
+            }
+        case "priceCurrency":
+            let code = (value.text ?? "").trimmedWhitespace
+            if !StructuredDataCodes.currencies.contains(code) {
+                flag(
+                    "SD013", line, excerpt,
+                    "priceCurrency \(value.written) on \(where_) is not an ISO 4217 currency code")
+            }
+        case "startDate", "endDate", "datePublished", "dateModified":
+            if case .number = value.kind {
+                flag("SD016", line, excerpt, "\(name) \(value.written) on \(where_) is a number, not an ISO 8601 date")
+            } else if Self.date(value.text ?? "") == nil {
+                flag(
+                    "SD016", line, excerpt,
+                    "\(name) \(value.written) on \(where_) is not an ISO 8601 date or date-time (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss with an optional zone)"
+                )
+            }
+        case "latitude", "longitude":
+            let limit = name == "latitude" ? 90.0 : 180.0
+            if let number = value.number {
+                if number < -limit || number > limit {
+                    flag(
+                        "SD019", line, excerpt,
+                        "\(name) \(value.written) on \(where_) is outside [−\(Int(limit)), \(Int(limit))]")
+                }
+            } else {
+                flag("SD019", line, excerpt, "\(name) \(value.written) on \(where_) is not a plain decimal number")
+            }
+        case "telephone":
+            if !Self.isPlausiblePhone(value.text ?? "") {
+                flag(
+                    "SD020", line, excerpt,
+                    "telephone \(value.written) on \(where_) does not look like a phone number (E.164, e.g. +14155550100, is best)"
+                )
+            }
+        case "email":
+            let text = (value.text ?? "").trimmedWhitespace
+            let isURL: Bool = if case .url = value.kind { true } else { false }
+            if !isURL, text.lowercased().hasPrefix("mailto:") {
+                flag("SD021", line, excerpt, "email \(value.written) on \(where_) keeps the mailto: prefix")
+            } else if !Self.isEmailAddress(isURL ? Self.strippingMailto(text) : text) {
+                flag("SD021", line, excerpt, "email \(value.written) on \(where_) is not an e-mail address")
+            }
+        case "addressCountry":
+            let code = (value.text ?? "").trimmedWhitespace
+            if !StructuredDataCodes.countries.contains(code) {
+                flag(
+                    "SD022", line, excerpt,
+                    "addressCountry \(value.written) on \(where_) is not an ISO 3166-1 alpha-2 code (e.g. US)")
+            }
+        case "url", "image", "contentUrl", "sameAs":
+            if let problem = Self.urlProblem(value.text ?? "") {
+                flag("SD024", line, excerpt, "\(name) \(value.written) on \(where_) \(problem)")
+            }
+        default:
+            break
+        }
+        _ = node
+    }
+
+    private func compareDates(
+        _ node: StructuredNode, earlier: String, later: String, rule: String, where_: String,
+        excerpt: (String, StructuredValue) -> String, _ flag: Flag
+    ) {
+        guard let first = node.values(earlier).first, let second = node.values(later).first,
+            let start = Self.date(first.text ?? ""), let end = Self.date(second.text ?? "")
+        else { return }
+        let before: Bool
+        if start.hasTime, end.hasTime {
+            before = end.secondsSince1970 < start.secondsSince1970
+        } else {
+            // A date without a time is the whole day: compare the calendar dates only.
+            before = end.text.prefix(10) < start.text.prefix(10)
+        }
+        if before {
+            flag(
+                rule, second.line, excerpt(later, second),
+                "\(later) \(second.written) is before \(earlier) \(first.written) on \(where_)")
+        }
+    }
+
+    private func checkSearchAction(
+        _ node: StructuredNode, where_: String, excerpt: (String, StructuredValue) -> String, _ flag: Flag
+    ) {
+        var targets: [StructuredValue] = []
+        for value in node.values("target") {
+            if let entryPoint = value.node {
+                targets += entryPoint.values("urlTemplate")
+            } else {
+                targets.append(value)
+            }
+        }
+        var names: [String] = []
+        for value in node.values("query-input") {
+            if let specification = value.node {
+                names += specification.values("valueName").compactMap { $0.text?.trimmedWhitespace }
+            } else if let text = value.text {
+                for token in text.split(whereSeparator: \.isWhitespace) where token.hasPrefix("name=") {
+                    names.append(String(token.dropFirst(5)))
+                }
+            }
+        }
+        for target in targets {
+            let template = target.text ?? ""
+            let placeholders = Self.placeholders(in: template)
+            if let name = names.first {
+                if !placeholders.contains(name) {
+                    flag(
+                        "SD023", target.line, excerpt("target", target),
+                        "the target \(target.written) of \(where_) has no {\(name)} placeholder, which its query-input names"
+                    )
+                }
+            } else if placeholders.isEmpty {
+                flag(
+                    "SD023", target.line, excerpt("target", target),
+                    "the target \(target.written) of \(where_) has no {placeholder}")
+            }
+        }
+    }
+
+    // MARK: Page-level (SD025–SD027)
+
+    private func checkPage(_ collection: StructuredData.Collection, _ flag: Flag) {
+        // SD025: nothing Apple said it reads.
+        if page.openGraph.isEmpty, !collection.all.contains(where: Self.isAppleSupported) {
+            let line = page.title?.line ?? 1
+            let excerpt = page.title.map { "<title>\(StructuredData.shortened($0.text))</title>" } ?? "<head>"
+            let found =
+                collection.all.contains { $0.types.contains(where: Self.isSchemaOrgTerm) }
+                ? "schema.org data, but none of the kinds Apple named" : "no schema.org data"
+            flag(
+                "SD025", line, excerpt,
+                "the page has no Open Graph tags and \(found) (AggregateRating, Offer, priceRange, interactionStatistic, Organization, Recipe, SearchAction, ImageObject)"
+            )
+        }
+
+        // SD026: one main entity, identified by the canonical URL.
+        let canonicalText = page.canonicals.first?.content
+        let canonical = canonicalText.map(URLNormalizer.normalize)
+        let pageIsRoot = Self.isSiteRoot(canonicalText ?? page.url)
+        func matchesCanonical(_ node: StructuredNode) -> Bool {
+            guard let canonical else { return false }
+            var identities = [node.text("url"), node.id].compactMap { $0 }
+            for value in node.values("mainEntityOfPage") {
+                if let nested = value.node {
+                    identities += [nested.id, nested.text("url")].compactMap { $0 }
+                } else if let text = value.text {
+                    identities.append(text)
+                }
+            }
+            return identities.contains { URLNormalizer.normalize($0) == canonical }
+        }
+        // schema.org subjects only: data-vocabulary.org, MediaWiki's mw: … types are not candidates.
+        let subjects = collection.topLevel.filter { node in
+            node.types.contains(where: Self.isSchemaOrgTerm) && Set(node.types).isDisjoint(with: Self.furnitureTypes)
+        }
+        var main: StructuredNode?
+        if let matched = subjects.first(where: matchesCanonical) {
+            main = matched
+        } else if let webPage = collection.topLevel.first(where: { !Set($0.types).isDisjoint(with: Self.webPageTypes) }
+        ),
+            let mainEntity = webPage.nodes("mainEntity").first
+        {
+            main = mainEntity
+        } else {
+            let candidates = subjects.filter { node in
+                !(node.id.map(collection.referencedIDs.contains) ?? false)
+                    && (pageIsRoot
+                        || !([node.text("url"), node.id].compactMap { $0 }.contains(where: Self.isSiteRoot)))
+            }
+            var distinct: [StructuredNode] = []
+            for candidate in candidates
+            where !distinct.contains(where: { $0.types == candidate.types && $0.text("name") == candidate.text("name") }
+            ) {
+                distinct.append(candidate)
+            }
+            if distinct.count > 1 {
+                let list = distinct.prefix(4).map { "\($0.typeName) (\($0.syntax.rawValue), line \($0.line))" }
+                    .joined(separator: ", ")
+                flag(
+                    "SD026", distinct[1].line, Self.typeExcerpt(distinct[1]),
+                    "\(distinct.count) candidate main entities: \(list); "
+                        + (canonical == nil
+                            ? "the page has no canonical URL to tell which one it is about"
+                            : "none has the canonical URL as url, @id or mainEntityOfPage")
+                )
+            } else {
+                main = distinct.first
+            }
+        }
+        guard let main else { return }
+        if let canonical, let urlValue = main.values("url").first, let url = urlValue.text,
+            URLNormalizer.normalize(url) != canonical, !matchesCanonical(main)
+        {
+            flag(
+                "SD026", urlValue.line, "\"url\": \(urlValue.written)",
+                "the main entity \(main.typeName) (line \(main.line)) has url \(urlValue.written), not the canonical URL \(canonicalText ?? "")"
+            )
+        }
+
+        // SD027: the main entity and Open Graph must agree.
+        if let ogTitle = page.openGraph.first(where: { $0.key.lowercased() == "og:title" }),
+            let nameValue = main.values("name").first, let name = nameValue.text
+        {
+            let a = Self.words(name)
+            let b = Self.words(ogTitle.content)
+            if !a.isEmpty, !b.isEmpty, a.isDisjoint(with: b) {
+                flag(
+                    "SD027", nameValue.line, "\"name\": \(nameValue.written)",
+                    "\(main.typeName).name \(nameValue.written) (line \(nameValue.line)) and og:title \"\(StructuredData.shortened(ogTitle.content))\" (line \(ogTitle.line)) name different things"
+                )
+            }
+        }
+        let ogImages = page.openGraph.filter {
+            ["og:image", "og:image:url", "og:image:secure_url"].contains($0.key.lowercased())
+        }
+        var entityImages: [StructuredValue] = []
+        for value in main.values("image") {
+            if let image = value.node {
+                entityImages += image.values("contentUrl") + image.values("url")
+            } else {
+                entityImages.append(value)
+            }
+        }
+        entityImages.removeAll { ($0.text ?? "").trimmedWhitespace.isEmpty }
+        let ogKeys = ogImages.reduce(into: Set<String>()) { $0.formUnion(Self.imageKeys($1.content)) }
+        let entityKeys = entityImages.reduce(into: Set<String>()) { $0.formUnion(Self.imageKeys($1.text ?? "")) }
+        if let first = entityImages.first, let og = ogImages.first, !ogKeys.isEmpty, !entityKeys.isEmpty,
+            ogKeys.isDisjoint(with: entityKeys)
+        {
+            flag(
+                "SD027", first.line, "\"image\": \(first.written)",
+                "\(main.typeName).image \(first.written) and og:image \"\(StructuredData.shortened(og.content))\" (line \(og.line)) share no image"
+            )
+        }
+    }
+
+    static let furnitureTypes: Set<String> = webPageTypes.union([
+        "WebSite", "BreadcrumbList", "SiteNavigationElement", "WPHeader", "WPFooter", "WPSideBar", "WPAdBlock",
+        "SearchAction",
+    ])
+
+    static let webPageTypes: Set<String> = [
+        "WebPage", "AboutPage", "CheckoutPage", "CollectionPage", "ContactPage", "FAQPage", "ItemPage",
+        "MedicalWebPage",
+        "ProfilePage", "QAPage", "RealEstateListing", "SearchResultsPage", "MediaGallery", "ImageGallery",
+        "VideoGallery",
+    ]
+
+    /// Apple's list (§2.3): AggregateRating, Offers, PriceRange, InteractionCount, Organization,
+    /// Recipe, SearchAction, ImageObject; types and the properties Apple named.
+    static func isAppleSupported(_ node: StructuredNode) -> Bool {
+        let types: Set<String> = [
+            "AggregateRating", "Offer", "AggregateOffer", "Organization", "LocalBusiness", "Corporation", "Recipe",
+            "SearchAction", "ImageObject",
+        ]
+        let properties = ["aggregateRating", "offers", "priceRange", "interactionCount", "interactionStatistic"]
+        return !types.isDisjoint(with: node.types) || properties.contains(where: node.has)
+    }
+
+    // MARK: Value tests
+
+    /// An ISO 8601 date or date-time as schema.org writes them: `T` between date and time.
+    static func date(_ text: String) -> SpotlightDate? {
+        let trimmed = text.trimmedWhitespace
+        if trimmed.count > 10, trimmed.dropFirst(10).first == " " { return nil }
+        return ISO8601.date(trimmed)
+    }
+
+    static func isAbsoluteURL(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), text.first?.isLetter == true else { return false }
+        return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            && text.index(after: colon) < text.endIndex
+    }
+
+    /// Why a URL-valued property is not an absolute http(s) URL, or nil.
+    static func urlProblem(_ text: String) -> String? {
+        let trimmed = text.trimmedWhitespace
+        if trimmed.isEmpty { return "is empty" }
+        let lower = trimmed.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return nil }
+        if lower.hasPrefix("//") { return "is protocol-relative; write https://" }
+        if isAbsoluteURL(trimmed), let scheme = trimmed.split(separator: ":").first {
+            return "has the scheme \"\(scheme)\"; an http(s) URL is expected"
+        }
+        return "is relative; write an absolute https URL"
+    }
+
+    static func isPlausiblePhone(_ text: String) -> Bool {
+        var number = Substring(text.trimmedWhitespace)
+        if number.lowercased().hasPrefix("tel:") { number = number.dropFirst(4) }
+        // An extension (`ext. 12`, `x12`, `;ext=12`, `#12`) is allowed after the number.
+        let lower = number.lowercased()
+        for marker in [";ext=", "ext.", "ext", " x", "#"] {
+            if let range = lower.firstRange(of: marker) {
+                let offset = lower.distance(from: lower.startIndex, to: range.lowerBound)
+                number = number.prefix(offset)
+                break
+            }
+        }
+        var digits = 0
+        for (offset, character) in number.enumerated() {
+            if character.isASCII, character.isNumber {
+                digits += 1
+            } else if character == "+" {
+                guard offset == 0 else { return false }
+            } else if !(character.isWhitespace || "-.()/\u{A0}".contains(character)) {
+                return false
+            }
+        }
+        return (5...15).contains(digits)
+    }
+
+    static func strippingMailto(_ text: String) -> String {
+        var address = Substring(text)
+        if address.lowercased().hasPrefix("mailto:") { address = address.dropFirst(7) }
+        if let query = address.firstIndex(of: "?") { address = address[..<query] }
+        return String(address).replacingPercentAt
+    }
+
+    static func isEmailAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let local = parts.first, let domain = parts.last, !local.isEmpty,
+            domain.contains("."), !domain.hasPrefix("."), !domain.hasSuffix(".")
+        else { return false }
+        return !text.contains { $0.isWhitespace || "<>,;:\"()[]\\".contains($0) }
+    }
+
+    /// `{name}` placeholders of a URL template (also percent-encoded braces).
+    static func placeholders(in template: String) -> Set<String> {
+        let decoded = template.replacingPercentBraces
+        var names: Set<String> = []
+        var rest = Substring(decoded)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.insert(String(rest[rest.index(after: open)..<close]).trimmedWhitespace)
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+
+    /// Whether a URL's path is `/` (a site's home page; query and fragment ignored).
+    static func isSiteRoot(_ url: String) -> Bool {
+        guard let scheme = url.firstRange(of: "://") else { return false }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(where: { "/?#".contains($0) }) else { return true }
+        let path = rest[slash...].prefix { $0 != "?" && $0 != "#" }
+        return path.isEmpty || path == "/"
+    }
+
+    /// What identifies an image file in its URL, for telling another rendition of the same image
+    /// (other size, crop or CDN host) from a different image: the path; each file-like segment's
+    /// name without extensions (`Flag_of_New_Zealand.svg` in a thumbnail path); and each
+    /// alphanumeric run of 6+ characters with a digit (`621866810` in `GettyImages-621866810-640x480`).
+    static func imageKeys(_ url: String) -> Set<String> {
+        var text = Substring(url.trimmedWhitespace)
+        if let scheme = text.firstRange(of: "://") {
+            text = text[scheme.upperBound...]
+            text = text.firstIndex(of: "/").map { text[$0...] } ?? ""
+        } else if text.hasPrefix("//") {
+            text = text.dropFirst(2)
+            text = text.firstIndex(of: "/").map { text[$0...] } ?? ""
+        }
+        let path = text.prefix { $0 != "?" && $0 != "#" }
+        guard !path.isEmpty else { return [] }
+        var keys: Set<String> = ["path:" + path]
+        for segment in path.split(separator: "/") where segment.contains(".") {
+            if let stem = segment.split(separator: ".").first, stem.count >= 6 { keys.insert("file:" + stem) }
+        }
+        for run in path.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        where run.count >= 6 && run.contains(where: \.isNumber) {
+            keys.insert("id:" + run)
+        }
+        return keys
+    }
+
+    /// A type as written by its syntax, for excerpts.
+    static func typeExcerpt(_ node: StructuredNode) -> String {
+        let type = StructuredData.shortened(node.rawTypes.first ?? node.typeName)
+        return switch node.syntax {
+        case .jsonLD: "\"@type\": \"\(type)\" (line \(node.line))"
+        case .microdata: "itemtype=\"\(type)\" (line \(node.line))"
+        case .rdfa: "typeof=\"\(type)\" (line \(node.line))"
+        }
+    }
+
+    /// A schema.org term once shortened: no scheme, prefix or path left (`Movie`, not `mw:File`).
+    static func isSchemaOrgTerm(_ term: String) -> Bool {
+        !term.isEmpty && !term.contains(":") && !term.contains("/")
+    }
+
+    /// The lower-cased words of a name, for comparing names: a title that adds the site name or
+    /// "About …" to the entity's name shares words with it; only names with no word in common
+    /// contradict each other.
+    static func words(_ text: String) -> Set<String> {
+        let stopWords: Set<String> = ["the", "a", "an", "of", "and", "or", "in", "on", "for", "to", "at", "by", "with"]
+        let words = text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        return Set(words).subtracting(stopWords)
+    }
+
+    static func format(_ number: Double) -> String {
+        if number.magnitude < 1e15, Double(Int(number)) == number { return String(Int(number)) }
+        return String(number)
+    }
+}
+
+extension String {
+    /// `%7B` / `%7D` → `{` / `}`.
+    fileprivate var replacingPercentBraces: String {
+        var result = ""
+        var index = startIndex
+        while index < endIndex {
+            let rest = self[index...]
+            if rest.count >= 3, rest.hasPrefix("%") {
+                let code = rest.dropFirst().prefix(2).uppercased()
+                if code == "7B" || code == "7D" {
+                    result.append(code == "7B" ? "{" : "}")
+                    index = self.index(index, offsetBy: 3)
+                    continue
+                }
+            }
+            result.append(self[index])
+            index = self.index(after: index)
+        }
+        return result
+    }
+
+    /// `%40` → `@` (mailto: addresses are sometimes percent-encoded).
+    fileprivate var replacingPercentAt: String {
+        split(separator: "%40", omittingEmptySubsequences: false).joined(separator: "@")
+    }
 }
 
 extension RuleCatalogue {
-    static let structuredDataFixHints: [String: String] = [:]
+    static let structuredDataFixHints: [String: String] = [
+        "SD001":
+            "Make the script body valid JSON (no trailing commas, comments or unescaped quotes); check it with a strict JSON parser.",
+        "SD002": "Add \"@context\": \"https://schema.org\" to each top-level JSON-LD object.",
+        "SD006":
+            "Use the replacement property (interactionCount → interactionStatistic with an InteractionCounter; plural properties → their singular form).",
+        "SD007":
+            "Put every itemprop inside an itemscope element (or reach it with itemref), and write itemtype as an absolute URL such as https://schema.org/Movie.",
+        "SD008":
+            "Write ratingValue, bestRating and worstRating as plain numbers: ASCII digits and \".\" (4.5, not \"4,5\" or \"4.5/5\").",
+        "SD009":
+            "Keep ratingValue within [worstRating, bestRating], or state the scale (e.g. bestRating 10) the value is on.",
+        "SD010": "Make bestRating greater than worstRating.",
+        "SD011": "Give AggregateRating a ratingCount or reviewCount, as a non-negative integer without separators.",
+        "SD012":
+            "Write prices as plain numbers (1234.50): no currency symbol, \".\" for decimals, no thousands separators; put the currency in priceCurrency.",
+        "SD013": "Use an ISO 4217 code for priceCurrency, e.g. USD or EUR.",
+        "SD014": "Add priceCurrency (ISO 4217) next to price.",
+        "SD015": "Make lowPrice at most highPrice.",
+        "SD016": "Write dates as ISO 8601: 2024-05-01 or 2024-05-01T19:30:00+02:00.",
+        "SD017": "Make endDate the same as or later than startDate.",
+        "SD018": "Make dateModified the same as or later than datePublished.",
+        "SD019": "Write latitude in [−90, 90] and longitude in [−180, 180] as decimal numbers with \".\".",
+        "SD020": "Write telephone as an international number, ideally E.164 (+14155550100).",
+        "SD021": "Write email as a bare address (name@example.com), without mailto:, in JSON-LD and text.",
+        "SD022": "Use an ISO 3166-1 alpha-2 code for addressCountry, e.g. US or GB.",
+        "SD023":
+            "Put the query-input name as a {placeholder} in the SearchAction target, e.g. target …?q={search_term_string} with query-input \"required name=search_term_string\".",
+        "SD024": "Write url, @id, image, contentUrl and sameAs as absolute https URLs.",
+        "SD025":
+            "Add Open Graph tags, or schema.org data Apple reads (AggregateRating, Offer, Organization, Recipe, SearchAction, ImageObject).",
+        "SD026":
+            "Give the page one main entity whose url (or @id / mainEntityOfPage) is the canonical URL, or point to it with WebPage.mainEntity.",
+        "SD027": "Make the main entity's name and image agree with og:title and og:image.",
+        "SD028": "Give every ImageObject a contentUrl with the image file's absolute URL.",
+    ]
+
+    static let structuredDataPartly: [String: String] = [
+        "SD006":
+            "only interactionCount and the retired plural properties (actors, reviews, employees …); schema.org's full supersededBy list (schema.ttl) is not shipped",
+        "SD009":
+            "a missing worstRating is taken as 0, SpotCheck's rating scale (docs/extract-json.md), not the catalogue's 1; a missing bestRating is 5",
+    ]
 }

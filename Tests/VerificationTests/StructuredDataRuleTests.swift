@@ -4,5 +4,317 @@ import Verification
 
 extension FixtureSiteRuleTests {
     /// The structured-data rules each fixture page must trigger (Fixtures/html/MANIFEST.md).
-    static let expectedStructuredData: [String: [String]] = [:]
+    static let expectedStructuredData: [String: [String]] = [
+        "broken/jsonld-trailing-comma.html": ["SD001"],
+        "broken/jsonld-unrecoverable.html": ["SD001"],
+        "broken/microdata-relative-itemtype.html": ["SD007"],
+        "broken/rating-out-of-range.html": ["SD009"],
+    ]
+}
+
+@Suite("Structured-data rules (§7.6)")
+struct StructuredDataRuleTests {
+    static let openGraph = #"<meta property="og:type" content="website">"#
+
+    /// The SD rules a page with this head and body triggers (canonical https://www.example.com/a).
+    static func rules(head: String = openGraph, body: String = "") -> [String] {
+        let html = """
+            <html><head><title>A</title><link rel="canonical" href="https://www.example.com/a">
+            \(head)</head><body>\(body)</body></html>
+            """
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/a")
+        return PageVerifier().verify(page).map(\.ruleID).filter { $0.hasPrefix("SD") }.sorted()
+    }
+
+    /// A JSON-LD script with a schema.org context and `members` added to `{"@type": type}`.
+    static func jsonLD(_ type: String, _ members: String) -> String {
+        let separator = members.isEmpty ? "" : ", "
+        return #"<script type="application/ld+json">{"@context": "https://schema.org", "@type": ""#
+            + type + "\"" + separator + members + "}</script>"
+    }
+
+    @Test(
+        arguments: [
+            // SD001
+            (
+                #"<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Thing",}</script>"#,
+                ["SD001"]
+            ),
+            (
+                #"<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Thing"</script>"#,
+                ["SD001"]
+            ),
+            (jsonLD("Thing", ""), []),
+            // SD002
+            (#"<script type="application/ld+json">{"@type": "Thing"}</script>"#, ["SD002"]),
+            (
+                #"<script type="application/ld+json">{"@context": "https://example.org/vocab", "@type": "Thing"}</script>"#,
+                ["SD002"]
+            ),
+            (#"<script type="application/ld+json">{"@context": "http://schema.org/", "@type": "Thing"}</script>"#, []),
+            (
+                #"<script type="application/ld+json">{"@context": {"@vocab": "https://schema.org/"}, "@type": "Thing"}</script>"#,
+                []
+            ),
+            (
+                #"<script type="application/ld+json">[{"@context": "https://schema.org", "@type": "Thing"}, {"@type": "Thing"}]</script>"#,
+                ["SD002"]
+            ),
+            // SD006
+            (jsonLD("VideoObject", #""interactionCount": "UserPlays:12""#), ["SD006"]),
+            (jsonLD("Movie", #""actors": {"@type": "Person", "name": "B"}"#), ["SD006"]),
+            (
+                jsonLD(
+                    "VideoObject",
+                    #""interactionStatistic": {"@type": "InteractionCounter", "userInteractionCount": 12}"#), []
+            ),
+            // SD008
+            (jsonLD("AggregateRating", #""ratingValue": "4,5", "ratingCount": 3"#), ["SD008"]),
+            (jsonLD("AggregateRating", #""ratingValue": "4.5/5", "ratingCount": 3"#), ["SD008"]),
+            (jsonLD("AggregateRating", #""ratingValue": "4.5", "bestRating": "5", "ratingCount": "3""#), []),
+            // SD009
+            (
+                jsonLD("AggregateRating", #""ratingValue": 7.8, "bestRating": 5, "worstRating": 1, "ratingCount": 3"#),
+                ["SD009"]
+            ),
+            (jsonLD("AggregateRating", #""ratingValue": 6, "ratingCount": 3"#), ["SD009"]),
+            (jsonLD("AggregateRating", #""ratingValue": 0.5, "ratingCount": 3"#), []),
+            (
+                jsonLD(
+                    "AggregateRating", #""ratingValue": 9.1, "bestRating": "10", "worstRating": "1", "ratingCount": 3"#),
+                []
+            ),
+            // SD010
+            (
+                jsonLD("AggregateRating", #""ratingValue": 3, "bestRating": 1, "worstRating": 5, "ratingCount": 3"#),
+                ["SD010"]
+            ),
+            (jsonLD("AggregateRating", #""ratingValue": 3, "bestRating": 5, "worstRating": 1, "ratingCount": 3"#), []),
+            // SD011
+            (jsonLD("AggregateRating", #""ratingValue": 4"#), ["SD011"]),
+            (jsonLD("AggregateRating", #""ratingValue": 4, "ratingCount": "1,234""#), ["SD011"]),
+            (jsonLD("AggregateRating", #""ratingValue": 4, "reviewCount": -2"#), ["SD011"]),
+            (jsonLD("AggregateRating", #""ratingValue": 4, "reviewCount": 12"#), []),
+            // SD012, SD013, SD014, SD015
+            (jsonLD("Offer", #""price": "$9.99", "priceCurrency": "USD""#), ["SD012"]),
+            (jsonLD("Offer", #""price": "1,234.50", "priceCurrency": "USD""#), ["SD012"]),
+            (jsonLD("Offer", #""price": "9.99", "priceCurrency": "USD""#), []),
+            (jsonLD("Offer", #""price": 9.99, "priceCurrency": "$""#), ["SD013"]),
+            (jsonLD("Offer", #""price": 9.99, "priceCurrency": "usd""#), ["SD013"]),
+            (jsonLD("Offer", #""price": 9.99"#), ["SD014"]),
+            (
+                jsonLD(
+                    "Offer",
+                    #""price": 9.99, "priceSpecification": {"@type": "PriceSpecification", "priceCurrency": "EUR"}"#),
+                []
+            ),
+            (jsonLD("AggregateOffer", #""lowPrice": 20, "highPrice": 10, "priceCurrency": "USD""#), ["SD015"]),
+            (jsonLD("AggregateOffer", #""lowPrice": 10, "highPrice": "20", "priceCurrency": "USD""#), []),
+            // SD016, SD017, SD018
+            (jsonLD("Event", #""startDate": "May 5, 2024""#), ["SD016"]),
+            (jsonLD("Event", #""startDate": "2024-05-05 19:00""#), ["SD016"]),
+            (jsonLD("Event", #""startDate": 2024"#), ["SD016"]),
+            (jsonLD("Event", #""startDate": "2024-05-05T19:00:00+02:00", "endDate": "2024-05-05""#), []),
+            (jsonLD("Event", #""startDate": "2024-05-05", "endDate": "2024-05-04""#), ["SD017"]),
+            (jsonLD("Event", #""startDate": "2024-05-05T20:00:00Z", "endDate": "2024-05-05T19:00:00Z""#), ["SD017"]),
+            (jsonLD("Article", #""datePublished": "2024-05-05", "dateModified": "2024-05-01""#), ["SD018"]),
+            (jsonLD("Article", #""datePublished": "2024-05-05", "dateModified": "2024-06-01T08:00:00Z""#), []),
+            // SD019
+            (jsonLD("GeoCoordinates", #""latitude": 95, "longitude": 10"#), ["SD019"]),
+            (jsonLD("GeoCoordinates", #""latitude": "37,78", "longitude": "-122.39""#), ["SD019"]),
+            (jsonLD("GeoCoordinates", #""latitude": 37.78253, "longitude": "-122.39367""#), []),
+            // SD020, SD021, SD022
+            (jsonLD("Organization", #""telephone": "call us""#), ["SD020"]),
+            (jsonLD("Organization", #""telephone": "+1 (415) 555-0100""#), []),
+            (jsonLD("Organization", #""email": "mailto:hello@example.com""#), ["SD021"]),
+            (jsonLD("Organization", #""email": "hello at example dot com""#), ["SD021"]),
+            (jsonLD("Organization", #""email": "hello@example.com""#), []),
+            (jsonLD("PostalAddress", #""addressCountry": "USA""#), ["SD022"]),
+            (jsonLD("PostalAddress", #""addressCountry": "US""#), []),
+            // SD023
+            (
+                jsonLD(
+                    "WebSite",
+                    #""potentialAction": {"@type": "SearchAction", "target": "https://www.example.com/s?q={query}", "query-input": "required name=search_term_string"}"#
+                ),
+                ["SD023"]
+            ),
+            (
+                jsonLD(
+                    "WebSite",
+                    #""potentialAction": {"@type": "SearchAction", "target": "https://www.example.com/s?q="}"#),
+                ["SD023"]
+            ),
+            (
+                jsonLD(
+                    "WebSite",
+                    #""potentialAction": {"@type": "SearchAction", "target": {"@type": "EntryPoint", "urlTemplate": "https://www.example.com/s?q={q}"}, "query-input": "required name=q"}"#
+                ),
+                []
+            ),
+            // SD024
+            (jsonLD("Thing", #""image": "/images/a.png""#), ["SD024"]),
+            (jsonLD("Thing", #""sameAs": ["https://example.org/a", "javascript:alert(1)"]"#), ["SD024"]),
+            (jsonLD("Thing", #""image": "https://www.example.com/images/a.png""#), []),
+            (jsonLD("Thing", ##""@id": "#thing", "publisher": {"@id": "#thing"}"##), ["SD024"]),
+            (jsonLD("Thing", ##""@id": "_:b0", "publisher": {"@id": "https://www.example.com/#org"}"##), []),
+            (jsonLD("Thing", ##""@id": "urn:isbn:9780140328721", "sameAs": {"@id": "wd:Q349"}"##), []),
+            // SD026
+            (jsonLD("Movie", #""name": "X""#) + jsonLD("Product", #""name": "Y""#), ["SD026"]),
+            (jsonLD("Movie", #""url": "https://www.example.com/b""#), ["SD026"]),
+            (jsonLD("Movie", #""url": "https://www.example.com/a""#) + jsonLD("Product", #""name": "Y""#), []),
+            (jsonLD("Organization", #""url": "https://www.example.com/""#), []),
+            // SD028
+            (
+                jsonLD(
+                    "Movie",
+                    #""url": "https://www.example.com/a", "image": {"@type": "ImageObject", "url": "https://www.example.com/a.png"}"#
+                ),
+                ["SD028"]
+            ),
+            (
+                jsonLD(
+                    "Movie",
+                    #""url": "https://www.example.com/a", "image": {"@type": "ImageObject", "contentUrl": "https://www.example.com/a.png"}"#
+                ),
+                []
+            ),
+        ] as [(String, [String])])
+    func jsonLDRules(script: String, expected: [String]) {
+        #expect(Self.rules(head: Self.openGraph + script) == expected.sorted(), "\(script)")
+    }
+
+    @Test(
+        arguments: [
+            // SD007
+            (#"<div itemscope itemtype="Movie"><span itemprop="name">A</span></div>"#, ["SD007"]),
+            (#"<div><span itemprop="name">A</span></div>"#, ["SD007"]),
+            (#"<div itemscope itemtype="https://schema.org/Movie"><span itemprop="name">A</span></div>"#, []),
+            (
+                #"<div itemscope itemtype="https://schema.org/Person" itemref="b"></div><p id="b"><span itemprop="name">B</span></p>"#,
+                []
+            ),
+            // Values from Microdata attributes
+            (
+                #"<div itemscope itemtype="https://schema.org/Person"><a itemprop="email" href="mailto:b@example.com">B</a></div>"#,
+                []
+            ),
+            (
+                #"<div itemscope itemtype="https://schema.org/Person"><span itemprop="email">b [at] example.com</span></div>"#,
+                ["SD021"]
+            ),
+            (
+                #"<div itemscope itemtype="https://schema.org/Person"><a itemprop="telephone" href="tel:+14155550163">Call</a></div>"#,
+                []
+            ),
+            (
+                #"<div itemscope itemtype="https://schema.org/Product"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price">€ 12,50</span></div></div>"#,
+                ["SD012", "SD014"]
+            ),
+            // RDFa
+            (
+                #"<div vocab="https://schema.org/" typeof="Event"><span property="startDate">next Friday</span></div>"#,
+                ["SD016"]
+            ),
+            (
+                #"<div vocab="https://schema.org/" typeof="Event"><time property="startDate" datetime="2024-05-05">Sunday</time></div>"#,
+                []
+            ),
+        ] as [(String, [String])])
+    func microdataAndRDFaRules(body: String, expected: [String]) {
+        #expect(Self.rules(body: body) == expected.sorted(), "\(body)")
+    }
+
+    @Test(
+        arguments: [
+            // SD025: nothing Apple reads.
+            ("", "", ["SD025"]),
+            ("", jsonLD("Thing", #""name": "A""#), ["SD025"]),
+            ("", jsonLD("Organization", #""name": "A""#), []),
+            (openGraph, "", []),
+            // SD027: the main entity against Open Graph.
+            (
+                #"<meta property="og:title" content="Up">"#,
+                jsonLD("Movie", #""url": "https://www.example.com/a", "name": "Cars""#), ["SD027"]
+            ),
+            (
+                #"<meta property="og:title" content="Up – Family Cinema">"#,
+                jsonLD("Movie", #""url": "https://www.example.com/a", "name": "Up""#), []
+            ),
+            (
+                #"<meta property="og:title" content="About Family Cinema">"#,
+                jsonLD("Organization", #""@id": "https://www.example.com/a#org", "name": "Family Cinema Inc.""#), []
+            ),
+            (
+                #"<meta property="og:image" content="https://media.example.com/2016/11/GettyImages-621866810.jpg">"#,
+                jsonLD(
+                    "Movie",
+                    #""url": "https://www.example.com/a", "image": "https://media.example.com/2016/11/GettyImages-621866810-640x480.jpg""#
+                ),
+                []
+            ),
+            (
+                #"<meta property="og:image" content="https://media.example.com/photo/1075029-screenshot.jpg">"#,
+                jsonLD(
+                    "Movie",
+                    #""url": "https://www.example.com/a", "image": "https://static.example.com/images/social-placeholder.jpg""#
+                ),
+                ["SD027"]
+            ),
+            (
+                #"<meta property="og:image" content="/up.png">"#,
+                jsonLD("Movie", #""url": "https://www.example.com/a", "image": "https://cdn.example.com/up.png""#), []
+            ),
+            (
+                #"<meta property="og:image" content="https://www.example.com/up.png">"#,
+                jsonLD("Movie", #""url": "https://www.example.com/a", "image": "https://www.example.com/cars.png""#),
+                ["SD027"]
+            ),
+            (
+                #"<meta property="og:image" content="https://www.example.com/up.png?w=1200">"#,
+                jsonLD("Movie", #""url": "https://www.example.com/a", "image": ["https://www.example.com/up.png"]"#), []
+            ),
+        ] as [(String, String, [String])])
+    func pageRules(head: String, script: String, expected: [String]) {
+        #expect(Self.rules(head: head + script) == expected.sorted(), "\(head) \(script)")
+    }
+
+    /// Many orphaned `itemprop` elements: five reported one by one, then one count.
+    @Test func orphanedPropertiesAreCapped() {
+        let body = String(repeating: "<span itemprop=\"name\">A</span>\n", count: 10_000)
+        #expect(Self.rules(body: body) == Array(repeating: "SD007", count: 6))
+    }
+
+    /// Deeply nested Microdata items and RDFa subjects: no crash.
+    @Test func deepMarkupDoesNotCrash() {
+        let microdata =
+            String(repeating: #"<div itemprop="x" itemscope itemtype="https://schema.org/Thing">"#, count: 3_000)
+            + String(repeating: "</div>", count: 3_000)
+        let rdfa =
+            #"<div vocab="https://schema.org/">"#
+            + String(repeating: #"<div property="x" typeof="Thing">"#, count: 3_000)
+            + String(repeating: "</div>", count: 3_001)
+        #expect(
+            Self.rules(body: #"<div itemscope itemtype="https://schema.org/Thing">"# + microdata + "</div>" + rdfa)
+                .count < 100)
+    }
+
+    /// Hostile shapes: deep nesting, odd top-level values, huge arrays; no crash, bounded work.
+    @Test(
+        arguments: [
+            String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000),
+            "{\"@context\": \"https://schema.org\", \"@graph\": [1, \"a\", null, true, [[]], {}]}",
+            "\"just a string\"",
+            "{\"@context\": \"https://schema.org\", \"@type\": [\"Thing\", 3, null], \"@id\": 7, \"name\": {\"@value\": {\"@value\": 2}}}",
+            "{\"@context\": \"https://schema.org\", \"@type\": \"Thing\", \"x\": "
+                + String(repeating: "{\"@type\": \"Thing\", \"x\": ", count: 2_000) + "1"
+                + String(repeating: "}", count: 2_001),
+            "["
+                + Array(repeating: "{\"@type\": \"AggregateRating\", \"ratingValue\": \"x\"}", count: 3_000)
+                .joined(separator: ",") + "]",
+        ])
+    func hostileJSONShapesDoNotCrash(json: String) {
+        let rules = Self.rules(head: Self.openGraph + "<script type=\"application/ld+json\">\(json)</script>")
+        #expect(rules.count < 20_000)
+    }
 }

@@ -1,0 +1,303 @@
+import LenientJSON
+import MarkupExtraction
+
+/// A schema.org node from JSON-LD, Microdata or RDFa, in one shape for the SD rules: types and
+/// property names with the schema.org prefix removed, each value with the line it came from
+/// (JSON-LD values carry their script's line).
+struct StructuredNode {
+    enum Syntax: String {
+        case jsonLD = "JSON-LD"
+        case microdata = "Microdata"
+        case rdfa = "RDFa"
+    }
+
+    var syntax: Syntax
+    /// Types with `https://schema.org/` (and http, `schema:`) removed.
+    var types: [String]
+    /// Types as written (SD007 looks at them).
+    var rawTypes: [String]
+    var id: String?
+    var properties: [StructuredProperty]
+    var line: Int
+
+    func values(_ name: String) -> [StructuredValue] {
+        properties.lazy.filter { $0.name == name }.flatMap(\.values)
+    }
+
+    func has(_ name: String) -> Bool { properties.contains { $0.name == name && !$0.values.isEmpty } }
+
+    func isA(_ type: String) -> Bool { types.contains(type) }
+
+    var typeName: String { types.first ?? "item" }
+
+    /// The first non-empty text of a property.
+    func text(_ name: String) -> String? {
+        values(name).lazy.compactMap { $0.text?.trimmedWhitespace }.first { !$0.isEmpty }
+    }
+
+    /// The nested nodes of a property.
+    func nodes(_ name: String) -> [StructuredNode] { values(name).compactMap(\.node) }
+}
+
+struct StructuredProperty {
+    /// The name as written (`query-input`, `ratingValue`), schema.org prefix removed.
+    var name: String
+    var values: [StructuredValue]
+}
+
+struct StructuredValue {
+    indirect enum Kind {
+        /// A JSON string, Microdata text or RDFa literal.
+        case text(String)
+        /// A JSON number, as written.
+        case number(String)
+        case bool(Bool)
+        /// A Microdata/RDFa URL-valued attribute (`href`, `src` …), resolved.
+        case url(String)
+        /// A JSON-LD `{"@id": …}` or an RDFa object that is not nested.
+        case reference(String)
+        case node(StructuredNode)
+    }
+
+    var kind: Kind
+    var line: Int
+
+    /// The string form of a text, number, URL or reference.
+    var text: String? {
+        switch kind {
+        case .text(let text), .number(let text), .url(let text), .reference(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        case .node: nil
+        }
+    }
+
+    var node: StructuredNode? {
+        if case .node(let node) = kind { node } else { nil }
+    }
+
+    /// The value as a number: a JSON number, or a text that is a plain decimal number (ASCII
+    /// digits, an optional sign and one `.`).
+    var number: Double? {
+        switch kind {
+        case .number(let literal): Double(literal)
+        case .text(let text): StructuredData.plainNumber(text)
+        default: nil
+        }
+    }
+
+    /// How the value is written in the page, for messages (`"4,5"`, `4.5`, `true`).
+    var written: String {
+        switch kind {
+        case .text(let text), .url(let text): "\"\(StructuredData.shortened(text))\""
+        case .number(let literal): literal
+        case .bool(let flag): flag ? "true" : "false"
+        case .reference(let id): "{\"@id\": \"\(StructuredData.shortened(id))\"}"
+        case .node(let node): "a \(node.typeName)"
+        }
+    }
+}
+
+/// Builds the nodes of a page: caps on nesting and on the number of nodes keep hostile pages cheap.
+enum StructuredData {
+    static let maximumDepth = 32
+    static let maximumNodes = 5_000
+
+    struct Collection {
+        /// Nodes the page states at the top: JSON-LD top-level objects and `@graph` members,
+        /// top-level Microdata items, typed RDFa subjects.
+        var topLevel: [StructuredNode] = []
+        /// Every node, nested ones included, in document order per syntax.
+        var all: [StructuredNode] = []
+        /// Ids of nodes referenced from other nodes (`{"@id": …}`, RDFa references, nested `@id`s).
+        var referencedIDs: Set<String> = []
+    }
+
+    static func collect(_ page: PageMarkup) -> Collection {
+        var builder = Builder()
+        for script in page.jsonLD {
+            for value in script.contributedValues {
+                builder.topLevelJSONLD(value, line: script.line, depth: 0)
+            }
+        }
+        for item in page.microdata {
+            builder.addTopLevel(builder.node(item, syntax: .microdata, depth: 0))
+        }
+        for item in page.rdfa {
+            let node = builder.node(item, syntax: .rdfa, depth: 0)
+            if !node.types.isEmpty { builder.addTopLevel(node) } else { builder.walk(node, depth: 0) }
+        }
+        return builder.collection
+    }
+
+    private struct Builder {
+        var collection = Collection()
+        var budget = StructuredData.maximumNodes
+
+        mutating func topLevelJSONLD(_ value: JSONValue, line: Int, depth: Int) {
+            guard depth < StructuredData.maximumDepth, budget > 0 else { return }
+            switch value {
+            case .array(let members):
+                for member in members { topLevelJSONLD(member, line: line, depth: depth + 1) }
+            case .object(let object):
+                if let graph = object["@graph"] {
+                    topLevelJSONLD(graph, line: line, depth: depth + 1)
+                    guard object["@type"] != nil else { return }
+                }
+                if let node = node(object, line: line, depth: depth) { addTopLevel(node) }
+            default:
+                return
+            }
+        }
+
+        mutating func addTopLevel(_ node: StructuredNode) {
+            collection.topLevel.append(node)
+            walk(node, depth: 0)
+        }
+
+        /// Adds `node` and its nested nodes to `all`, and records the ids they reference.
+        mutating func walk(_ node: StructuredNode, depth: Int) {
+            collection.all.append(node)
+            guard depth < StructuredData.maximumDepth else { return }
+            for property in node.properties {
+                for value in property.values {
+                    switch value.kind {
+                    case .reference(let id): collection.referencedIDs.insert(id)
+                    case .node(let nested):
+                        if let id = nested.id { collection.referencedIDs.insert(id) }
+                        walk(nested, depth: depth + 1)
+                    default: continue
+                    }
+                }
+            }
+        }
+
+        mutating func node(_ object: JSONObject, line: Int, depth: Int) -> StructuredNode? {
+            guard budget > 0 else { return nil }
+            budget -= 1
+            var rawTypes: [String] = []
+            var id: String?
+            var properties: [StructuredProperty] = []
+            for member in object {
+                switch member.key {
+                case "@type":
+                    for type in member.value.arrayValue ?? [member.value] {
+                        if let type = type.stringValue { rawTypes.append(type) }
+                    }
+                case "@id":
+                    id = member.value.stringValue
+                default:
+                    guard !member.key.hasPrefix("@") else { continue }
+                    let values = self.values(member.value, line: line, depth: depth + 1)
+                    properties.append(StructuredProperty(name: StructuredData.shortName(member.key), values: values))
+                }
+            }
+            return StructuredNode(
+                syntax: .jsonLD, types: rawTypes.map(StructuredData.shortName), rawTypes: rawTypes, id: id,
+                properties: properties, line: line)
+        }
+
+        mutating func values(_ value: JSONValue, line: Int, depth: Int) -> [StructuredValue] {
+            guard depth < StructuredData.maximumDepth else { return [] }
+            switch value {
+            case .null: return []
+            case .bool(let flag): return [StructuredValue(kind: .bool(flag), line: line)]
+            case .number(let literal): return [StructuredValue(kind: .number(literal), line: line)]
+            case .string(let text): return [StructuredValue(kind: .text(text), line: line)]
+            case .array(let members):
+                var result: [StructuredValue] = []
+                for member in members { result += values(member, line: line, depth: depth + 1) }
+                return result
+            case .object(let object):
+                if let inner = object["@value"] { return values(inner, line: line, depth: depth + 1) }
+                if let inner = object["@list"] ?? object["@set"] { return values(inner, line: line, depth: depth + 1) }
+                if object.count == 1, let id = object["@id"]?.stringValue {
+                    return [StructuredValue(kind: .reference(id), line: line)]
+                }
+                guard let node = node(object, line: line, depth: depth) else { return [] }
+                return [StructuredValue(kind: .node(node), line: line)]
+            }
+        }
+
+        mutating func node(_ item: MarkupItem, syntax: StructuredNode.Syntax, depth: Int) -> StructuredNode {
+            budget -= 1
+            var properties: [StructuredProperty] = []
+            for property in item.properties {
+                var values: [StructuredValue] = []
+                for value in property.values {
+                    switch value.kind {
+                    case .text(let text): values.append(StructuredValue(kind: .text(text), line: value.line))
+                    case .url(let url): values.append(StructuredValue(kind: .url(url), line: value.line))
+                    case .typedLiteral(let text, _, _):
+                        values.append(StructuredValue(kind: .text(text), line: value.line))
+                    case .reference(let id): values.append(StructuredValue(kind: .reference(id), line: value.line))
+                    case .item(let nested):
+                        guard depth + 1 < StructuredData.maximumDepth, budget > 0 else { continue }
+                        values.append(
+                            StructuredValue(
+                                kind: .node(node(nested, syntax: syntax, depth: depth + 1)), line: value.line))
+                    case .cycle:
+                        continue
+                    }
+                }
+                properties.append(StructuredProperty(name: StructuredData.shortName(property.name), values: values))
+            }
+            return StructuredNode(
+                syntax: syntax, types: item.types.map(StructuredData.shortName), rawTypes: item.types, id: item.id,
+                properties: properties, line: item.line)
+        }
+    }
+
+    /// `https://schema.org/Movie`, `http://schema.org/Movie`, `schema:Movie` → `Movie`.
+    static func shortName(_ iri: String) -> String {
+        for prefix in ["https://schema.org/", "http://schema.org/", "schema:"] where iri.hasPrefix(prefix) {
+            return String(iri.dropFirst(prefix.count))
+        }
+        return iri
+    }
+
+    /// A plain decimal number: optional sign, ASCII digits with at most one `.`, nothing else
+    /// (surrounding whitespace allowed).
+    static func plainNumber(_ text: String) -> Double? {
+        let trimmed = text.trimmedWhitespace
+        var digits = 0
+        var dots = 0
+        for (offset, character) in trimmed.enumerated() {
+            switch character {
+            case "0"..."9": digits += 1
+            case ".": dots += 1
+            case "-" where offset == 0, "+" where offset == 0: continue
+            default: return nil
+            }
+        }
+        guard digits > 0, dots <= 1 else { return nil }
+        return Double(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed)
+    }
+
+    /// A non-negative integer: a JSON number with an integral value, or ASCII digits.
+    static func isCount(_ value: StructuredValue) -> Bool {
+        switch value.kind {
+        case .number(let literal):
+            guard let number = Double(literal) else { return false }
+            return number >= 0 && number < 9e18 && Double(Int(number)) == number
+        case .text(let text):
+            let trimmed = text.trimmedWhitespace
+            return !trimmed.isEmpty && trimmed.allSatisfy { $0.isASCII && $0.isNumber }
+        default:
+            return false
+        }
+    }
+
+    /// At most 100 characters, for messages and excerpts.
+    static func shortened(_ text: String) -> String {
+        text.count > 100 ? String(text.prefix(99)) + "…" : text
+    }
+}
+
+extension String {
+    var trimmedWhitespace: String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}
