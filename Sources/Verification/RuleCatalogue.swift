@@ -24,8 +24,10 @@ public enum RuleCatalogue {
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.
-    static let partlyImplemented: [String: String] = [smartAppBannerPartly, twitterAppLinksPartly, contentPartly]
-        .reduce(into: [:]) { all, notes in all.merge(notes) { first, _ in first } }
+    static let partlyImplemented: [String: String] = [
+        smartAppBannerPartly, twitterAppLinksPartly, contentPartly, openGraphPartly, structuredDataPartly,
+    ]
+    .reduce(into: [:]) { all, notes in all.merge(notes) { first, _ in first } }
 
     /// Whose behaviour each group's rules protect.
     static let consumers: [String: String] = [
