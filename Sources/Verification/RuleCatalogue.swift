@@ -16,16 +16,19 @@ public enum RuleCatalogue {
         .union(SiteVerifier.implemented)
         .union(AssetChecks.implemented)
         .union(UniversalLinkChecks.implemented)
+        .union(universalLinkFileRules)
 
     /// How to fix each implemented rule.
     static let fixHints: [String: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
         indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints, universalLinkPageFixHints,
+        universalLinkFileFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.
     static let partlyImplemented: [String: String] = [
         smartAppBannerPartly, twitterAppLinksPartly, contentPartly, openGraphPartly, structuredDataPartly,
+        universalLinkFilePartly,
     ]
     .reduce(into: [:]) { all, notes in all.merge(notes) { first, _ in first } }
 

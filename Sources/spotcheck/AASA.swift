@@ -36,6 +36,11 @@ struct AASA: AsyncParsableCommand {
         @Option(name: .customLong("url"), parsing: .singleValue, help: "A URL to match (repeatable).")
         var urls: [String] = []
 
+        @Option(
+            name: .customLong("entitlement"), parsing: .singleValue,
+            help: "An associated-domains entitlement entry to check, e.g. applinks:www.example.com (repeatable).")
+        var entitlements: [String] = []
+
         @Option(help: "Seconds for each request.")
         var timeout = 30.0
 
@@ -49,7 +54,8 @@ struct AASA: AsyncParsableCommand {
             var standardError = StandardError()
             let verifier = PageVerifier()
             let file: AssociationFile
-            if FileManager.default.fileExists(atPath: target) {
+            let isFile = FileManager.default.fileExists(atPath: target)
+            if isFile {
                 guard let data = FileManager.default.contents(atPath: target) else {
                     print("spotcheck: error: \(target): cannot be read", to: &standardError)
                     throw ExitCode(3)
@@ -85,7 +91,15 @@ struct AASA: AsyncParsableCommand {
                     PageSummary.printable(
                         "  \(finding.severity.rawValue) \(finding.ruleID)\(place)\(line): \(finding.message)"))
             }
-            for note in file.summary["notApplicable"]?.arrayValue ?? [] {
+            let host = isFile ? nil : URLParser.parse(file.url)?.host
+            for entry in entitlements {
+                let problems = AASAValidator.checkEntitlementDomain(entry, coveringHost: host)
+                print(problems.isEmpty ? "entitlement \(entry): fine" : "entitlement \(entry):")
+                for problem in problems {
+                    print(PageSummary.printable("  \(problem.severity.rawValue) \(problem.ruleID): \(problem.message)"))
+                }
+            }
+            for note in isFile ? [] : file.summary["notApplicable"]?.arrayValue ?? [] {
                 print("  not applicable \(note["rule"]?.stringValue ?? ""): \(note["reason"]?.stringValue ?? "")")
             }
             if let document = file.document {
