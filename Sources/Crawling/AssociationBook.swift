@@ -107,12 +107,13 @@ public struct AssociationFile: Sendable {
     public static func fetch(
         origin: String, fetcher: Fetcher, mapping: OriginMapping?, appIDs: [String], verifier: PageVerifier
     ) async -> AssociationFile {
-        func get(_ publicURL: String) async -> Result<FetchResponse, FetchError> {
+        func get(_ publicURL: String, userAgent: String? = nil) async -> Result<FetchResponse, FetchError> {
+            var headers = [HTTPHeader("Accept", "*/*")]
+            if let userAgent { headers.append(HTTPHeader("User-Agent", userAgent)) }
             do {
                 return .success(
                     try await fetcher.fetch(
-                        FetchRequest(
-                            url: mapping?.fetchURL(publicURL) ?? publicURL, headers: [HTTPHeader("Accept", "*/*")])))
+                        FetchRequest(url: mapping?.fetchURL(publicURL) ?? publicURL, headers: headers)))
             } catch {
                 return .failure(error)
             }
@@ -129,10 +130,33 @@ public struct AssociationFile: Sendable {
                 onlyAtRoot = true
             }
         }
-        return check(
+        var file = check(
             attempt, url: fileURL, onlyAtRootPath: onlyAtRoot, isStandIn: mapping != nil, appIDs: appIDs,
             verifier: verifier)
+        // UL023: the file must not depend on who asks (TN3155: "accept all user agent requests").
+        if case .success(let response) = attempt {
+            let other = await get(fileURL, userAgent: unknownUserAgent)
+            let difference: String? =
+                switch other {
+                case .failure(let error): "failed (\(error.kind.rawValue))"
+                case .success(let answer) where answer.status != response.status:
+                    "answered HTTP \(answer.status) instead of \(response.status)"
+                case .success(let answer) where answer.body != response.body: "answered with other content"
+                case .success: nil
+                }
+            if let difference,
+                let finding = verifier.finding(
+                    "UL023", url: fileURL, line: 0, excerpt: "User-Agent: \(unknownUserAgent)",
+                    message: "asked with an unknown User-Agent (\(unknownUserAgent)), \(fileURL) \(difference)")
+            {
+                file.findings.append(finding)
+            }
+        }
+        return file
     }
+
+    /// The User-Agent of UL023's second request: one no server has a rule for.
+    public static let unknownUserAgent = "spotcheck-aasa-probe/1.0 (unknown client)"
 
     /// Checks what a fetch of the file at `url` gave.
     public static func check(

@@ -8,10 +8,15 @@ public struct PageVerifier: Sendable {
     public var configuration: RuleConfiguration
     /// `--app-id`: the app's App Store ID, for the app-specific rules (SAB020 …).
     public var appStoreID: String?
+    /// `--app`: the apps' IDs (TEAMID.bundle.id), for SAB013's parent bundle ID.
+    public var appIDs: [String]
 
-    public init(configuration: RuleConfiguration = RuleConfiguration(), appStoreID: String? = nil) {
+    public init(
+        configuration: RuleConfiguration = RuleConfiguration(), appStoreID: String? = nil, appIDs: [String] = []
+    ) {
         self.configuration = configuration
         self.appStoreID = appStoreID
+        self.appIDs = appIDs
     }
 
     /// The page's findings. `attributes` is the page's attribute set (built here when nil);
@@ -26,7 +31,7 @@ public struct PageVerifier: Sendable {
             else { return }
             findings.append(finding)
         }
-        SmartAppBannerChecks(page: page, appStoreID: appStoreID).run(report)
+        SmartAppBannerChecks(page: page, appStoreID: appStoreID, appIDs: appIDs).run(report)
         TwitterAppLinksChecks(page: page).run(report)
         DeepLinkChecks(page: page, attributes: attributes, context: context).run(report)
         UniversalLinkChecks(page: page, attributes: attributes, context: context).run(report)

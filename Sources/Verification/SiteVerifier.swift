@@ -64,7 +64,7 @@ public struct SiteVerifier: Sendable {
     /// a default image on a few section pages is common; on three or more it is the site default).
     public static let duplicateLinkPages = 3
 
-    static let implemented: Set<String> = ["CT008", "CT014", "IX012", "IX013", "IX014"]
+    static let implemented: Set<String> = ["CT008", "CT014", "IX009", "IX012", "IX013", "IX014"]
 
     public init(configuration: RuleConfiguration = RuleConfiguration()) {
         self.configuration = configuration
@@ -149,6 +149,29 @@ public struct SiteVerifier: Sendable {
             }
         }
 
+        // IX009: distinct pages whose canonical URLs (or sitemap locations) differ only by #fragment.
+        var byDocument: [String: Set<String>] = [:]
+        var pageOf: [String: SitePage] = [:]
+        for page in candidates {
+            guard let canonical = page.canonical, let parsed = URLParser.parse(canonical), parsed.fragment != nil
+            else { continue }
+            byDocument[parsed.serialized(includingFragment: false), default: []].insert(canonical)
+            pageOf[canonical] = page
+        }
+        for listing in sitemapListings {
+            guard let parsed = URLParser.parse(listing.location), parsed.fragment != nil else { continue }
+            byDocument[parsed.serialized(includingFragment: false), default: []].insert(listing.location)
+        }
+        for (document, urls) in byDocument where urls.count > 1 {
+            let listed = urls.sorted()
+            for url in listed {
+                report(
+                    "IX009", pageOf[url]?.url ?? url, url,
+                    "\(listed.count) URLs differ from \(document) only by their #fragment (\(listed.joined(separator: ", "))); Applebot may take them for one page"
+                )
+            }
+        }
+
         for listing in sitemapListings {
             guard let page = byKey[link(listing.location)], page.isHTML, page.status == nil || page.status == 200,
                 let canonical = page.canonical,
@@ -167,6 +190,7 @@ extension RuleCatalogue {
     static let siteFixHints: [String: String] = [
         "CT008": "Give each page an image of its own content, not the site's default image or logo.",
         "CT014": "Write a title and description specific to each page.",
+        "IX009": "Give each page its own path or query; a #fragment does not make a separate page for crawlers.",
         "IX012": "Point rel=canonical at the 200, indexable URL of the content (the final URL after redirects).",
         "IX013": "Point every duplicate directly at the final canonical URL.",
         "IX014": "List canonical URLs only in sitemaps.",

@@ -5,10 +5,12 @@ import URLNormalization
 struct SmartAppBannerChecks {
     let page: PageMarkup
     let appStoreID: String?
+    /// `--app`: the apps' IDs (TEAMID.bundle.id); their bundle IDs are the App Clip's parents.
+    var appIDs: [String] = []
 
     static let implemented: Set<String> = [
         "SAB001", "SAB002", "SAB003", "SAB004", "SAB005", "SAB006", "SAB007", "SAB008", "SAB009", "SAB010",
-        "SAB011", "SAB012", "SAB014", "SAB015", "SAB016", "SAB017", "SAB018", "SAB019", "SAB020", "SAB022",
+        "SAB011", "SAB012", "SAB013", "SAB014", "SAB015", "SAB016", "SAB017", "SAB018", "SAB019", "SAB020", "SAB022",
     ]
 
     /// Calls `report(ruleID, line, excerpt, message)` for each broken rule.
@@ -69,6 +71,23 @@ struct SmartAppBannerChecks {
             }
         } else if appID != nil {
             flag("SAB008", "no app-argument: the banner opens the app, but Apple cannot map this page to content in it")
+        }
+        if let clip = banner.appClipBundleID, !clip.isEmpty {
+            let first = clip.split(separator: ".").first ?? ""
+            let parents = appIDs.compactMap { $0.split(separator: ".", maxSplits: 1).last.map(String.init) }
+            if first.count == 10, first.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
+                first.contains(where: \.isNumber)
+            {
+                flag(
+                    "SAB013",
+                    "app-clip-bundle-id \"\(clip)\" starts with a team/app ID prefix (\(first)); it takes the bare bundle ID"
+                )
+            } else if !parents.isEmpty, !parents.contains(where: { clip.hasPrefix($0 + ".") }) {
+                flag(
+                    "SAB013",
+                    "app-clip-bundle-id \"\(clip)\" does not start with the app's bundle ID (\(parents.joined(separator: ", "))) and a dot"
+                )
+            }
         }
         if banner.appClipBundleID != nil, appID == nil {
             flag("SAB010", "app-clip-bundle-id \"\(banner.appClipBundleID ?? "")\" without app-id")
@@ -146,6 +165,8 @@ extension RuleCatalogue {
         "SAB010": "Add app-id=<the App Store ID> next to app-clip-bundle-id.",
         "SAB011": "Use app-clip-display=card, or leave it out.",
         "SAB012": "Add app-clip-bundle-id, or remove app-clip-display.",
+        "SAB013":
+            "Use the App Clip's bundle ID, which is the parent app's bundle ID plus a suffix (com.example.app.Clip).",
         "SAB014": "Leave app-argument out when the banner invokes an App Clip, or use an App Clip experience URL.",
         "SAB015":
             "Fix the key's spelling (app-id, app-argument, app-clip-bundle-id, app-clip-display, affiliate-data).",

@@ -3,7 +3,7 @@ import UniversalLinks
 extension RuleCatalogue {
     /// The rules of the apple-app-site-association file itself, checked by `UniversalLinks` once per
     /// host (crawl, `aasa check`).
-    static let universalLinkFileRules = AASAValidator.implementedRuleIDs
+    static let universalLinkFileRules = AASAValidator.implementedRuleIDs.union(["UL023"])
 
     static let universalLinkFilePartly = AASAValidator.partlyImplementedRules
 
@@ -30,6 +30,7 @@ extension RuleCatalogue {
         "UL018": "Percent-encode non-ASCII characters in patterns, or set percentEncoded to false.",
         "UL019": "Add the app's ID (TEAMID.bundle.id, as in its application-identifier entitlement) to appIDs.",
         "UL022": "Keep only caseSensitive and percentEncoded in defaults.",
+        "UL023": "Serve the same file to every User-Agent and region (no bot rules or WAF challenges on it).",
         "UL024": "Write entitlement entries as applinks:<host>, without scheme, port, path or trailing /.",
         "UL025": "Give each query item pattern as a string.",
     ]

@@ -103,6 +103,7 @@ struct VerificationOptions: ParsableArguments {
 
     /// The verifier: `.spotcheck.json` in the working directory, then `--rule`, then `--app-id`.
     func makeVerifier() throws(RuleConfigurationError) -> PageVerifier {
-        PageVerifier(configuration: try Rules.loadConfiguration(overrides: rule), appStoreID: appStoreID)
+        PageVerifier(
+            configuration: try Rules.loadConfiguration(overrides: rule), appStoreID: appStoreID, appIDs: appIDs)
     }
 }

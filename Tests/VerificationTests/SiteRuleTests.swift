@@ -93,4 +93,13 @@ struct SiteRuleTests {
         let pages = [Self.page("a", title: "Movies"), Self.page("b", title: "Movies")]
         #expect(SiteVerifier(configuration: configuration).verify(pages).isEmpty)
     }
+
+    @Test func pagesThatDifferOnlyByAFragmentAreIX009() {
+        let pages = [
+            Self.page("a", canonical: "https://www.example.com/app#/movies"),
+            Self.page("b", canonical: "https://www.example.com/app#/people"), Self.page("c"),
+        ]
+        #expect(Self.found(pages).filter { $0.hasPrefix("IX009") } == ["IX009 a", "IX009 b"])
+        #expect(Self.found([Self.page("a", canonical: "https://www.example.com/app#/movies")]).isEmpty)
+    }
 }

@@ -152,3 +152,27 @@ struct FixtureSiteRuleTests {
         #expect(Self.pages.count >= 39)
     }
 }
+
+@Suite("SAB013: the App Clip's bundle ID")
+struct AppClipBundleTests {
+    static func rules(_ clip: String, apps: [String]) -> [String] {
+        let html = """
+            <html><head><meta name="apple-itunes-app" content="app-id=1234567890, app-clip-bundle-id=\(clip)">
+            </head></html>
+            """
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/a")
+        return PageVerifier(appIDs: apps).verify(page).map(\.ruleID).filter { $0 == "SAB013" }
+    }
+
+    @Test(
+        arguments: [
+            ("com.example.familycinema.Clip", ["ABCDE12345.com.example.familycinema"], [String]()),
+            ("com.example.other.Clip", ["ABCDE12345.com.example.familycinema"], ["SAB013"]),
+            ("com.example.familycinemaClip", ["ABCDE12345.com.example.familycinema"], ["SAB013"]),
+            ("ABCDE12345.com.example.familycinema.Clip", [], ["SAB013"]),
+            ("com.example.anything.Clip", [], []),
+        ] as [(String, [String], [String])])
+    func theClipBelongsToTheApp(clip: String, apps: [String], expected: [String]) {
+        #expect(Self.rules(clip, apps: apps) == expected)
+    }
+}
