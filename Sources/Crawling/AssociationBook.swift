@@ -87,18 +87,7 @@ public struct AssociationFile: Sendable {
     /// How the file treats `url` for the apps (`appIDs`, or every app it names when empty).
     public func verdict(for url: String, appIDs: [String]) -> UniversalLinkVerdict {
         guard let document else { return .noFile(reason: unusableReason ?? "no usable file") }
-        let host = URLParser.parse(url)?.host
-        let apps = appIDs.isEmpty ? (document.applinks?.details.flatMap(\.appIDs) ?? []) : appIDs
-        var excluded: String?
-        for app in apps {
-            switch document.match(url, appID: app, servedForHost: host) {
-            case .handled(let rule): return .handled(rule: "\(app): \(rule)")
-            case .excluded(let rule): excluded = excluded ?? "\(app): \(rule)"
-            case .notMatched, .notUniversalLink: break
-            }
-        }
-        if let excluded { return .excluded(rule: excluded) }
-        return .notMatched
+        return UniversalLinkJudge(document: document, appIDs: appIDs).verdict(for: url) ?? .notMatched
     }
 
     /// Fetches and checks the file of `origin` (`https://host[:port]`, public). With a `mapping`,

@@ -32,6 +32,8 @@ public struct PageAnalyzer: Sendable {
     public var maximumPageBytes: Int
     /// Checks each page against the rule catalogue when set.
     public var verifier: PageVerifier?
+    /// `validate --aasa`: how the app's universal links treat each page (UL020, UL021, SAB021, DL001).
+    public var universalLinks: UniversalLinkJudge?
 
     public init(extractor: MarkupExtractor = MarkupExtractor(), maximumPageBytes: Int = PageLoader.defaultMaximumBytes)
     {
@@ -47,6 +49,12 @@ public struct PageAnalyzer: Sendable {
         let attributes = builder.build(markup)
         var context = context
         if context.bodyBytes == nil { context.bodyBytes = html.count }
+        if let universalLinks {
+            universalLinks.judge(
+                canonical: markup.canonicals.first?.content ?? markup.url,
+                appArgument: markup.smartAppBanner?.appArgument,
+                into: &context)
+        }
         return AnalyzedPage(
             input: input, markup: markup, attributes: attributes,
             findings: verifier?.verify(markup, attributes: attributes, context: context))

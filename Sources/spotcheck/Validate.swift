@@ -5,6 +5,7 @@ import MarkupExtraction
 import PageAnalysis
 import SpotlightModel
 import Synchronization
+import UniversalLinks
 import Verification
 
 struct Validate: ParsableCommand {
@@ -28,6 +29,11 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var verification: VerificationOptions
 
+    @Option(
+        name: .customLong("aasa"),
+        help: "The site's apple-app-site-association file, for the universal-link rules (UL019–UL021, SAB021).")
+    var associationFile: String?
+
     @Argument(help: "HTML files or folders.")
     var paths: [String]
 
@@ -46,6 +52,23 @@ struct Validate: ParsableCommand {
         } catch {
             print("spotcheck: error: \(error)", to: &standardError)
             throw SpotCheckExit.badConfiguration
+        }
+        if let associationFile {
+            guard let data = FileManager.default.contents(atPath: associationFile) else {
+                print("spotcheck: error: \(associationFile): cannot be read", to: &standardError)
+                throw SpotCheckExit.badConfiguration
+            }
+            let result = AASAValidator.validate([UInt8](data), configuredAppID: verification.appIDs.first)
+            for problem in result.problems {
+                print(
+                    "\(associationFile): \(problem.severity.rawValue) \(problem.ruleID)\(problem.location.map { " at \($0)" } ?? ""): \(problem.message)"
+                )
+            }
+            guard let document = result.document else {
+                print("spotcheck: error: \(associationFile): not a usable AASA file", to: &standardError)
+                throw SpotCheckExit.badConfiguration
+            }
+            configured.universalLinks = UniversalLinkJudge(document: document, appIDs: verification.appIDs)
         }
         let analyzer = configured
         let output = StandardOutput()
