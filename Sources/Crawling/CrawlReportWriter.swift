@@ -1,6 +1,7 @@
 public import CrawlStore
 import Foundation
 import LenientJSON
+import URLNormalization
 public import Verification
 
 /// Writes a crawl's `report.json` from its store, streaming: pages are read in batches and written
@@ -28,6 +29,9 @@ public struct CrawlReportWriter: Sendable {
         public var notModified = 0
         public var applebotBlocked = 0
         public var bytes = 0
+        /// Pages that are public-index candidates, and the others by failing condition.
+        public var candidates = 0
+        public var notCandidates: [String: Int] = [:]
         /// Findings by severity (`error`, `warning`, `info`) and by rule id.
         public var findingsBySeverity: [String: Int] = [:]
         public var findingsByRule: [String: Int] = [:]
@@ -42,6 +46,10 @@ public struct CrawlReportWriter: Sendable {
                 totals.byStatus[page.status.map(String.init) ?? "none", default: 0] += 1
                 if let kind = page.errorKind { totals.problems[kind, default: 0] += 1 }
                 if page.notModified { totals.notModified += 1 }
+                if let markup = page.markupJSON, let candidacy = Self.candidacy(inMarkup: markup) {
+                    if candidacy.isEmpty { totals.candidates += 1 }
+                    for condition in candidacy { totals.notCandidates[condition, default: 0] += 1 }
+                }
                 if page.applebotAllowed == false { totals.applebotBlocked += 1 }
                 totals.bytes += page.bodyBytes
                 for finding in Self.parsed(page.findingsJSON ?? "[]").arrayValue ?? [] {
@@ -99,6 +107,8 @@ public struct CrawlReportWriter: Sendable {
         summary.append("byStatus", .object(Self.counts(totals.byStatus)))
         summary.append("problems", .object(Self.counts(totals.problems)))
         summary.append("notModified", JSONValue(totals.notModified))
+        summary.append("candidates", JSONValue(totals.candidates))
+        summary.append("notCandidatesBecause", .object(Self.counts(totals.notCandidates)))
         summary.append("applebotBlocked", JSONValue(totals.applebotBlocked))
         summary.append("bodyBytes", JSONValue(totals.bytes))
         var findings = JSONObject()
@@ -119,13 +129,26 @@ public struct CrawlReportWriter: Sendable {
         while text.last == "\n" || text.last == " " { text.removeLast() }
         output.write(text + ",\n  \"pages\": [")
         var first = true
+        let candidatesPath = (folder as NSString).appendingPathComponent("candidates.jsonl")
+        guard FileManager.default.createFile(atPath: candidatesPath + ".partial", contents: nil),
+            let candidatesHandle = FileHandle(forWritingAtPath: candidatesPath + ".partial")
+        else {
+            throw CrawlError("\(candidatesPath): cannot be written")
+        }
+        var candidates = BufferedOutput(handle: candidatesHandle)
         try store.forEachPage { pages in
             for page in pages {
                 output.write(first ? "\n    " : ",\n    ")
                 first = false
                 output.write(pageJSON(page))
+                if let item = candidateItem(page) { candidates.write(item.serialized(pretty: false) + "\n") }
             }
         }
+        try candidates.close()
+        if FileManager.default.fileExists(atPath: candidatesPath) {
+            try FileManager.default.removeItem(atPath: candidatesPath)
+        }
+        try FileManager.default.moveItem(atPath: candidatesPath + ".partial", toPath: candidatesPath)
         output.write(first ? "],\n" : "\n  ],\n")
 
         output.write("  \"siteFindings\": [")
@@ -198,6 +221,34 @@ public struct CrawlReportWriter: Sendable {
             text += ",\"markup\":" + markup + "}"
         }
         return text
+    }
+
+    /// The failing candidacy conditions a page's stored markup records (empty: a candidate); nil
+    /// when it records none (a page that was not parsed). The stored JSON is SpotCheck's own
+    /// compact serialization, so the two keys are found without parsing the whole page.
+    static func candidacy(inMarkup markup: String) -> [String]? {
+        guard let start = markup.range(of: "\"candidate\":{") else { return nil }
+        let rest = markup[start.upperBound...]
+        guard let end = rest.firstIndex(of: "}") else { return nil }
+        return JSONParser.parse("{" + rest[..<end] + "}", lenient: false).value?["failing"]?.arrayValue?
+            .compactMap(\.stringValue)
+    }
+
+    /// A candidate page as a searchable item (`index import` takes it): the canonical URL as
+    /// `uniqueIdentifier` (reference §5.5) and in `attributeSet.url`, the host as `domainIdentifier`.
+    func candidateItem(_ page: PageRecord) -> JSONValue? {
+        guard let markup = page.markupJSON, Self.candidacy(inMarkup: markup) == [],
+            let attributes = page.attributeSetJSON.map(Self.parsed)?.objectValue
+        else { return nil }
+        let object = Self.parsed(markup)
+        let identifier = object["uniqueIdentifier"]?.stringValue ?? shown(page.finalURL)
+        var attributeSet = attributes
+        if attributeSet["url"] == nil { attributeSet.append("url", .string(identifier)) }
+        var item = JSONObject()
+        item.append("uniqueIdentifier", .string(identifier))
+        if let host = URLParser.parse(identifier)?.host { item.append("domainIdentifier", .string(host)) }
+        item.append("attributeSet", .object(attributeSet))
+        return .object(item)
     }
 
     private static func parsed(_ json: String) -> JSONValue {

@@ -244,6 +244,14 @@ struct PageProcessor: Sendable {
         }
         var json = page.json
         json.members.removeAll { $0.key == "file" }
+        if let verdict = context.canonicalLink { json.append("universalLink", .string(verdict.summary)) }
+        let candidacy = Candidacy(page: page.markup, attributes: page.attributes, context: context)
+        json.append(
+            "candidate",
+            [
+                "isCandidate": JSONValue(candidacy.isCandidate),
+                "failing": .array(candidacy.failing.map { .string($0.rawValue) }),
+            ])
         json.append(
             "links",
             .array(page.markup.links.map { ["href": .string($0.href), "line": JSONValue($0.line)] })

@@ -47,3 +47,15 @@ public enum UniversalLinkVerdict: Sendable, Hashable {
     /// The host serves no usable file (missing, redirected, invalid): nothing opens the app.
     case noFile(reason: String)
 }
+
+extension UniversalLinkVerdict {
+    /// One line for reports: `handled: <rule>`, `excluded: <rule>`, `not matched`, `no file: <why>`.
+    public var summary: String {
+        switch self {
+        case .handled(let rule): "handled: \(rule)"
+        case .excluded(let rule): "excluded: \(rule)"
+        case .notMatched: "not matched"
+        case .noFile(let reason): "no file: \(reason)"
+        }
+    }
+}

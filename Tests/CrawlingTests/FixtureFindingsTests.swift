@@ -34,5 +34,29 @@ struct FixtureFindingsTests {
         }
         let expected = try String(contentsOf: Self.golden, encoding: .utf8)
         #expect(found == expected)
+
+        // Public-index candidates (MANIFEST.md): every 200 page but the three made not to be.
+        var notCandidates: [String: [String]] = [:]
+        for page in report["pages"]?.arrayValue ?? [] {
+            guard let candidate = page["markup"]?["candidate"], candidate["isCandidate"]?.boolValue == false else {
+                continue
+            }
+            notCandidates[page["url"]?.stringValue ?? "?"] =
+                candidate["failing"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        }
+        #expect(
+            notCandidates == [
+                "https://www.example.com/broken/noindex.html": ["noindex"],
+                "https://www.example.com/broken/missing-description.html": ["no-description"],
+                "https://www.example.com/broken/no-deep-link.html": ["no-deep-link"],
+            ])
+        let candidates = try String(contentsOfFile: folder + "/candidates.jsonl", encoding: .utf8).split(
+            separator: "\n")
+        #expect(candidates.count == report["summary"]?["candidates"]?.intValue)
+        #expect(candidates.count == 36)
+        let items = candidates.compactMap { JSONParser.parse(String($0), lenient: false).value }
+        #expect(items.contains { $0["uniqueIdentifier"]?.stringValue == "https://www.example.com/movies/up.html" })
+        #expect(
+            !items.contains { $0["uniqueIdentifier"]?.stringValue == "https://www.example.com/broken/noindex.html" })
     }
 }
