@@ -9,7 +9,7 @@ public import Verification
 /// Each crawled host's `apple-app-site-association`, fetched and checked once per crawl
 /// (`AssociationFile`), stored with its findings, and used to say how the app's universal links
 /// treat each page's canonical URL and `app-argument`.
-actor AssociationBook {
+struct AssociationBook: Sendable {
     private let fetcher: Fetcher
     private let store: CrawlStore
     private let scope: CrawlScope
@@ -18,8 +18,7 @@ actor AssociationBook {
     private let appIDs: [String]
     private let verifier: PageVerifier
     private let clock: @Sendable () -> Double
-    private var files: [String: AssociationFile?] = [:]
-    private var pending: [String: Task<AssociationFile?, Never>] = [:]
+    private let files = OnceEach<String, AssociationFile?>()
 
     init(
         fetcher: Fetcher, store: CrawlStore, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
@@ -44,14 +43,7 @@ actor AssociationBook {
 
     /// The file of a public origin (`https://host[:port]`), fetched once; nil outside the crawl.
     func file(forOrigin origin: String) async -> AssociationFile? {
-        if let file = files[origin] { return file }
-        if let task = pending[origin] { return await task.value }
-        let task = Task { await self.load(origin) }
-        pending[origin] = task
-        let file = await task.value
-        files[origin] = .some(file)
-        pending[origin] = nil
-        return file
+        await files.value(for: origin) { await self.load(origin) }
     }
 
     private func load(_ origin: String) async -> AssociationFile? {

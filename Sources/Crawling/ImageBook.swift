@@ -6,14 +6,13 @@ import Verification
 /// The images pages name, each fetched once per crawl (concurrent askers wait for the same
 /// fetch): redirects followed by hand (at most 5, each hop in scope and allowed by robots.txt), the
 /// body capped by the fetcher's limit, and the first bytes sniffed for format and pixel size.
-actor ImageBook {
+struct ImageBook: Sendable {
     private let fetcher: Fetcher
     private let robots: RobotsBook
     private let scope: CrawlScope
     private let mapping: OriginMapping?
     private let productToken: String
-    private var probes: [String: ImageProbe] = [:]
-    private var pending: [String: Task<ImageProbe?, Never>] = [:]
+    private let probes = OnceEach<String, ImageProbe?>()
 
     static let maximumRedirects = 5
 
@@ -28,14 +27,7 @@ actor ImageBook {
     /// What fetching `url` (a public URL) found; nil when the image is outside the crawl's scope or
     /// robots.txt keeps SpotCheck from it (not checked, not a failure).
     func probe(_ url: String) async -> ImageProbe? {
-        if let probe = probes[url] { return probe }
-        if let task = pending[url] { return await task.value }
-        let task = Task { await self.fetch(url) }
-        pending[url] = task
-        let probe = await task.value
-        if let probe { probes[url] = probe }
-        pending[url] = nil
-        return probe
+        await probes.value(for: url) { await self.fetch(url) }
     }
 
     private func fetch(_ publicURL: String) async -> ImageProbe? {

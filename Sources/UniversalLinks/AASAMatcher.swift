@@ -261,7 +261,7 @@ enum PercentDecoding {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                let high = ParsedURL.hexValue(bytes[index + 1]), let low = ParsedURL.hexValue(bytes[index + 2])
             {
                 output.append(high << 4 | low)
                 index += 3
@@ -273,14 +273,6 @@ enum PercentDecoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
-    }
 }
 
 /// The text of a rule for reports.

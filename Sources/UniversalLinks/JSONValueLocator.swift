@@ -1,3 +1,5 @@
+import URLNormalization
+
 /// Finds the line and column of values in a strictly valid JSON text, by their ``JSONPath`` text, so that
 /// problems found on the parsed value can point into the file. One forward pass, no recursion; lines and columns
 /// follow `JSONDiagnostic` (1-based, columns in Unicode scalars). For a duplicated key the last member is used,
@@ -155,7 +157,7 @@ enum JSONValueLocator {
                 case UInt8(ascii: "u"):
                     var value: UInt32 = 0
                     for _ in 0..<4 {
-                        guard let digit = current, let nibble = Self.hexValue(digit) else { break }
+                        guard let digit = current, let nibble = ParsedURL.hexValue(digit) else { break }
                         value = value << 4 | UInt32(nibble)
                         advance()
                     }
@@ -185,13 +187,5 @@ enum JSONValueLocator {
             return String(scalars)
         }
 
-        private static func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case 0x30...0x39: byte - 0x30
-            case 0x41...0x46: byte - 0x41 + 10
-            case 0x61...0x66: byte - 0x61 + 10
-            default: nil
-            }
-        }
     }
 }
