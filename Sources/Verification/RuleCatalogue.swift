@@ -17,12 +17,13 @@ public enum RuleCatalogue {
         .union(AssetChecks.implemented)
         .union(UniversalLinkChecks.implemented)
         .union(universalLinkFileRules)
+        .union(LocalItemLinker.implemented)
 
     /// How to fix each implemented rule.
     static let fixHints: [String: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
         indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints, universalLinkPageFixHints,
-        universalLinkFileFixHints,
+        universalLinkFileFixHints, localItemFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.
