@@ -91,6 +91,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "Reports", dependencies: ["LenientJSON", "Verification"], swiftSettings: strictSettings),
         .target(
             name: "LoopbackServer",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
@@ -100,7 +101,7 @@ let package = Package(
             name: "spotcheck",
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "PageFetching", "RobotsExclusion", "SpotlightModel", "UniversalLinks", "URLNormalization",
+                "PageFetching", "Reports", "RobotsExclusion", "SpotlightModel", "UniversalLinks", "URLNormalization",
                 "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -127,6 +128,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageSniffingTests", dependencies: ["ImageSniffing"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ReportsTests", dependencies: ["Reports", "Verification", "LenientJSON"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
             dependencies: ["MarkupExtraction", "LenientJSON"],

@@ -20,7 +20,7 @@ public enum RuleCatalogue {
         .union(LocalItemLinker.implemented)
 
     /// How to fix each implemented rule.
-    static let fixHints: [String: String] = [
+    public static let fixHints: [String: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
         indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints, universalLinkPageFixHints,
         universalLinkFileFixHints, localItemFixHints,

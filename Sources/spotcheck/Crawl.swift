@@ -76,6 +76,8 @@ struct Crawl: AsyncParsableCommand {
 
     @OptionGroup var verification: VerificationOptions
 
+    @OptionGroup var reportFormats: ReportFormats
+
     func validate() throws {
         if seed == nil, !(resume && output != nil) {
             throw ValidationError("name the seed: an http(s) URL or a folder (or --resume --output DIR)")
@@ -219,6 +221,31 @@ struct Crawl: AsyncParsableCommand {
             throw SpotCheckExit.reportNotWritable
         }
         let totals = try? writer.totals()
+        if reportFormats.wants(.sarif) || reportFormats.wants(.junit) {
+            var pages: [(url: String, findings: [Finding])] = []
+            try? store.forEachPage { records in
+                for page in records {
+                    let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
+                    pages.append(
+                        (
+                            mapping?.publicURL(page.finalURL) ?? page.finalURL,
+                            findings?.arrayValue?.compactMap(Finding.init(json:)) ?? []
+                        ))
+                }
+            }
+            do {
+                for path in try reportFormats.write(
+                    pages: pages, siteFindings: (try? writer.siteFindings()) ?? [],
+                    suite: settings.publicOrigin ?? settings.seed,
+                    into: reportFolder)
+                {
+                    if !quiet { print("wrote \(path)") }
+                }
+            } catch {
+                print("spotcheck: error: \(reportFolder): \(error)", to: &standardError)
+                throw SpotCheckExit.reportNotWritable
+            }
+        }
         if !quiet {
             var listing = FindingsListing()
             try? store.forEachPage { pages in

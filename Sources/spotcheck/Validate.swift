@@ -29,6 +29,8 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var verification: VerificationOptions
 
+    @OptionGroup var reportFormats: ReportFormats
+
     @Option(
         name: .customLong("aasa"),
         help: "The site's apple-app-site-association file, for the universal-link rules (UL019–UL021, SAB021).")
@@ -112,6 +114,14 @@ struct Validate: ParsableCommand {
             print(
                 "spotcheck: error: cannot write the report into \(folder): \(error.localizedDescription)",
                 to: &standardError)
+            throw ExitCode(5)
+        }
+        do {
+            _ = try reportFormats.write(
+                pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
+                suite: paths.joined(separator: " "), into: folder)
+        } catch {
+            print("spotcheck: error: cannot write the reports into \(folder): \(error)", to: &standardError)
             throw ExitCode(5)
         }
         let diagnostics = report.pages.reduce(0) { $0 + $1.markup.diagnostics.count }
