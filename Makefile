@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: deps build release demo test score score-check bench bench-crawl format lint clean
+.PHONY: deps build release demo test score score-check sarif-check bench bench-crawl format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -33,6 +33,12 @@ score: release
 # Fails when a normative case that passed before (Scripts/score-baseline.json) now fails.
 score-check: release
 	Scripts/check-scores.py --binary $(RELEASE_BIN) --shared $(SHARED) --check Scripts/score-baseline.json
+
+# The fixture crawl's SARIF, checked by an independent SARIF 2.1.0 model (sarif-pydantic, PyPI).
+sarif-check: release
+	rm -rf .build/sarif-check
+	$(RELEASE_BIN) crawl Fixtures/html --output .build/sarif-check --format json,sarif,junit --quiet
+	Scripts/check-sarif.sh .build/sarif-check/findings.sarif
 
 bench: release
 	Scripts/bench-extract.sh
