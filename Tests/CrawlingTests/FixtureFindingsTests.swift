@@ -58,5 +58,23 @@ struct FixtureFindingsTests {
         #expect(items.contains { $0["uniqueIdentifier"]?.stringValue == "https://www.example.com/movies/up.html" })
         #expect(
             !items.contains { $0["uniqueIdentifier"]?.stringValue == "https://www.example.com/broken/noindex.html" })
+
+        // `report` writes the same report again from the store, without fetching.
+        let again = try await runProcess(
+            executable, ["report", folder, "--output", folder + "-again", "--format", "json,sarif,junit"])
+        #expect(again.status == 0, "\(again.output)")
+        let rewritten = try #require(
+            JSONParser.parse(try String(contentsOfFile: folder + "-again/report.json", encoding: .utf8), lenient: false)
+                .value)
+        #expect(rewritten["summary"] == report["summary"])
+        #expect(rewritten["siteFindings"] == report["siteFindings"])
+        #expect(rewritten["pages"]?.arrayValue?.count == report["pages"]?.arrayValue?.count)
+        let sarif = try #require(
+            JSONParser.parse(
+                try String(contentsOfFile: folder + "-again/findings.sarif", encoding: .utf8), lenient: false
+            )
+            .value)
+        #expect(sarif["runs"]?[0]?["results"]?.arrayValue?.count == lines.count)
+        #expect(FileManager.default.fileExists(atPath: folder + "-again/junit.xml"))
     }
 }
