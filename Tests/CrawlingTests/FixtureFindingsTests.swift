@@ -59,6 +59,21 @@ struct FixtureFindingsTests {
         #expect(
             !items.contains { $0["uniqueIdentifier"]?.stringValue == "https://www.example.com/broken/noindex.html" })
 
+        // report.json follows its published schema (docs/report.schema.json); a broken copy does not.
+        let schema = try #require(
+            JSONParser.parse(
+                try String(
+                    contentsOf: TestSite.projectRoot.appendingPathComponent("docs/report.schema.json"), encoding: .utf8),
+                lenient: false
+            ).value)
+        let check = JSONSchemaCheck(root: schema)
+        #expect(check.problems(report) == [])
+        var broken = report.objectValue ?? JSONObject()
+        _ = broken.removeValue(forKey: "siteFindings")
+        _ = broken.removeValue(forKey: "schemaVersion")
+        broken.append("schemaVersion", 2)
+        #expect(check.problems(.object(broken)).count >= 2)
+
         // `report` writes the same report again from the store, without fetching.
         let again = try await runProcess(
             executable, ["report", folder, "--output", folder + "-again", "--format", "json,sarif,junit"])
