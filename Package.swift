@@ -92,6 +92,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "SpotlightIndex",
+            dependencies: [
+                "LenientJSON", "SpotlightModel", "URLNormalization", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LoopbackServer",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: strictSettings
@@ -100,8 +107,8 @@ let package = Package(
             name: "spotcheck",
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "PageFetching", "RobotsExclusion", "SpotlightModel", "UniversalLinks", "URLNormalization",
-                "Verification",
+                "PageFetching", "RobotsExclusion", "SpotlightIndex", "SpotlightModel", "UniversalLinks",
+                "URLNormalization", "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -164,6 +171,15 @@ let package = Package(
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
+                "spotcheck",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotlightIndexTests",
+            dependencies: [
+                "SpotlightIndex", "SpotlightModel", "LenientJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                // Run as a child process by the CLI tests (import, export, kill -9 mid-import).
                 "spotcheck",
             ],
             swiftSettings: strictSettings

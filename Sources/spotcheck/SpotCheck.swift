@@ -12,7 +12,9 @@ struct SpotCheck: AsyncParsableCommand {
             input still processed); 4 no HTML input at all; 64 bad command line.
             """,
         version: "0.1.0",
-        subcommands: [Crawl.self, Extract.self, Validate.self, Robots.self, AASA.self, Rules.self, Serve.self]
+        subcommands: [
+            Crawl.self, Extract.self, Validate.self, Robots.self, AASA.self, Rules.self, Serve.self, Index.self,
+        ]
     )
 }
 
