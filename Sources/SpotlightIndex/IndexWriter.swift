@@ -20,6 +20,10 @@ public struct IndexWriter: ~Copyable {
         self.timeToLive = timeToLive
     }
 
+    /// When something indexed now without an expiration date expires: the time to live later,
+    /// in whole seconds (so an export, which writes it out, re-imports to the same instant).
+    var defaultExpiry: Double { (now + timeToLive).rounded(.down) }
+
     // MARK: - Items
 
     /// Indexes items (Core Spotlight's `indexSearchableItems`): an item replaces the one with the
@@ -39,7 +43,7 @@ public struct IndexWriter: ~Copyable {
         }
         var stored = item
         var expirationText = item.expirationDate?.text
-        var expiresAt = item.expirationDate?.secondsSince1970 ?? now + timeToLive
+        var expiresAt = item.expirationDate?.secondsSince1970 ?? defaultExpiry
         if item.isUpdate {
             guard let existing = try liveItem(item.uniqueIdentifier) else {
                 report.updatesIgnored.append(item.uniqueIdentifier)
@@ -156,7 +160,7 @@ public struct IndexWriter: ~Copyable {
             activity.requiredUserInfoKeys.map { JSONValue.array($0.map(JSONValue.string)).serialized() },
             record.userInfo.map { JSONValue.object($0).serialized() }, attributes.map { $0.json.serialized() },
             related, attributes?.domainIdentifier, activity.expirationDate?.text,
-            activity.expirationDate?.secondsSince1970 ?? now + timeToLive, now, activity.title ?? attributes?.title,
+            activity.expirationDate?.secondsSince1970 ?? defaultExpiry, now, activity.title ?? attributes?.title,
             attributes?.displayName, attributes?.contentDescription, Self.keywordsText(keywords),
             attributes?.contentType, attributes?.rankingHint,
         ])
