@@ -498,12 +498,19 @@ struct Index: ParsableCommand {
         @Option(help: "text or json.")
         var format: OutputFormat = .text
 
+        /// Benchmark hook (Scripts/bench_index.py): run every line of this file as a query (an
+        /// optional domain after a tab) on one open index; print one JSON line per query with
+        /// its result count and seconds. The positional query is ignored.
+        @Option(help: .hidden)
+        var queriesFrom: String?
+
         func validate() throws {
             if limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
         func run() throws {
             let localIndex = try index.open()
+            if let queriesFrom { return try timeQueries(from: queriesFrom, in: localIndex) }
             let search = SearchQuery(
                 query, domainIdentifier: domain, contentType: contentType, limit: limit,
                 prefixMatchesLastWord: !noPrefix)
@@ -537,6 +544,29 @@ struct Index: ParsableCommand {
                     )
                 }
                 if results.isEmpty { print("no results") }
+            }
+        }
+
+        private func timeQueries(from path: String, in localIndex: LocalIndex) throws {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                Index.fail("\(path): cannot be read")
+                throw Exit.inputUnreadable
+            }
+            let clock = ContinuousClock()
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                let search = SearchQuery(
+                    parts[0], domainIdentifier: parts.count > 1 ? parts[1] : domain, contentType: contentType,
+                    limit: limit, prefixMatchesLastWord: !noPrefix)
+                var count = 0
+                let elapsed = try clock.measure {
+                    count = try Index.guarded { () throws(LocalIndexError) in try localIndex.search(search).count }
+                }
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                let object: JSONObject = [
+                    "query": .string(parts[0]), "results": JSONValue(count), "seconds": JSONValue(seconds),
+                ]
+                print(JSONValue.object(object).serialized())
             }
         }
     }

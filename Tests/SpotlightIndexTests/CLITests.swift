@@ -267,7 +267,7 @@ struct CLITests {
 
     @Test(
         "A process killed at any moment of an import leaves all of it or none of it",
-        arguments: [30, 120, 300])
+        arguments: [30, 120, 300, 1500, 6000])
     func killAtAnyMoment(afterMilliseconds: Int) async throws {
         let folder = try temporaryFolder("cli-kill-any")
         try await Self.prepareIndex(folder)
