@@ -12,12 +12,12 @@ enum IndexSchema {
     }
 
     /// Whether this SQLite has FTS5: creating a throw-away table in the connection's temporary
-    /// schema tells (it leaves nothing in the file).
-    static func hasFullTextSearch(_ db: Database) -> Bool {
+    /// schema tells (it leaves nothing in the file). Other failures are rethrown.
+    static func hasFullTextSearch(_ db: Database) throws -> Bool {
         do {
             try db.execute(sql: "CREATE VIRTUAL TABLE temp.fts5_probe USING fts5(x); DROP TABLE temp.fts5_probe;")
             return true
-        } catch {
+        } catch let error as DatabaseError where error.message?.contains("no such module") == true {
             return false
         }
     }

@@ -45,7 +45,7 @@ public final class LocalIndex: Sendable {
         while true {
             do {
                 let pool = try DatabasePool(path: path, configuration: configuration)
-                let hasFTS5 = try pool.write { IndexSchema.hasFullTextSearch($0) }
+                let hasFTS5 = try pool.write { try IndexSchema.hasFullTextSearch($0) }
                 guard hasFTS5 else {
                     throw LocalIndexError(
                         path: path, kind: .fullTextSearchUnavailable,
@@ -293,6 +293,26 @@ public final class LocalIndex: Sendable {
                 throw LocalIndexError(wrapping: error, path: path, operation: "items")
             }
             after = last.item.uniqueIdentifier
+        }
+    }
+
+    /// Calls `body` with every live record as `export` writes it, from one read transaction (a
+    /// consistent snapshot even while another process writes): the items in identifier order
+    /// (expiration written out), then the activities, then every named index's client state.
+    public func forEachRecord(_ body: (LocalRecord) throws -> Void) throws(LocalIndexError) {
+        let now = clock()
+        try read("export") { db in
+            let items = try Row.fetchCursor(
+                db, sql: "SELECT \(ItemRow.columns) FROM item WHERE expires_at > ? ORDER BY unique_identifier",
+                arguments: [now])
+            while let row = try items.next() { try body(.item(ItemRow.decode(row).exportedItem)) }
+            let activities = try Row.fetchCursor(
+                db, sql: "SELECT \(ActivityRow.columns) FROM activity WHERE expires_at > ? ORDER BY id",
+                arguments: [now])
+            while let row = try activities.next() { try body(.activity(ActivityRow.decode(row).exportedRecord)) }
+            for row in try Row.fetchAll(db, sql: "SELECT index_name, state FROM client_state ORDER BY index_name") {
+                try body(.clientState(indexName: row[0], state: [UInt8](row[1] as Data)))
+            }
         }
     }
 

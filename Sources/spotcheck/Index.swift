@@ -366,15 +366,7 @@ struct Index: ParsableCommand {
                 lines.removeAll(keepingCapacity: true)
             }
             try Index.guarded { () throws(LocalIndexError) in
-                try localIndex.forEachItem { items in
-                    for item in items { emit(LocalRecord.item(item.exportedItem).json) }
-                }
-                for activity in try localIndex.activities() {
-                    emit(LocalRecord.activity(activity.exportedRecord).json)
-                }
-                for (name, state) in try localIndex.clientStates() {
-                    emit(LocalRecord.clientState(indexName: name, state: state).json)
-                }
+                try localIndex.forEachRecord { record in emit(record.json) }
             }
             emit(JSONObject(), force: true)
             standardOutput.flush()
