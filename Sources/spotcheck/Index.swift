@@ -10,10 +10,11 @@ struct Index: ParsableCommand {
         abstract: "The local index: Core Spotlight items and activities in one SQLite file, searchable.",
         discussion: """
             Every subcommand takes --index FILE (default spotcheck.sqlite in the working directory). \
-            Exit codes: 0 success; 1 show: no such item; 3 import: some records were skipped (the valid \
-            ones were imported); 8 the input file cannot be read or is not JSON; 9 the index cannot be \
-            opened (missing, unreadable, corrupt, not an index, no FTS5); 10 the index failed while \
-            reading or writing (nothing was changed); 64 bad command line.
+            Exit codes: 0 success; 1 show: no such item; 3 import: some records were skipped (the \
+            valid ones were imported); 5 export -o: the file cannot be written; 8 the input file \
+            cannot be read or is not JSON; 9 the index cannot be opened (missing, unreadable, \
+            corrupt, not an index, no FTS5); 10 the index failed while reading or writing (nothing \
+            was changed); 64 bad command line.
             """,
         subcommands: [
             Import.self, List.self, Show.self, Delete.self, Export.self, Stats.self, ReindexDue.self, Search.self,
