@@ -238,6 +238,7 @@ struct CLITests {
 
     @Test func aProcessKilledMidBatchLeavesThePreviousItemsAndClientState() async throws {
         let folder = try temporaryFolder("cli-kill")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try await Self.prepareIndex(folder)
         try Self.writeLargeImport(folder + "/large.jsonl", count: 5000)
         // The hidden test hook stops the import inside its open transaction, 3,000 records in.
@@ -270,6 +271,7 @@ struct CLITests {
         arguments: [30, 120, 300, 1500, 6000])
     func killAtAnyMoment(afterMilliseconds: Int) async throws {
         let folder = try temporaryFolder("cli-kill-any")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try await Self.prepareIndex(folder)
         try Self.writeLargeImport(folder + "/large.jsonl", count: 20_000)
         let child = try startSpotcheck(
