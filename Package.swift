@@ -93,6 +93,13 @@ let package = Package(
         ),
         .target(name: "Reports", dependencies: ["LenientJSON", "Verification"], swiftSettings: strictSettings),
         .target(
+            name: "SpotlightIndex",
+            dependencies: [
+                "LenientJSON", "SpotlightModel", "URLNormalization", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LoopbackServer",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: strictSettings
@@ -101,8 +108,8 @@ let package = Package(
             name: "spotcheck",
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "PageFetching", "Reports", "RobotsExclusion", "SpotlightModel", "UniversalLinks", "URLNormalization",
-                "Verification",
+                "PageFetching", "Reports", "RobotsExclusion", "SpotlightIndex", "SpotlightModel", "UniversalLinks",
+                "URLNormalization", "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -168,6 +175,15 @@ let package = Package(
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
+                "spotcheck",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotlightIndexTests",
+            dependencies: [
+                "SpotlightIndex", "SpotlightModel", "LenientJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                // Run as a child process by the CLI tests (import, export, kill -9 mid-import).
                 "spotcheck",
             ],
             swiftSettings: strictSettings

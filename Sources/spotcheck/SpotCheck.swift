@@ -13,8 +13,8 @@ struct SpotCheck: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Crawl.self, Report.self, Diff.self, Extract.self, Validate.self, Robots.self, AASA.self, Rules.self,
-            Serve.self,
+            Crawl.self, Report.self, Diff.self, Extract.self, Validate.self, Robots.self, AASA.self, Index.self,
+            Rules.self, Serve.self,
         ]
     )
 }

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Local-index benchmark: import N generated items, run Q searches, report the figures.
+
+Generates N searchable items as JSON Lines (titles, descriptions and keywords drawn from a
+Zipf-distributed vocabulary of 20,000 made-up words; domains with sub-domains; rankingHint,
+content type and expiration on some), then:
+  - `spotcheck index import FILE --index DB` (one transaction): items per second;
+  - Q searches (1-3 words, the last one cut to a prefix half of the time, a domain filter on one in
+    ten) run in one process through the hidden `index search --queries-from FILE` hook: p50, p99
+    and max latency per search, in-process (the index opened once);
+  - the same queries' first 50 through separate `spotcheck index search` processes: end-to-end
+    CLI latency (process start and index open included);
+  - the index file size (database + WAL), and items per MB.
+
+  Scripts/bench_index.py [--items 1000000] [--searches 1000] [--binary .build/release/spotcheck]
+                         [--keep DIR]
+The default binary is the release build (`make release`); a debug binary works but is slow.
+"""
+import argparse, json, os, pathlib, random, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SYLLABLES = ["ka", "lo", "mi", "ra", "tu", "ne", "so", "vi", "da", "pe", "zu", "ho", "gri", "bal", "lin",
+             "mar", "tor", "shi", "qua", "fen", "dor", "el", "an", "or", "us", "is", "ber", "cal"]
+DOMAINS = ["movies", "movies.pixar", "movies.ghibli", "people", "people.family", "people.colleagues",
+           "places", "places.sf", "places.sf.office", "docs", "docs.handbook", "music"]
+TYPES = ["public.movie", "public.contact", "public.html", "public.audio", "public.text"]
+
+
+def vocabulary(count, rng):
+    words = set()
+    while len(words) < count:
+        words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))))
+    return sorted(words)
+
+
+def zipf_picker(words, rng):
+    weights = [1.0 / (rank + 1) for rank in range(len(words))]
+    cumulative, total = [], 0.0
+    for weight in weights:
+        total += weight
+        cumulative.append(total)
+    def pick(k):
+        return rng.choices(words, cum_weights=cumulative, k=k)
+    return pick
+
+
+def generate(path, count, rng, pick):
+    with open(path, "w", encoding="utf-8") as out:
+        for number in range(count):
+            attributes = {
+                "title": " ".join(pick(rng.randint(2, 4))).title(),
+                "contentDescription": " ".join(pick(rng.randint(10, 20))).capitalize() + ".",
+                "keywords": pick(3),
+                "contentType": rng.choice(TYPES),
+                "contentURL": f"https://www.example.com/items/{number}.html",
+            }
+            if number % 3 == 0:
+                attributes["rankingHint"] = rng.randint(0, 100)
+            record = {"uniqueIdentifier": f"item-{number}", "domainIdentifier": rng.choice(DOMAINS),
+                      "attributeSet": attributes}
+            if number % 2 == 0:
+                record["expirationDate"] = f"2030-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T00:00:00Z"
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def queries(count, rng, pick):
+    lines = []
+    for _ in range(count):
+        words = pick(rng.randint(1, 3))
+        if rng.random() < 0.5:
+            words[-1] = words[-1][: max(2, len(words[-1]) // 2)]
+        line = " ".join(words)
+        if rng.random() < 0.1:
+            line += "\t" + rng.choice(["movies", "people", "places.sf"])
+        lines.append(line)
+    return lines
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--items", type=int, default=1_000_000)
+    parser.add_argument("--searches", type=int, default=1000)
+    parser.add_argument("--binary", default=str(ROOT / ".build/release/spotcheck"))
+    parser.add_argument("--keep", help="work in this folder and keep it (default: a temporary one, removed)")
+    parser.add_argument("--seed", type=int, default=42)
+    args = parser.parse_args()
+    if not os.access(args.binary, os.X_OK):
+        sys.exit(f"{args.binary}: not built (make release)")
+
+    work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="spotcheck-bench-index-"))
+    work.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    words = vocabulary(20_000, rng)
+    pick = zipf_picker(words, rng)
+    items_path, db_path, queries_path = work / "items.jsonl", work / "bench.sqlite", work / "queries.txt"
+    for suffix in ("", "-wal", "-shm"):
+        pathlib.Path(str(db_path) + suffix).unlink(missing_ok=True)
+
+    started = time.perf_counter()
+    generate(items_path, args.items, rng, pick)
+    print(f"generated {args.items:,} items ({items_path.stat().st_size / 1e6:.1f} MB JSON Lines) "
+          f"in {time.perf_counter() - started:.1f} s")
+
+    started = time.perf_counter()
+    result = subprocess.run([args.binary, "index", "import", str(items_path), "--index", str(db_path)],
+                            capture_output=True, text=True)
+    import_seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"import failed ({result.returncode}): {result.stderr[-2000:]}")
+    print(f"import: {import_seconds:.1f} s, {args.items / import_seconds:,.0f} items/s")
+
+    lines = queries(args.searches, rng, pick)
+    queries_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = subprocess.run([args.binary, "index", "search", "-", "--index", str(db_path), "--limit", "20",
+                             "--queries-from", str(queries_path)], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"search failed ({result.returncode}): {result.stderr[-2000:]}")
+    timings = [json.loads(line) for line in result.stdout.splitlines()]
+    seconds = [timing["seconds"] * 1000 for timing in timings]
+    hits = sum(1 for timing in timings if timing["results"] > 0)
+    print(f"search ({len(seconds)} queries, in-process, limit 20; {hits} with results): "
+          f"p50 {percentile(seconds, 0.5):.2f} ms, p99 {percentile(seconds, 0.99):.2f} ms, max {max(seconds):.2f} ms, "
+          f"mean {statistics.mean(seconds):.2f} ms")
+
+    cli = []
+    for line in lines[:50]:
+        query, *domain = line.split("\t")
+        command = [args.binary, "index", "search", query, "--index", str(db_path), "--format", "json"]
+        if domain:
+            command += ["--domain", domain[0]]
+        started = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=True)
+        cli.append((time.perf_counter() - started) * 1000)
+    print(f"search through the CLI ({len(cli)} processes): p50 {percentile(cli, 0.5):.1f} ms, "
+          f"p99 {percentile(cli, 0.99):.1f} ms")
+
+    size = sum(pathlib.Path(str(db_path) + suffix).stat().st_size
+               for suffix in ("", "-wal", "-shm") if pathlib.Path(str(db_path) + suffix).exists())
+    print(f"index file: {size / 1e6:.1f} MB ({size / args.items:.0f} bytes per item)")
+    if not args.keep:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+import Foundation
+import LenientJSON
+
+/// Reading a local-items file: a JSON array of records (DESIGN.md, "Local items") or JSON Lines
+/// (one record per line, blank lines skipped), told apart by the first character that is not
+/// white space (`[` or `{`). JSON Lines are streamed, so memory stays flat however long the file;
+/// a JSON array is parsed whole.
+public enum LocalItemsFile {
+    public enum Format: String, Sendable {
+        case jsonArray = "JSON array"
+        case jsonLines = "JSON Lines"
+    }
+
+    /// Calls `body` with every record in file order: its position and either the decoded record
+    /// or why it is invalid. Throws `LocalItemsFileError` when the file cannot be read or is not
+    /// JSON at all (a JSON array that does not parse), and whatever `body` throws.
+    @discardableResult
+    public static func read(
+        path: String, _ body: (RecordPosition, Result<LocalRecord, RecordProblem>) throws -> Void
+    ) throws -> Format {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            throw LocalItemsFileError(
+                path: path, message: !exists ? "no such file" : isFolder.boolValue ? "is a folder" : "cannot be read")
+        }
+        defer { try? handle.close() }
+        var reader = ChunkedReader(handle: handle, path: path)
+        // Find the first significant byte (after a byte order mark and white space).
+        var first: UInt8?
+        while first == nil {
+            guard try reader.fill() else { break }
+            if reader.buffer.starts(with: [0xEF, 0xBB, 0xBF]) { reader.buffer.removeFirst(3) }
+            first = reader.buffer.first { !Self.isWhiteSpace($0) }
+            if first == nil, reader.isAtEnd { break }
+        }
+        switch first {
+        case UInt8(ascii: "["):
+            while try reader.fill() {}
+            try readArray(reader.buffer, path: path, body)
+            return .jsonArray
+        case UInt8(ascii: "{"):
+            try readLines(&reader, body)
+            return .jsonLines
+        case nil:
+            throw LocalItemsFileError(path: path, message: "empty file (no records)")
+        default:
+            throw LocalItemsFileError(
+                path: path, message: "neither a JSON array nor JSON Lines (it starts with neither [ nor {)")
+        }
+    }
+
+    private static func readArray(
+        _ bytes: [UInt8], path: String, _ body: (RecordPosition, Result<LocalRecord, RecordProblem>) throws -> Void
+    ) throws {
+        let parsed = JSONParser.parse(bytes, lenient: false)
+        guard let value = parsed.value else {
+            let failure = parsed.failure.map { "line \($0.line), column \($0.column): \($0.reason)" } ?? "invalid"
+            throw LocalItemsFileError(path: path, message: "not valid JSON: \(failure)")
+        }
+        guard let records = value.arrayValue else {
+            throw LocalItemsFileError(path: path, message: "the top-level JSON value is not an array")
+        }
+        for (index, record) in records.enumerated() {
+            try body(.arrayIndex(index), decode(record, at: .arrayIndex(index)))
+        }
+    }
+
+    private static func readLines(
+        _ reader: inout ChunkedReader, _ body: (RecordPosition, Result<LocalRecord, RecordProblem>) throws -> Void
+    ) throws {
+        var lineNumber = 0
+        while let line = try reader.nextLine() {
+            lineNumber += 1
+            guard line.contains(where: { !isWhiteSpace($0) }) else { continue }
+            let position = RecordPosition.line(lineNumber)
+            let parsed = JSONParser.parse(line, lenient: false)
+            guard let value = parsed.value else {
+                let reason = parsed.failure.map { "column \($0.column): \($0.reason)" } ?? "invalid"
+                try body(position, .failure(RecordProblem(position: position, "not valid JSON: \(reason)")))
+                continue
+            }
+            try body(position, decode(value, at: position))
+        }
+    }
+
+    private static func decode(_ value: JSONValue, at position: RecordPosition) -> Result<LocalRecord, RecordProblem> {
+        do {
+            return .success(try LocalRecord(json: value))
+        } catch {
+            var problem = error
+            problem.position = position
+            return .failure(problem)
+        }
+    }
+
+    static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
+
+/// A local-items file that cannot be read, or is not JSON at all.
+public struct LocalItemsFileError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Reads a file a megabyte at a time and splits it into lines (`\n`, a trailing `\r` dropped).
+struct ChunkedReader {
+    let handle: FileHandle
+    let path: String
+    var buffer: [UInt8] = []
+    /// Where the unread part of `buffer` starts.
+    var start = 0
+    private(set) var isAtEnd = false
+
+    init(handle: FileHandle, path: String) {
+        self.handle = handle
+        self.path = path
+    }
+
+    /// Appends the next chunk; false at the end of the file.
+    mutating func fill() throws -> Bool {
+        guard !isAtEnd else { return false }
+        let chunk: Data?
+        do {
+            chunk = try handle.read(upToCount: 1 << 20)
+        } catch {
+            throw LocalItemsFileError(path: path, message: "read failed: \(error.localizedDescription)")
+        }
+        guard let chunk, !chunk.isEmpty else {
+            isAtEnd = true
+            return false
+        }
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+
+    /// The next line without its terminator; nil at the end of the file.
+    mutating func nextLine() throws -> ArraySlice<UInt8>? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                var line = buffer[start..<newline]
+                start = newline + 1
+                if line.last == 0x0D { line = line.dropLast() }
+                return line
+            }
+            if try !fill() {
+                guard start < buffer.count else { return nil }
+                let line = buffer[start...]
+                start = buffer.count
+                return line
+            }
+        }
+    }
+}

@@ -1,0 +1,566 @@
+import ArgumentParser
+import Foundation
+import LenientJSON
+import SpotlightIndex
+import SpotlightModel
+
+/// `spotcheck index …`: the local index with Core Spotlight semantics (docs/index.md).
+struct Index: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The local index: Core Spotlight items and activities in one SQLite file, searchable.",
+        discussion: """
+            Every subcommand takes --index FILE (default spotcheck.sqlite in the working directory). \
+            Exit codes: 0 success; 1 show: no such item; 3 import: some records were skipped (the \
+            valid ones were imported); 5 export -o: the file cannot be written; 8 the input file \
+            cannot be read or is not JSON; 9 the index cannot be opened (missing, unreadable, \
+            corrupt, not an index, no FTS5); 10 the index failed while reading or writing (nothing \
+            was changed); 64 bad command line.
+            """,
+        subcommands: [
+            Import.self, List.self, Show.self, Delete.self, Export.self, Stats.self, ReindexDue.self, Search.self,
+        ]
+    )
+
+    /// Exit codes of the `index` subcommands (docs/index.md).
+    enum Exit {
+        static let notFound = ExitCode(1)
+        static let recordsSkipped = ExitCode(3)
+        static let inputUnreadable = ExitCode(8)
+        static let indexUnusable = ExitCode(9)
+        static let indexFailed = ExitCode(10)
+    }
+
+    /// `--index FILE`, shared by every subcommand.
+    struct IndexOption: ParsableArguments {
+        @Option(name: .customLong("index"), help: "The index file.")
+        var path = "spotcheck.sqlite"
+
+        /// Opens the index; `create` false refuses a file that does not exist (a typo would
+        /// otherwise leave an empty index behind).
+        func open(create: Bool = false) throws -> LocalIndex {
+            if !create, !FileManager.default.fileExists(atPath: path) {
+                Index.fail("\(path): no such index file (spotcheck index import creates one)")
+                throw Exit.indexUnusable
+            }
+            do {
+                return try LocalIndex(path: path)
+            } catch {
+                throw Index.exit(for: error)
+            }
+        }
+    }
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    static func fail(_ message: String) {
+        var standardError = StandardError()
+        print("spotcheck: error: \(message)", to: &standardError)
+    }
+
+    static func warn(_ message: String) {
+        var standardError = StandardError()
+        print("spotcheck: \(message)", to: &standardError)
+    }
+
+    /// Reports an index error on stderr and returns its exit code.
+    static func exit(for error: LocalIndexError) -> ExitCode {
+        fail(error.description)
+        switch error.kind {
+        case .cannotOpen, .fullTextSearchUnavailable: return Exit.indexUnusable
+        case .invalidClientState, .batchingUnsupported: return ExitCode.validationFailure
+        case .invalidItem, .databaseFailure: return Exit.indexFailed
+        }
+    }
+
+    /// Runs `body`, turning index errors into their exit codes.
+    static func guarded<T>(_ body: () throws(LocalIndexError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw exit(for: error)
+        }
+    }
+
+    // MARK: - import
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import items and activities from a JSON array or JSON Lines file, in one transaction.",
+            discussion: """
+                Records: searchable items, {"activity": {…}} and {"clientState": "…", "indexName": "…"} \
+                (DESIGN.md, "Local items"). Invalid records are reported with their position (record [i] \
+                of an array, line n of JSON Lines) and skipped; the valid ones are imported in one \
+                transaction, so an interrupted import leaves the index as it was. Activities are applied \
+                after the items, so their related items may come later in the file. Exit 3 when some \
+                records were skipped.
+                """)
+
+        @OptionGroup var index: IndexOption
+
+        @Argument(help: "The file: a JSON array or JSON Lines.")
+        var file: String
+
+        @Option(help: "The named index to import into, as one batch (client states need one).")
+        var name: String?
+
+        @Option(help: "The client state to record for --name when the import commits (< 250 bytes).")
+        var clientState: String?
+
+        /// Test hook: after this many records, say so on stderr and wait to be killed, inside the
+        /// open transaction.
+        @Option(help: .hidden)
+        var stallAfter: Int?
+
+        func validate() throws {
+            if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
+            if let clientState {
+                guard name != nil else {
+                    throw ValidationError("--client-state needs --name: the default index keeps no client state")
+                }
+                let bytes = clientState.utf8.count
+                if bytes > maximumClientStateBytes {
+                    throw ValidationError("--client-state is \(bytes) bytes; Core Spotlight takes less than 250")
+                }
+            }
+        }
+
+        func run() throws {
+            let localIndex = try index.open(create: true)
+            var skipped: [RecordProblem] = []
+            var ignoredUpdates: [(RecordPosition, String)] = []
+            var format = LocalItemsFile.Format.jsonLines
+            var inputError: LocalItemsFileError?
+            let report: IndexingReport
+            do {
+                report = try localIndex.write(
+                    "import", index: name, clientState: clientState.map { Array($0.utf8) }
+                ) { writer in
+                    var activities: [(RecordPosition, ActivityRecord)] = []
+                    var records = 0
+                    do {
+                        format = try LocalItemsFile.read(path: file) { position, result in
+                            records += 1
+                            switch result {
+                            case .failure(let problem):
+                                skipped.append(problem)
+                            case .success(.item(let item)):
+                                let ignoredBefore = writer.report.updatesIgnored.count
+                                try writer.indexItem(item)
+                                if writer.report.updatesIgnored.count > ignoredBefore {
+                                    ignoredUpdates.append((position, item.uniqueIdentifier))
+                                }
+                            case .success(.activity(let activity)):
+                                activities.append((position, activity))
+                            case .success(.clientState(let indexName, let state)):
+                                guard let target = indexName ?? name else {
+                                    skipped.append(
+                                        RecordProblem(
+                                            position: position,
+                                            "clientState: no indexName and no --name; the default index keeps no client state (AS016)"
+                                        ))
+                                    break
+                                }
+                                try writer.setClientState(state, index: target)
+                            }
+                            if let stallAfter, records == stallAfter { Self.stall(records) }
+                        }
+                    } catch let error as LocalItemsFileError {
+                        inputError = error
+                        throw error
+                    }
+                    for (position, activity) in activities {
+                        let refusedBefore = writer.report.activitiesRefused.count
+                        try writer.indexActivity(activity)
+                        if let refused = writer.report.activitiesRefused.dropFirst(refusedBefore).first {
+                            skipped.append(RecordProblem(position: position, refused.description))
+                        }
+                    }
+                    return writer.report
+                }
+            } catch {
+                if let inputError {
+                    Index.fail(inputError.description)
+                    throw Exit.inputUnreadable
+                }
+                throw Index.exit(for: error)
+            }
+            for problem in skipped.sorted(by: { Self.order($0.position) < Self.order($1.position) }) {
+                Index.warn("\(file): \(problem) (skipped)")
+            }
+            for (position, identifier) in ignoredUpdates {
+                Index.warn(
+                    "\(file): \(position): isUpdate for \"\(identifier)\", which is not indexed: ignored, as Core Spotlight does (AS014)"
+                )
+            }
+            print(
+                "\(file) (\(format.rawValue)): \(report.itemsIndexed) items indexed, \(report.itemsUpdated) updated, "
+                    + "\(report.activitiesIndexed) activities indexed; \(skipped.count) records skipped; "
+                    + "into \(index.path)")
+            if !skipped.isEmpty { throw Exit.recordsSkipped }
+        }
+
+        static func order(_ position: RecordPosition?) -> Int {
+            switch position {
+            case .arrayIndex(let index): index
+            case .line(let line): line
+            case nil: -1
+            }
+        }
+
+        static func stall(_ records: Int) -> Never {
+            Index.warn("stalled after \(records) records")
+            while true { sleep(60) }
+        }
+    }
+
+    // MARK: - list
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the live items (identifier, domain, title, expiry), then the activities.")
+
+        @OptionGroup var index: IndexOption
+
+        func run() throws {
+            let localIndex = try index.open()
+            let output = StandardOutput()
+            defer { output.flush() }
+            try Index.guarded { () throws(LocalIndexError) in
+                try localIndex.forEachItem { items in
+                    for indexed in items {
+                        let item = indexed.item
+                        output.write(
+                            "\(item.uniqueIdentifier)\t\(item.domainIdentifier ?? "-")\t\(item.attributeSet.title ?? "")\t"
+                                + "expires \(SpotlightDate(utcSeconds: indexed.expiresAt).text)\n")
+                    }
+                }
+                for activity in try localIndex.activities() {
+                    let record = activity.record.activity
+                    let link =
+                        record.contentAttributeSet?.relatedUniqueIdentifier.map { "related \($0)" }
+                        ?? record.webpageURL ?? "-"
+                    output.write(
+                        "activity \(record.activityType)\t\(link)\t\(record.title ?? "")\t"
+                            + "expires \(SpotlightDate(utcSeconds: activity.expiresAt).text)\n")
+                }
+            }
+        }
+    }
+
+    // MARK: - show
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show one item as JSON, with its index times and related activities (exit 1 if absent).")
+
+        @OptionGroup var index: IndexOption
+
+        @Argument(help: "The item's uniqueIdentifier.")
+        var identifier: String
+
+        func run() throws {
+            let localIndex = try index.open()
+            let (item, activities) = try Index.guarded { () throws(LocalIndexError) in
+                (try localIndex.item(identifier: identifier), try localIndex.activities(relatedTo: identifier))
+            }
+            guard let item else {
+                Index.fail("\(identifier): no such item in \(index.path) (or it has expired)")
+                throw Exit.notFound
+            }
+            var object = item.item.json
+            object.append("indexedAt", .string(SpotlightDate(utcSeconds: item.indexedAt).text))
+            object.append("expiresAt", .string(SpotlightDate(utcSeconds: item.expiresAt).text))
+            object.append("relatedActivities", .array(activities.map { .object($0.record.json) }))
+            print(JSONValue.object(object).serialized(pretty: true))
+        }
+    }
+
+    // MARK: - delete
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete items by identifier, by domain (sub-domains included), or everything.",
+            discussion: """
+                --domain a deletes the domains a, a.b, a.b.c …, not ab. Deleting an item deletes the \
+                activities related to it. --all also clears every named index's client state.
+                """)
+
+        @OptionGroup var index: IndexOption
+
+        @Option(name: .customLong("id"), parsing: .singleValue, help: "An item's uniqueIdentifier (repeatable).")
+        var identifiers: [String] = []
+
+        @Option(name: .customLong("domain"), parsing: .singleValue, help: "A domain identifier (repeatable).")
+        var domains: [String] = []
+
+        @Flag(help: "Delete every item and activity and every client state.")
+        var all = false
+
+        func validate() throws {
+            if all, !identifiers.isEmpty || !domains.isEmpty {
+                throw ValidationError("--all deletes everything; give it alone")
+            }
+            if !all, identifiers.isEmpty, domains.isEmpty {
+                throw ValidationError("say what to delete: --id ID, --domain DOMAIN or --all")
+            }
+            if domains.contains("") { throw ValidationError("--domain must not be empty") }
+        }
+
+        func run() throws {
+            let localIndex = try index.open()
+            let report = try Index.guarded { () throws(LocalIndexError) in
+                try localIndex.write("delete") { writer in
+                    if all { try writer.deleteAll() }
+                    try writer.deleteItems(identifiers: identifiers)
+                    try writer.deleteItems(domainIdentifiers: domains)
+                    return writer.report
+                }
+            }
+            print(
+                "\(report.itemsDeleted) items and \(report.activitiesDeleted) activities deleted from \(index.path)"
+                    + (all ? "; client states cleared" : ""))
+        }
+    }
+
+    // MARK: - export
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the live items, activities and client states as JSON Lines that import reads.",
+            discussion: """
+                Items keep their expiration: one defaulted at indexing is written out, so a re-import \
+                expires at the same time.
+                """)
+
+        @OptionGroup var index: IndexOption
+
+        @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+        var output: String?
+
+        func run() throws {
+            let localIndex = try index.open()
+            var lines: [UInt8] = []
+            let standardOutput = StandardOutput()
+            var file: FileHandle?
+            if let output {
+                guard FileManager.default.createFile(atPath: output, contents: nil),
+                    let handle = FileHandle(forWritingAtPath: output)
+                else {
+                    Index.fail("\(output): cannot be written")
+                    throw SpotCheckExit.reportNotWritable
+                }
+                file = handle
+            }
+            func emit(_ object: JSONObject, force: Bool = false) {
+                if !object.isEmpty {
+                    JSONValue.object(object).write(into: &lines)
+                    lines.append(0x0A)
+                }
+                guard force || lines.count > 1 << 20 else { return }
+                if let file {
+                    file.write(Data(lines))
+                } else {
+                    standardOutput.write(String(decoding: lines, as: UTF8.self))
+                }
+                lines.removeAll(keepingCapacity: true)
+            }
+            try Index.guarded { () throws(LocalIndexError) in
+                try localIndex.forEachRecord { record in emit(record.json) }
+            }
+            emit(JSONObject(), force: true)
+            standardOutput.flush()
+            try? file?.close()
+        }
+    }
+
+    // MARK: - stats
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Counts: items, activities, domains, file size.")
+
+        @OptionGroup var index: IndexOption
+
+        @Option(help: "text or json.")
+        var format: OutputFormat = .text
+
+        func run() throws {
+            let localIndex = try index.open()
+            let statistics = try Index.guarded { () throws(LocalIndexError) in try localIndex.statistics() }
+            func counts(_ dictionary: [String: Int]) -> JSONValue {
+                .object(JSONObject(dictionary.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) }))
+            }
+            let states = statistics.clientStates.sorted { $0.key < $1.key }
+            switch format {
+            case .json:
+                let object: JSONObject = [
+                    "items": JSONValue(statistics.items), "expiredItems": JSONValue(statistics.expiredItems),
+                    "activities": JSONValue(statistics.activities),
+                    "expiredActivities": JSONValue(statistics.expiredActivities),
+                    "itemsByDomain": counts(statistics.itemsByDomain),
+                    "itemsByContentType": counts(statistics.itemsByContentType),
+                    "clientStates": .object(
+                        JSONObject(states.map { ($0.key, .string(String(decoding: $0.value, as: UTF8.self))) })),
+                    "fileBytes": JSONValue(Int(statistics.fileBytes)),
+                ]
+                print(JSONValue.object(object).serialized(pretty: true))
+            case .text:
+                print("\(index.path): \(statistics.fileBytes) bytes")
+                print("items: \(statistics.items) (\(statistics.expiredItems) expired, not counted)")
+                print("activities: \(statistics.activities) (\(statistics.expiredActivities) expired, not counted)")
+                for (domain, count) in statistics.itemsByDomain.sorted(by: { $0.key < $1.key }) {
+                    print("  domain \(domain.isEmpty ? "(none)" : domain): \(count)")
+                }
+                for (type, count) in statistics.itemsByContentType.sorted(by: { $0.key < $1.key }) {
+                    print("  type \(type.isEmpty ? "(none)" : type): \(count)")
+                }
+                for (name, state) in states {
+                    print("client state of \(name): \(String(decoding: state, as: UTF8.self))")
+                }
+            }
+        }
+    }
+
+    // MARK: - reindex-due
+
+    struct ReindexDue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reindex-due",
+            abstract: "List the items expiring within a window: what an index delegate would be asked to re-index.")
+
+        @OptionGroup var index: IndexOption
+
+        @Option(help: "The window: a number with s, m, h, d or w (7d, 36h); plain seconds otherwise.")
+        var within: String = "7d"
+
+        func validate() throws {
+            if Self.seconds(within) == nil {
+                throw ValidationError("--within takes a duration such as 7d, 36h, 90m or 3600")
+            }
+        }
+
+        static func seconds(_ text: String) -> Double? {
+            let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+            if let last = text.last, let unit = units[last], let value = Double(text.dropLast()), value >= 0 {
+                return value * unit
+            }
+            if let value = Double(text), value >= 0 { return value }
+            return nil
+        }
+
+        func run() throws {
+            let localIndex = try index.open()
+            let window = Self.seconds(within) ?? 0
+            let due = try Index.guarded { () throws(LocalIndexError) in try localIndex.reindexDue(within: window) }
+            for item in due {
+                print("\(SpotlightDate(utcSeconds: item.expiresAt).text)\t\(item.item.uniqueIdentifier)")
+            }
+        }
+    }
+
+    // MARK: - search
+
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Full-text search over titles, display names, descriptions and keywords.",
+            discussion: """
+                Every word must match; the last one also as a prefix (type-ahead) unless --no-prefix. \
+                Punctuation and FTS5 operators in the query are plain separators. Results are ranked \
+                by bm25 (weights: title 10, display name 6, keywords 4, description 2) times \
+                1 + rankingHint/100; an item and its activities are one result.
+                """)
+
+        @OptionGroup var index: IndexOption
+
+        @Argument(help: "The query.")
+        var query: String
+
+        @Option(help: "Only this domain and its sub-domains.")
+        var domain: String?
+
+        @Option(name: .customLong("type"), help: "Only this content type (a UTI such as public.movie).")
+        var contentType: String?
+
+        @Option(help: "At most this many results.")
+        var limit = 20
+
+        @Flag(help: "Match whole words only (no type-ahead prefix on the last word).")
+        var noPrefix = false
+
+        @Option(help: "text or json.")
+        var format: OutputFormat = .text
+
+        /// Benchmark hook (Scripts/bench_index.py): run every line of this file as a query (an
+        /// optional domain after a tab) on one open index; print one JSON line per query with
+        /// its result count and seconds. The positional query is ignored.
+        @Option(help: .hidden)
+        var queriesFrom: String?
+
+        func validate() throws {
+            if limit < 1 { throw ValidationError("--limit must be at least 1") }
+        }
+
+        func run() throws {
+            let localIndex = try index.open()
+            if let queriesFrom { return try timeQueries(from: queriesFrom, in: localIndex) }
+            let search = SearchQuery(
+                query, domainIdentifier: domain, contentType: contentType, limit: limit,
+                prefixMatchesLastWord: !noPrefix)
+            let results = try Index.guarded { () throws(LocalIndexError) in try localIndex.search(search) }
+            switch format {
+            case .json:
+                let array = results.map { result -> JSONValue in
+                    var object = JSONObject()
+                    func put(_ key: String, _ value: String?) { if let value { object.append(key, .string(value)) } }
+                    put("uniqueIdentifier", result.uniqueIdentifier)
+                    put("title", result.title)
+                    put("displayName", result.displayName)
+                    put("contentDescription", result.contentDescription)
+                    put("domainIdentifier", result.domainIdentifier)
+                    put("contentType", result.contentType)
+                    put("url", result.url)
+                    if let hint = result.rankingHint { object.append("rankingHint", JSONValue(hint)) }
+                    object.append("score", JSONValue(result.score))
+                    object.append("isItem", .bool(result.isItem))
+                    object.append("activityTypes", .array(result.activityTypes.map(JSONValue.string)))
+                    return .object(object)
+                }
+                print(JSONValue.array(array).serialized(pretty: true))
+            case .text:
+                for (rank, result) in results.enumerated() {
+                    let what = result.uniqueIdentifier ?? "activity \(result.activityTypes.first ?? "")"
+                    let extras = [result.domainIdentifier, result.contentType].compactMap { $0 }.joined(separator: ", ")
+                    let score = (result.score * 1000).rounded() / 1000
+                    print(
+                        "\(rank + 1). \(result.title ?? "(untitled)") — \(what)\(extras.isEmpty ? "" : " (\(extras))") [\(score)]"
+                    )
+                }
+                if results.isEmpty { print("no results") }
+            }
+        }
+
+        private func timeQueries(from path: String, in localIndex: LocalIndex) throws {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                Index.fail("\(path): cannot be read")
+                throw Exit.inputUnreadable
+            }
+            let clock = ContinuousClock()
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+                let search = SearchQuery(
+                    parts[0], domainIdentifier: parts.count > 1 ? parts[1] : domain, contentType: contentType,
+                    limit: limit, prefixMatchesLastWord: !noPrefix)
+                var count = 0
+                let elapsed = try clock.measure {
+                    count = try Index.guarded { () throws(LocalIndexError) in try localIndex.search(search).count }
+                }
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                let object: JSONObject = [
+                    "query": .string(parts[0]), "results": JSONValue(count), "seconds": JSONValue(seconds),
+                ]
+                print(JSONValue.object(object).serialized())
+            }
+        }
+    }
+}

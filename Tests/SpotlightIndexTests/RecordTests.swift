@@ -1,0 +1,166 @@
+import Foundation
+import LenientJSON
+import SpotlightIndex
+import SpotlightModel
+import Testing
+
+@Suite("Local-items records")
+struct RecordTests {
+    static func decode(_ text: String) -> Result<LocalRecord, RecordProblem> {
+        guard let value = JSONParser.parse(text, lenient: false).value else {
+            return .failure(RecordProblem("test JSON does not parse"))
+        }
+        do { return .success(try LocalRecord(json: value)) } catch { return .failure(error) }
+    }
+
+    @Test(
+        "Invalid records are refused naming the field",
+        arguments: [
+            (#"{"attributeSet": {"title": "x"}}"#, "uniqueIdentifier: missing"),
+            (#"{"uniqueIdentifier": ""}"#, "uniqueIdentifier: must not be empty"),
+            (#"{"uniqueIdentifier": 42}"#, "uniqueIdentifier: expected a string, found a number"),
+            (#"{"uniqueIdentifier": "a", "attributeSet": []}"#, "attributeSet: expected an object"),
+            (
+                #"{"uniqueIdentifier": "a", "attributeSet": {"keywords": "one"}}"#,
+                "attributeSet.keywords: expected an array"
+            ),
+            (#"{"uniqueIdentifier": "a", "attributeSet": {"keywords": ["a", 1]}}"#, "attributeSet.keywords"),
+            (
+                #"{"uniqueIdentifier": "a", "attributeSet": {"rating": "4.5"}}"#,
+                "attributeSet.rating: expected a number"
+            ),
+            (
+                #"{"uniqueIdentifier": "a", "attributeSet": {"rankingHint": 101}}"#,
+                "rankingHint: 101.0 is outside 0–100"
+            ),
+            (#"{"uniqueIdentifier": "a", "attributeSet": {"supportsPhoneCall": 2}}"#, "supportsPhoneCall"),
+            (
+                #"{"uniqueIdentifier": "a", "attributeSet": {"contentURL": "not a url"}}"#,
+                "contentURL: \"not a url\" is not an absolute URL"
+            ),
+            (#"{"uniqueIdentifier": "a", "attributeSet": {"url": "https://exa mple.com/"}}"#, "attributeSet.url"),
+            (
+                #"{"uniqueIdentifier": "a", "expirationDate": "next week"}"#,
+                "expirationDate: \"next week\" is not an ISO 8601 date"
+            ),
+            (#"{"uniqueIdentifier": "a", "isUpdate": "yes"}"#, "isUpdate"),
+            (#"{"activity": {"title": "x"}}"#, "activity.activityType: missing"),
+            (#"{"activity": {"activityType": "t", "webpageURL": "myapp://open/1"}}"#, "is not http or https"),
+            (#"{"activity": {"activityType": "t", "webpageURL": "/relative"}}"#, "activity.webpageURL"),
+            (#"{"activity": {"activityType": "t", "keywords": "x"}}"#, "activity.keywords"),
+            (#"{"activity": {"activityType": "t", "isEligibleForSearch": "true"}}"#, "isEligibleForSearch"),
+            (
+                #"{"activity": {"activityType": "t", "contentAttributeSet": {"title": 1}}}"#,
+                "activity.contentAttributeSet.title"
+            ),
+            (#"{"activity": "view"}"#, "activity: expected an object"),
+            (#"{"clientState": 12}"#, "clientState: expected a string"),
+            (#"["a"]"#, "must be a JSON object"),
+        ])
+    func invalidRecords(json: String, problem: String) {
+        switch Self.decode(json) {
+        case .success(let record): Issue.record("accepted: \(record)")
+        case .failure(let error): #expect(error.message.contains(problem), "\(error.message)")
+        }
+    }
+
+    @Test(
+        "A client state of 249 bytes is a valid record; 250 is not",
+        arguments: [(249, true), (250, false)])
+    func clientStateRecord(bytes: Int, valid: Bool) {
+        let state = String(repeating: "é", count: bytes / 2) + String(repeating: "x", count: bytes % 2)
+        #expect(state.utf8.count == bytes)
+        let result = Self.decode(#"{"clientState": "\#(state)", "indexName": "app"}"#)
+        switch (result, valid) {
+        case (.success(.clientState(let name, let decoded)), true):
+            #expect(name == "app" && decoded == Array(state.utf8))
+        case (.failure(let problem), false): #expect(problem.message.contains("250"))
+        default: Issue.record("unexpected \(result)")
+        }
+    }
+
+    @Test func coreSpotlightNumberFlagsAndNullsAreAccepted() throws {
+        let result = Self.decode(
+            #"{"uniqueIdentifier": "a", "domainIdentifier": null, "attributeSet": {"supportsPhoneCall": 1, "supportsNavigation": 0, "title": null, "customAttributes": {"com_example_price": 9.99}}}"#
+        )
+        guard case .success(.item(let item)) = result else {
+            Issue.record("refused: \(result)")
+            return
+        }
+        #expect(item.attributeSet.supportsPhoneCall == true)
+        #expect(item.attributeSet.supportsNavigation == false)
+        #expect(item.attributeSet.title == nil)
+        #expect(item.domainIdentifier == nil)
+        #expect(item.attributeSet.customAttributes == ["com_example_price": "9.99"])
+    }
+
+    @Test func recordsRoundTripThroughJSON() throws {
+        let text = try String(contentsOfFile: TestProject.itemsFixture, encoding: .utf8)
+        let records = try #require(JSONParser.parse(text, lenient: false).value?.arrayValue)
+        for value in records {
+            let record = try LocalRecord(json: value)
+            #expect(try LocalRecord(json: .object(record.json)) == record)
+        }
+    }
+
+    @Test func theFixtureHasTwelveItemsAndTwoActivities() throws {
+        var items: [String] = []
+        var activities: [String] = []
+        let format = try LocalItemsFile.read(path: TestProject.itemsFixture) { position, result in
+            switch result {
+            case .success(.item(let item)): items.append(item.uniqueIdentifier)
+            case .success(.activity(let record)): activities.append(record.activity.activityType)
+            default: Issue.record("\(position): \(result)")
+            }
+        }
+        #expect(format == .jsonArray)
+        #expect(items.count == 12)
+        #expect(
+            activities == ["com.example.familycinema.movie.view", "com.example.familycinema.office.directions"])
+    }
+
+    @Test func jsonLinesAreReadLineByLineWithPositions() throws {
+        let path = try temporaryFolder("jsonl") + "/items.jsonl"
+        let lines = [
+            #"{"uniqueIdentifier": "a"}"#, "", #"{"uniqueIdentifier": 1}"#, "{broken", "  ",
+            #"{"activity": {"activityType": "t"}}"# + "\r",
+        ]
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        var seen: [String] = []
+        let format = try LocalItemsFile.read(path: path) { position, result in
+            switch result {
+            case .success: seen.append("\(position): ok")
+            case .failure(let problem): seen.append("\(problem.position.map { "\($0)" } ?? "?"): failed")
+            }
+        }
+        #expect(format == .jsonLines)
+        #expect(seen == ["line 1: ok", "line 3: failed", "line 4: failed", "line 6: ok"])
+    }
+
+    @Test(
+        "Files that are not records at all are an error for the whole file",
+        arguments: [("", "empty file"), ("  \n", "empty file"), ("hello", "neither"), ("[1, 2", "not valid JSON")])
+    func unreadableFiles(content: String, message: String) throws {
+        let path = try temporaryFolder("bad") + "/items.json"
+        try content.write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: LocalItemsFileError.self) {
+            try LocalItemsFile.read(path: path) { _, _ in }
+        }
+        #expect(error.message.contains(message))
+        #expect(error.description.hasPrefix(path))
+    }
+
+    @Test func aMissingFileIsNamed() throws {
+        let error = try #require(throws: LocalItemsFileError.self) {
+            try LocalItemsFile.read(path: "/nonexistent/items.json") { _, _ in }
+        }
+        #expect(error.description == "/nonexistent/items.json: no such file")
+    }
+
+    @Test func utcDatesAreWrittenInISO8601() {
+        #expect(SpotlightDate(utcSeconds: 0).text == "1970-01-01T00:00:00Z")
+        #expect(SpotlightDate(utcSeconds: TestClock.start + 30 * day + 3661).text == "2026-01-31T01:01:01Z")
+        #expect(SpotlightDate(utcSeconds: 951_782_400).text == "2000-02-29T00:00:00Z")
+        #expect(SpotlightDate(utcSeconds: -1).text == "1969-12-31T23:59:59Z")
+    }
+}

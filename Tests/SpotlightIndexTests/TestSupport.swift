@@ -1,0 +1,156 @@
+import Foundation
+import SpotlightIndex
+import SpotlightModel
+import Synchronization
+import Testing
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let time: Mutex<Double>
+
+    /// 2026-01-01T00:00:00Z.
+    static let start: Double = 1_767_225_600
+
+    init(_ start: Double = TestClock.start) {
+        time = Mutex(start)
+    }
+
+    var now: Double { time.withLock { $0 } }
+
+    func advance(by seconds: Double) {
+        time.withLock { $0 += seconds }
+    }
+
+    var reading: @Sendable () -> Double { { [self] in now } }
+}
+
+let day: Double = 86_400
+
+/// A fresh folder under the temporary directory.
+func temporaryFolder(_ name: String) throws -> String {
+    let path = NSTemporaryDirectory() + "spotcheck-index-\(name)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// A new index in a fresh folder, on a test clock.
+func makeIndex(_ name: String = "index", clock: TestClock = TestClock()) throws -> LocalIndex {
+    try LocalIndex(path: try temporaryFolder(name) + "/index.sqlite", clock: clock.reading)
+}
+
+/// An item with a title (and whatever else the test sets).
+func item(
+    _ identifier: String, domain: String? = nil, title: String? = nil, description: String? = nil,
+    keywords: [String] = [], contentType: String? = nil, rankingHint: Double? = nil, url: String? = nil,
+    expiration: String? = nil, isUpdate: Bool = false
+) -> SearchableItem {
+    var attributes = AttributeSet()
+    attributes.title = title
+    attributes.contentDescription = description
+    attributes.keywords = keywords
+    attributes.contentType = contentType
+    attributes.rankingHint = rankingHint
+    attributes.url = url
+    return SearchableItem(
+        uniqueIdentifier: identifier, domainIdentifier: domain, attributeSet: attributes,
+        expirationDate: expiration.flatMap(ISO8601.date), isUpdate: isUpdate)
+}
+
+/// An activity related to an item, or standalone with a web page URL.
+func activity(
+    _ type: String, title: String? = nil, related: String? = nil, webpageURL: String? = nil,
+    persistentIdentifier: String? = nil, domain: String? = nil, eligibleForSearch: Bool = true
+) -> ActivityRecord {
+    var attributes = AttributeSet()
+    attributes.relatedUniqueIdentifier = related
+    attributes.domainIdentifier = domain
+    attributes.title = title
+    return ActivityRecord(
+        activity: UserActivity(
+            activityType: type, title: title, webpageURL: webpageURL, persistentIdentifier: persistentIdentifier,
+            isEligibleForSearch: eligibleForSearch, contentAttributeSet: attributes))
+}
+
+extension LocalIndex {
+    /// The live items' identifiers, sorted.
+    func identifiers() throws -> [String] {
+        try items().map(\.item.uniqueIdentifier)
+    }
+}
+
+enum TestProject {
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    static let itemsFixture = root.appendingPathComponent("Fixtures/items.json").path
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The path of the `spotcheck` executable built beside the test bundle.
+func spotcheckExecutable() throws -> String {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var folder = bundle.deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent("spotcheck").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("spotcheck").path
+    guard FileManager.default.isExecutableFile(atPath: fallback) else {
+        throw TestFailure("spotcheck executable not found next to \(bundle.path)")
+    }
+    return fallback
+}
+
+/// Runs `spotcheck` to its end without blocking a concurrency thread; stdout and stderr go to
+/// separate files (a pipe could fill up and stall the child).
+func runSpotcheck(
+    _ arguments: [String], in folder: String
+) async throws -> (status: Int32, output: String, errors: String) {
+    let child = try startSpotcheck(arguments, in: folder)
+    let status = await waitForExit(child.process)
+    return (status, child.output(), child.errors())
+}
+
+struct Child {
+    var process: Process
+    var outputPath: String
+    var errorPath: String
+
+    func output() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    func errors() -> String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+}
+
+/// Starts `spotcheck` in `folder`, its stdout and stderr going to temporary files.
+func startSpotcheck(_ arguments: [String], in folder: String) throws -> Child {
+    let base = NSTemporaryDirectory() + "spotcheck-index-child-\(UUID().uuidString)"
+    let outputPath = base + ".out"
+    let errorPath = base + ".err"
+    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+        FileManager.default.createFile(atPath: errorPath, contents: nil)
+    else { throw TestFailure("\(base): cannot be created") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try spotcheckExecutable())
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+    try process.run()
+    return Child(process: process, outputPath: outputPath, errorPath: errorPath)
+}
+
+/// Waits for a process to end without blocking a concurrency thread (polls every 20 ms).
+func waitForExit(_ process: Process) async -> Int32 {
+    while process.isRunning {
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return process.terminationStatus
+}
