@@ -55,7 +55,8 @@ let package = Package(
         .target(
             name: "Crawling",
             dependencies: [
-                "CLibCrypto", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "UniversalLinks",
+                "CLibCrypto", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "SpotlightIndex",
+                "UniversalLinks",
                 "MarkupExtraction",
                 "PageAnalysis",
                 "PageFetching", "RobotsExclusion", "Sitemaps", "SpotlightModel", "URLNormalization", "Verification",

@@ -21,6 +21,7 @@ extension CrawlReportWriter {
             let stored = JSONParser.parse(file.findingsJSON, lenient: false).value?.arrayValue ?? []
             findings += stored.compactMap(Finding.init(json:))
         }
+        findings += try linking()?.findings ?? []
         return findings
     }
 

@@ -15,11 +15,20 @@ public struct CrawlReportWriter: Sendable {
     public let mapping: OriginMapping?
     /// The rules over the whole crawl, with the project's rule configuration.
     public let siteVerifier: SiteVerifier
+    /// The app's local items and activities (`--items`, `--index`), joined to the pages.
+    public let localEntries: [LocalEntry]?
+    /// The instant expiration dates are compared with (seconds since 1970).
+    public let now: Double
 
-    public init(store: CrawlStore, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier()) {
+    public init(
+        store: CrawlStore, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
+        localEntries: [LocalEntry]? = nil, now: Double = Crawler.wallClock()
+    ) {
         self.store = store
         self.mapping = mapping
         self.siteVerifier = siteVerifier
+        self.localEntries = localEntries
+        self.now = now
     }
 
     public struct Totals: Sendable, Hashable {
@@ -156,6 +165,9 @@ public struct CrawlReportWriter: Sendable {
             output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
         }
         output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
+        if let linking = try linking() {
+            output.write("  \"linking\": " + Self.linkingJSON(linking).serialized(pretty: false) + ",\n")
+        }
 
         // Site files checked once per host (apple-app-site-association).
         let files = try store.siteFiles()
@@ -235,7 +247,8 @@ public struct CrawlReportWriter: Sendable {
     }
 
     /// A candidate page as a searchable item (`index import` takes it): the canonical URL as
-    /// `uniqueIdentifier` (reference §5.5) and in `attributeSet.url`, the host as `domainIdentifier`.
+    /// `uniqueIdentifier` (reference §5.5) and in `attributeSet.url`, `web-<host with dashes>` as
+    /// `domainIdentifier`.
     func candidateItem(_ page: PageRecord) -> JSONValue? {
         guard let markup = page.markupJSON, Self.candidacy(inMarkup: markup) == [],
             let attributes = page.attributeSetJSON.map(Self.parsed)?.objectValue
@@ -246,7 +259,10 @@ public struct CrawlReportWriter: Sendable {
         if attributeSet["url"] == nil { attributeSet.append("url", .string(identifier)) }
         var item = JSONObject()
         item.append("uniqueIdentifier", .string(identifier))
-        if let host = URLParser.parse(identifier)?.host { item.append("domainIdentifier", .string(host)) }
+        if let host = URLParser.parse(identifier)?.host {
+            // No dots: a dotted domain identifier is a hierarchy to Core Spotlight (AS010).
+            item.append("domainIdentifier", .string("web-" + String(host.map { $0 == "." ? "-" : $0 })))
+        }
         item.append("attributeSet", .object(attributeSet))
         return .object(item)
     }

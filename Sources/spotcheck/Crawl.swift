@@ -4,6 +4,7 @@ import Crawling
 import Foundation
 import LenientJSON
 import LoopbackServer
+import SpotlightIndex
 import URLNormalization
 import Verification
 
@@ -77,6 +78,14 @@ struct Crawl: AsyncParsableCommand {
     @OptionGroup var verification: VerificationOptions
 
     @OptionGroup var reportFormats: ReportFormats
+
+    @Option(help: "The app's local items (JSON array or JSON Lines), joined to the pages by URL (AS rules).")
+    var items: String?
+
+    @Option(
+        name: .customLong("index"),
+        help: "A local index (spotcheck index): its items are joined to the pages, and the candidates are fed into it.")
+    var indexPath: String?
 
     func validate() throws {
         if seed == nil, !(resume && output != nil) {
@@ -193,6 +202,22 @@ struct Crawl: AsyncParsableCommand {
             print("spotcheck: error: \(error)", to: &standardError)
             throw SpotCheckExit.badConfiguration
         }
+        let candidateDomain =
+            "web-" + String((URLParser.parse(publicOrigin ?? seedURL)?.host ?? "site").map { $0 == "." ? "-" : $0 })
+        var localEntries: [LocalEntry]?
+        var localIndex: LocalIndex?
+        do {
+            if let items { localEntries = try LocalEntries.load(file: items) }
+            if let indexPath {
+                let index = try LocalIndex(path: indexPath)
+                localIndex = index
+                localEntries =
+                    (localEntries ?? []) + (try LocalEntries.load(index: index, excludingDomain: candidateDomain))
+            }
+        } catch {
+            print("spotcheck: error: \(error)", to: &standardError)
+            throw SpotCheckExit.badLocalItems
+        }
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let summary: CrawlSummary
         do {
@@ -212,7 +237,8 @@ struct Crawl: AsyncParsableCommand {
             OriginMapping(fetchOrigin: OriginMapping.origin(of: parsedSeed), publicOrigin: $0)
         }
         let writer = CrawlReportWriter(
-            store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: verifier.configuration))
+            store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: verifier.configuration),
+            localEntries: localEntries)
         let reportPath: String
         do {
             reportPath = try writer.write(into: reportFolder)
@@ -221,6 +247,21 @@ struct Crawl: AsyncParsableCommand {
             throw SpotCheckExit.reportNotWritable
         }
         let totals = try? writer.totals()
+        if let localIndex {
+            do {
+                let (indexed, removed) = try LocalEntries.feed(
+                    candidatesFile: (reportFolder as NSString).appendingPathComponent("candidates.jsonl"),
+                    into: localIndex, domain: candidateDomain)
+                if !quiet {
+                    print(
+                        "index \(localIndex.path): \(indexed) candidates indexed (domain \(candidateDomain)), \(removed) removed"
+                    )
+                }
+            } catch {
+                print("spotcheck: error: \(error)", to: &standardError)
+                throw SpotCheckExit.badLocalItems
+            }
+        }
         if reportFormats.wants(.sarif) || reportFormats.wants(.junit) {
             var pages: [(url: String, findings: [Finding])] = []
             try? store.forEachPage { records in

@@ -26,6 +26,8 @@ enum SpotCheckExit {
     static let reportNotWritable = ExitCode(5)
     static let crawlFailed = ExitCode(6)
     static let badConfiguration = ExitCode(7)
+    /// `--items` or `--index` cannot be read (the file, or the index database).
+    static let badLocalItems = ExitCode(8)
     /// Findings at or above `--fail-on` (the report is written first).
     static let findingsFailed = ExitCode(1)
 }

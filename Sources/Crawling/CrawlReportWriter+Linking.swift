@@ -1,0 +1,53 @@
+import CrawlStore
+import Foundation
+import LenientJSON
+import SpotlightIndex
+public import SpotlightModel
+import URLNormalization
+public import Verification
+
+extension CrawlReportWriter {
+    /// Joins the app's local entries to the stored pages (`LocalItemLinker`): links, entries
+    /// without a page and why, candidate pages without an entry, and the AS findings.
+    public func linking() throws -> LinkReport? {
+        guard let localEntries else { return nil }
+        var pages: [LinkablePage] = []
+        try store.forEachPage { records in
+            for record in records {
+                let markup = record.markupJSON.map { JSONParser.parse($0, lenient: false).value ?? .null }
+                let failing = markup?["candidate"]?["failing"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                let attributes = record.attributeSetJSON
+                    .flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
+                    .flatMap { try? AttributeSet(json: $0) }
+                pages.append(
+                    LinkablePage(
+                        url: shown(record.requestedURL), finalURL: shown(record.finalURL), status: record.status,
+                        canonical: markup?["canonical"]?[0]?.stringValue,
+                        isCandidate: markup?["candidate"]?["isCandidate"]?.boolValue == true,
+                        isPubliclyIndexable: record.applebotAllowed != false && !failing.contains("noindex"),
+                        attributeSet: attributes))
+            }
+        }
+        var notFetched: [String: String] = [:]
+        for skipped in try store.skippedURLs() {
+            let url = shown(skipped.url)
+            if let key = URLParser.parse(url)?.deduplicationKey {
+                notFetched[key] = "\(skipped.reason): \(skipped.detail)"
+            }
+        }
+        return LocalItemLinker(verifier: PageVerifier(configuration: siteVerifier.configuration), now: now)
+            .link(entries: localEntries, pages: pages, notFetched: notFetched)
+    }
+
+    static func linkingJSON(_ report: LinkReport) -> JSONValue {
+        var object = JSONObject()
+        object.append(
+            "links",
+            .array(
+                report.links.map { ["entry": .string($0.entry), "page": .string($0.page), "key": .string($0.key)] }))
+        object.append(
+            "unmatched", .array(report.unmatched.map { ["entry": .string($0.entry), "reason": .string($0.reason)] }))
+        object.append("pagesWithoutEntries", .array(report.pagesWithoutEntries.map(JSONValue.string)))
+        return .object(object)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SpotlightIndex
+import SpotlightModel
+import Verification
+
+/// The app's local entries for `crawl --items FILE` / `--index DB`, and feeding a crawl's
+/// candidates into an index.
+enum LocalEntries {
+    /// Reads a local-items file (JSON array or JSON Lines); invalid records are named on stderr
+    /// with their position and skipped. Throws when the file cannot be read at all.
+    static func load(file path: String) throws -> [LocalEntry] {
+        var standardError = StandardError()
+        var entries: [LocalEntry] = []
+        try LocalItemsFile.read(path: path) { position, result in
+            switch result {
+            case .success(.item(let item)): entries.append(.item(item))
+            case .success(.activity(let record)): entries.append(.activity(record.activity))
+            case .success(.clientState): break
+            case .failure(let problem):
+                print("spotcheck: warning: \(path): \(position): \(problem.message) (skipped)", to: &standardError)
+            }
+        }
+        return entries
+    }
+
+    /// The app's entries in an index: its items and activities, without the crawl's own candidates.
+    static func load(index: LocalIndex, excludingDomain domain: String) throws -> [LocalEntry] {
+        let items = try index.items().filter { $0.item.domainIdentifier != domain }.map { LocalEntry.item($0.item) }
+        return items + (try index.activities().map { LocalEntry.activity($0.record.activity) })
+    }
+
+    /// Upserts the crawl's candidates (candidates.jsonl) into `index` and deletes the crawl's
+    /// earlier candidates that are no longer candidates (page gone or lost its markup), so that
+    /// feeding the same crawl twice changes nothing. Returns (indexed, removed).
+    static func feed(candidatesFile path: String, into index: LocalIndex, domain: String) throws -> (Int, Int) {
+        var items: [SearchableItem] = []
+        try LocalItemsFile.read(path: path) { _, result in
+            if case .success(.item(var item)) = result {
+                item.domainIdentifier = domain
+                items.append(item)
+            }
+        }
+        let current = Set(items.map(\.uniqueIdentifier))
+        let stale = try index.items().filter {
+            $0.item.domainIdentifier == domain && !current.contains($0.item.uniqueIdentifier)
+        }
+        .map(\.item.uniqueIdentifier)
+        if !items.isEmpty { try index.indexItems(items) }
+        if !stale.isEmpty { try index.deleteItems(identifiers: stale) }
+        return (items.count, stale.count)
+    }
+}

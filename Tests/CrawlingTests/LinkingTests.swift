@@ -1,0 +1,80 @@
+import Foundation
+import LenientJSON
+import Testing
+
+/// `crawl Fixtures/html --items Fixtures/items.json` links and rejects exactly as Fixtures/items.md
+/// intends; `--index DB` feeds the candidates into an index idempotently.
+@Suite("Linking the app's local items, feeding the index", .serialized)
+struct LinkingTests {
+    @Test func theFixtureItemsLinkAsIntended() async throws {
+        let executable = try spotcheckExecutable()
+        let folder = try temporaryFolder("linking")
+        let items = TestSite.projectRoot.appendingPathComponent("Fixtures/items.json").path
+        let run = try await runProcess(
+            executable, ["crawl", TestSite.fixtureRoot, "--items", items, "--output", folder, "--quiet"])
+        #expect(run.status == 0, "\(run.output)")
+        let report = try #require(
+            JSONParser.parse(try String(contentsOfFile: folder + "/report.json", encoding: .utf8), lenient: false).value
+        )
+        let linking = try #require(report["linking"])
+        let links = linking["links"]?.arrayValue ?? []
+        #expect(links.count == 12)
+        #expect(
+            links.contains {
+                $0["entry"]?.stringValue == #"activity com.example.familycinema.movie.view "Up""#
+                    && $0["key"]?.stringValue == "related item movie-up"
+            })
+        #expect(
+            links.contains {
+                $0["page"]?.stringValue == "https://www.example.com/colleagues/office.html"
+                    && $0["key"]?.stringValue == "webpageURL"
+            })
+        let unmatched = Dictionary(
+            uniqueKeysWithValues: (linking["unmatched"]?.arrayValue ?? []).map {
+                ($0["entry"]?.stringValue ?? "", $0["reason"]?.stringValue ?? "")
+            })
+        #expect(unmatched.keys.sorted() == ["movie-deleted-movie", "staff-handbook"])
+        #expect(unmatched["staff-handbook"]?.contains("robots") == true)
+        #expect(linking["pagesWithoutEntries"]?.arrayValue?.count == 25)
+
+        var rules: [String: [String]] = [:]
+        for finding in report["siteFindings"]?.arrayValue ?? [] {
+            guard let rule = finding["rule"]?.stringValue, rule.hasPrefix("AS") else { continue }
+            rules[rule, default: []].append(finding["url"]?.stringValue ?? "")
+        }
+        #expect(rules.keys.sorted() == ["AS001", "AS003", "AS007", "AS008"])
+        #expect(rules["AS001"]?.count == 25)
+        #expect(!(rules["AS001"] ?? []).contains("https://www.example.com/colleagues/office.html"))
+        #expect(rules["AS003"] == ["https://www.example.com/movies/my-neighbor-totoro.html"])
+        #expect(rules["AS007"] == ["local item colleague-grace-mensah"])
+        #expect(rules["AS008"]?.count == 12)
+    }
+
+    @Test func candidatesAreFedIntoTheIndexIdempotently() async throws {
+        let executable = try spotcheckExecutable()
+        let folder = try temporaryFolder("feeding")
+        let index = folder + "/site.sqlite"
+        // A candidate of an earlier crawl whose page is gone: the crawl removes it.
+        let stale = folder + "/stale.jsonl"
+        try
+            #"{"uniqueIdentifier": "https://www.example.com/gone.html", "domainIdentifier": "web-www-example-com", "attributeSet": {"title": "Gone"}}"#
+            .write(toFile: stale, atomically: true, encoding: .utf8)
+        let imported = try await runProcess(executable, ["index", "import", stale, "--index", index])
+        #expect(imported.status == 0, "\(imported.output)")
+
+        let first = try await runProcess(
+            executable, ["crawl", TestSite.fixtureRoot, "--index", index, "--output", folder + "/one"])
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.output.contains("36 candidates indexed (domain web-www-example-com), 1 removed"))
+        let second = try await runProcess(
+            executable, ["crawl", TestSite.fixtureRoot, "--index", index, "--output", folder + "/two"])
+        #expect(second.output.contains("36 candidates indexed (domain web-www-example-com), 0 removed"))
+
+        let search = try await runProcess(
+            executable, ["index", "search", "Totoro", "--index", index, "--format", "json"])
+        #expect(search.status == 0, "\(search.output)")
+        #expect(search.output.contains("https://www.example.com/movies/my-neighbor-totoro.html"))
+        let stats = try await runProcess(executable, ["index", "stats", "--index", index, "--format", "json"])
+        #expect(stats.output.contains("36"), "\(stats.output)")
+    }
+}
