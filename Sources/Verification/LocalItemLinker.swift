@@ -215,6 +215,7 @@ public struct LocalItemLinker: Sendable {
                 report.findings.append(finding)
             }
         }
+        report.pagesWithoutEntries.sort()
         report.findings.sort { ($0.url, $0.ruleID, $0.message) < ($1.url, $1.ruleID, $1.message) }
         return report
     }

@@ -17,6 +17,16 @@ struct LinkingTests {
             JSONParser.parse(try String(contentsOfFile: folder + "/report.json", encoding: .utf8), lenient: false).value
         )
         let linking = try #require(report["linking"])
+        // The whole linking section equals the golden file (re-record with SPOTCHECK_RECORD_GOLDEN=1).
+        let golden = TestSite.projectRoot.appendingPathComponent("Tests/CrawlingTests/Golden/fixture-linking.json")
+        var shown = linking.serialized(pretty: true)
+        // robots.txt's reason names the loopback port, which changes from run to run.
+        shown = shown.replacingOccurrences(
+            of: #"http://127\.0\.0\.1:\d+"#, with: "http://127.0.0.1:PORT", options: .regularExpression)
+        if ProcessInfo.processInfo.environment["SPOTCHECK_RECORD_GOLDEN"] == "1" {
+            try (shown + "\n").write(to: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(shown + "\n" == (try String(contentsOf: golden, encoding: .utf8)))
         let links = linking["links"]?.arrayValue ?? []
         #expect(links.count == 12)
         #expect(
