@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: deps build release demo test score score-check sarif-check bench bench-crawl format lint clean
+.PHONY: deps build release demo test score score-check sarif-check bench bench-crawl bench-index format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -46,6 +46,10 @@ bench: release
 # Crawl benchmark: a 5,000-page loopback site, SpotCheck vs Scrapy + extruct (docs/measurements.md).
 bench-crawl: release
 	Scripts/bench_crawl.py --pages 5000 --rss-pages 20000
+
+# Local-index benchmark: import 1,000,000 generated items, 1,000 searches (docs/index.md).
+bench-index: release
+	Scripts/bench_index.py --items 1000000 --searches 1000
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
