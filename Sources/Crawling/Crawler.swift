@@ -222,9 +222,9 @@ public struct Crawler: Sendable {
                                 let answer = await robots.answer(forOrigin: OriginMapping.origin(of: url))
                                 scheduler.setCrawlDelay(answer.crawlDelay, for: host)
                             }
-                            let unthrottled = scheduler.delay(for: host) == 0
-                            let count = unthrottled ? settings.concurrency - inFlight : 1
-                            for _ in 0..<max(1, count) {
+                            // As many as politeness allows at once: the global limit on loopback
+                            // hosts, the per-host limit (and one per delay) on every other host.
+                            while inFlight < settings.concurrency, scheduler.mayStart(host, now: now) {
                                 guard let entry = claimed[host]?.popLast() else { break }
                                 scheduler.started(host, at: now)
                                 inFlight += 1
