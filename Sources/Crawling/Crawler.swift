@@ -96,7 +96,8 @@ public struct Crawler: Sendable {
         let seedOrigin = OriginMapping.origin(of: seed)
         let mapping = settings.publicOrigin.flatMap { OriginMapping(fetchOrigin: seedOrigin, publicOrigin: $0) }
         let scope = CrawlScope(
-            hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude)
+            hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude,
+            mapping: mapping)
         let robots = RobotsBook(fetcher: fetcher, store: store, productToken: settings.productToken, clock: clock)
 
         var budget: CrawlBudget

@@ -107,6 +107,24 @@ struct CrawlTests {
         #expect(JSONParser.parse(chain, lenient: false).value?.arrayValue?.count == 11)
     }
 
+    @Test func includePatternsOnPublicURLsNarrowAServedFolder() async throws {
+        let folder = try temporaryFolder("include")
+        let (store, _) = try await Self.crawl(seedPath: "movies/", folder: folder) {
+            $0.include = ["https://www.example.com/movies/*"]
+            $0.exclude = ["https://www.example.com/movies/up.html"]
+        }
+        let base = try await TestSite.baseURL()
+        let pages = try store.pagesByURL()
+        // The seed and the other movie pages; nothing outside /movies/, and not the excluded one.
+        #expect(pages.count > 1)
+        #expect(pages[base + "movies/the-incredibles.html"]?.status == 200)
+        #expect(pages.keys.allSatisfy { $0.hasPrefix(base + "movies/") })
+        #expect(pages[base + "movies/up.html"] == nil)
+        let skipped = try store.skippedURLs()
+        #expect(skipped.contains { $0.reason == "scope" && $0.detail == "matches no --include pattern" })
+        #expect(skipped.contains { $0.url == base + "movies/up.html" && $0.reason == "scope" })
+    }
+
     @Test func anUnreachableRobotsTxtBlocksTheHost() async throws {
         let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
         let folder = try temporaryFolder("robots503")
