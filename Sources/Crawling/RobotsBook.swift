@@ -69,7 +69,8 @@ actor RobotsBook {
         while case .fetch(let url) = step {
             record.finalURL = url
             do {
-                let response = try await fetcher.fetch(FetchRequest(url: url))
+                // RFC 9309 §2.5: at least 500 KiB parsed, the rest ignored, whatever --max-body says.
+                let response = try await fetcher.fetch(FetchRequest(url: url, bodyCap: .robotsTxt))
                 record.status = response.status
                 record.body = (200..<300).contains(response.status) ? response.body : []
                 record.error = nil

@@ -125,6 +125,28 @@ struct CrawlTests {
         #expect(skipped.contains { $0.url == base + "movies/up.html" && $0.reason == "scope" })
     }
 
+    @Test("a 2 MiB robots.txt under --max-body 1 MiB: the first 500 KiB are obeyed, the rest ignored")
+    func aLargeRobotsTxtIsTruncatedNotFatal() async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot, largeRobotsBytes: 2 << 20).start()
+        let folder = try temporaryFolder("robots-large")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        var settings = CrawlSettings(seed: server.baseURL, useSitemaps: false)
+        settings.maximumBodyBytes = 1 << 20
+        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        await server.stop()
+        let pages = try store.pagesByURL()
+        #expect(summary.fetched > 1)
+        #expect(pages[server.baseURL]?.status == 200)
+        // `Disallow: /movies/` sits past 600 KiB: ignored.
+        #expect(pages[server.baseURL + "movies/the-incredibles.html"]?.status == 200)
+        let skipped = try store.skippedURLs().filter { $0.reason == "robots" }
+        #expect(!skipped.isEmpty)
+        #expect(skipped.allSatisfy { $0.url.contains("/private/") })
+        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        #expect(robots.status == 200)
+        #expect(robots.body.count == 500 << 10)
+    }
+
     @Test func anUnreachableRobotsTxtBlocksTheHost() async throws {
         let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
         let folder = try temporaryFolder("robots503")
