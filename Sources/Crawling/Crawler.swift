@@ -186,7 +186,9 @@ public struct Crawler: Sendable {
                 var inFlight = 0
                 var sitemapsPending = false
                 var tickPending = false
-                if !resume, settings.useSitemaps {
+                // A resumed run harvests again unless the interrupted one committed its harvest
+                // (entries, frontier rows and skipped URLs go in one transaction).
+                if settings.useSitemaps, try !resume || !store.hasSitemapEntries() {
                     sitemapsPending = true
                     let answer = await robots.answer(forOrigin: seedOrigin)
                     let collector = SitemapCollector(fetcher: fetcher, mapping: mapping)
@@ -259,7 +261,6 @@ public struct Crawler: Sendable {
                         tickPending = false
                     case .sitemaps(let harvest):
                         sitemapsPending = false
-                        try store.addSitemapEntries(harvest.entries)
                         var skipped = harvest.problems
                         var candidates: [FrontierEntry] = []
                         for entry in harvest.entries {
@@ -279,8 +280,9 @@ public struct Crawler: Sendable {
                                     discovery: .sitemap, foundOn: entry.sitemapURL))
                         }
                         let admitted = try admit(candidates, skipped: &skipped)
-                        for entry in try store.enqueue(admitted) { hosts[entry.host] = min(hosts[entry.host] ?? 0, 0) }
-                        try store.recordSkipped(skipped)
+                        for entry in try store.addSitemapHarvest(harvest.entries, enqueue: admitted, skipped: skipped) {
+                            hosts[entry.host] = min(hosts[entry.host] ?? 0, 0)
+                        }
                     case .page(let entry, let outcome, let seconds):
                         inFlight -= 1
                         let now = clock()

@@ -3,9 +3,47 @@ import Crawling
 import Foundation
 import Testing
 import TortureServer
+import URLNormalization
 
 @Suite("kill -9 and --resume", .serialized)
 struct ResumeTests {
+    /// A crawl interrupted before its sitemaps were harvested (the run begun, the seed queued,
+    /// nothing else committed) harvests them on `--resume`: it ends with the pages and sitemap
+    /// entries of an uninterrupted crawl, sitemap-only URLs included.
+    @Test func aResumedCrawlHarvestsTheSitemapsTheInterruptedOneDidNot() async throws {
+        let base = try await TestSite.baseURL()
+        var settings = CrawlSettings(
+            seed: base + "movies/up.html", publicOrigin: "https://www.example.com", concurrency: 8, maximumDepth: 1,
+            timeout: 3)
+        settings.maximumAttempts = 2
+
+        let referenceFolder = try temporaryFolder("sitemap-reference")
+        let reference = try CrawlStore(path: referenceFolder + "/crawl.sqlite")
+        _ = try await Crawler(settings: settings, store: reference).run(resume: false)
+        let expected = Set(try reference.pagesByURL().keys)
+        let expectedEntries = try reference.sitemapEntries().map(\.location)
+        #expect(!expectedEntries.isEmpty)
+
+        let folder = try temporaryFolder("sitemap-resume")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        _ = try store.beginRun(seed: settings.seed, settingsJSON: "{}", at: Crawler.wallClock())
+        let seed = try #require(URLParser.parse(settings.seed))
+        _ = try store.enqueue([
+            FrontierEntry(
+                url: settings.seed, key: try #require(seed.deduplicationKey),
+                host: "\(seed.host ?? ""):\(seed.port ?? 80)", depth: 0, discovery: .seed, foundOn: nil)
+        ])
+        _ = try await Crawler(settings: settings, store: store).run(resume: true)
+        let pages = try store.pagesByURL()
+        #expect(Set(pages.keys) == expected)
+        #expect(try store.sitemapEntries().map(\.location) == expectedEntries)
+        #expect(
+            try store.sitemapLocationsNotCrawled().map(\.location)
+                == reference.sitemapLocationsNotCrawled().map(\.location))
+        // Sitemap-only pages: listed by the sitemap, two links away from the seed.
+        #expect(pages[base + "family/anna-lindqvist.html"]?.status == 200)
+    }
+
     /// A child `spotcheck crawl` is killed with SIGKILL mid-crawl, then `--resume` finishes it: the
     /// resumed crawl ends with exactly the pages an uninterrupted crawl gets, and the server saw
     /// again only the requests that were in flight at the kill.
