@@ -250,7 +250,10 @@ public struct Crawler: Sendable {
                     if let wakeAt, !tickPending {
                         tickPending = true
                         group.addTask {
-                            let seconds = max(0, wakeAt - clock())
+                            // At most a second at a time: the loop looks at the clock again at
+                            // least every second (long waits, such as a Retry-After, stay
+                            // responsive to the injected clock).
+                            let seconds = min(1, max(0, wakeAt - clock()))
                             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
                             return .tick
                         }

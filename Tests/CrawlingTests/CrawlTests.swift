@@ -147,6 +147,46 @@ struct CrawlTests {
         #expect(robots.body.count == 500 << 10)
     }
 
+    /// A clock 1,000 times faster than the wall clock: a wait of 3,000 s takes 3 s.
+    static let fastClock: @Sendable () -> Double = { Crawler.wallClock() * 1000 }
+
+    @Test("a Retry-After over an hour ends the page instead of retrying early")
+    func aRetryAfterOverAnHourIsNotRetried() async throws {
+        let folder = try temporaryFolder("retry-after-long")
+        let path = "torture/retry-after/503/7200"
+        let before = TortureServer.requestCount(pathPrefix: "/" + path)
+        let (store, summary) = try await Self.crawl(seedPath: path, folder: folder, publicOrigin: nil) {
+            $0.useSitemaps = false
+            $0.maximumAttempts = 3
+        }
+        let base = try await TestSite.baseURL()
+        let page = try #require(try store.pagesByURL()[base + path])
+        #expect(page.status == 503)
+        #expect(page.errorKind == "http-503")
+        #expect(page.errorMessage?.contains("Retry-After too long") == true)
+        #expect(summary.errors == 1)
+        #expect(TortureServer.requestCount(pathPrefix: "/" + path) - before == 1)
+    }
+
+    @Test("a Retry-After under an hour is waited in full (not cut to 120 s)")
+    func aLongRetryAfterIsHonoured() async throws {
+        let folder = try temporaryFolder("retry-after-honoured")
+        let path = "torture/retry-after/429/3000"
+        let before = TortureServer.requestCount(pathPrefix: "/" + path)
+        let base = try await TestSite.baseURL()
+        var settings = CrawlSettings(seed: base + path, concurrency: 8, timeout: 3, useSitemaps: false)
+        settings.maximumAttempts = 2
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        _ = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(resume: false)
+        let run = try #require(try store.currentRun())
+        let page = try #require(try store.pagesByURL()[base + path])
+        #expect(page.errorKind == "http-429")
+        #expect(page.errorMessage?.contains("gave up after 2 attempts") == true)
+        #expect(TortureServer.requestCount(pathPrefix: "/" + path) - before == 2)
+        // The second attempt started no earlier than Retry-After allowed (crawl-clock seconds).
+        #expect(page.fetchedAt - run.startedAt >= 3000)
+    }
+
     @Test func anUnreachableRobotsTxtBlocksTheHost() async throws {
         let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
         let folder = try temporaryFolder("robots503")
