@@ -291,9 +291,24 @@ public struct Crawler: Sendable {
                         let now = clock()
                         switch outcome {
                         case .blocked(let skipped):
-                            try store.skip(id: entry.id ?? 0, skipped)
                             scheduler.finished(
                                 entry.host, at: now, outcome: .answered(status: 200, seconds: 0, retryAfter: nil))
+                            // An unreachable robots.txt disallows all for now and is asked for
+                            // again later (RFC 9309 §2.3.1.3): the entry waits for that, up to the
+                            // attempt limit. An answer refreshed since the block may allow it now.
+                            var held: RobotsBook.Answer?
+                            if let url = URLParser.parse(entry.url) {
+                                held = await robots.heldAnswer(forOrigin: OriginMapping.origin(of: url))
+                            }
+                            if let held, entry.attempts + 1 < settings.maximumAttempts,
+                                held.isUnreachable || held.allows(entry.url, productToken: settings.productToken)
+                            {
+                                let notBefore = held.isUnreachable ? max(now, held.refreshAt) : now
+                                try store.requeue(id: entry.id ?? 0, notBefore: notBefore)
+                                hosts[entry.host] = min(hosts[entry.host] ?? notBefore, notBefore)
+                            } else {
+                                try store.skip(id: entry.id ?? 0, skipped)
+                            }
                         case .retry(let notBefore, var record):
                             let retryAfter = max(0, notBefore - now)
                             scheduler.finished(

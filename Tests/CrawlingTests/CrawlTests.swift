@@ -187,16 +187,43 @@ struct CrawlTests {
         #expect(page.fetchedAt - run.startedAt >= 3000)
     }
 
-    @Test func anUnreachableRobotsTxtBlocksTheHost() async throws {
+    /// robots.txt answers 503 every time: disallow all, asked for again every 10 minutes (crawl
+    /// clock, 1,000 times the wall clock) while the seed waits, until the attempts run out.
+    @Test func anUnreachableRobotsTxtBlocksTheHostAndIsAskedAgain() async throws {
         let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
         let folder = try temporaryFolder("robots503")
         let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(seed: server.baseURL, useSitemaps: false)
-        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        let settings = CrawlSettings(seed: server.baseURL, maximumAttempts: 3, useSitemaps: false)
+        let summary = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(resume: false)
+        await server.stop()
         #expect(summary.fetched == 0)
         let skipped = try store.skippedURLs()
         #expect(skipped.count == 1)
         #expect(skipped.first?.reason == "robots")
+        // Fetched at the start, then 10 and 20 minutes later (one per attempt).
+        let run = try #require(try store.currentRun())
+        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        #expect(robots.status == 503)
+        #expect(robots.fetchedAt - run.startedAt >= 2 * 600)
+    }
+
+    /// robots.txt answers 503 once, then the folder's file: after the 10-minute retry the crawl
+    /// goes on as if it had been there all along.
+    @Test func aRobotsTxtThatComesBackIsObeyedAndTheCrawlGoesOn() async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503, robotsFailures: 1).start()
+        let folder = try temporaryFolder("robots503-once")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(
+            seed: server.baseURL + "movies/", maximumDepth: 1, maximumAttempts: 3, useSitemaps: false)
+        let summary = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(resume: false)
         await server.stop()
+        let pages = try store.pagesByURL()
+        #expect(summary.fetched == pages.count)
+        #expect(pages[server.baseURL + "movies/"]?.status == 200)
+        #expect(pages[server.baseURL + "movies/up.html"]?.status == 200)
+        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        #expect(robots.status == 200)
+        // Only what the fixture robots.txt disallows is skipped for robots.
+        #expect(try store.skippedURLs().filter { $0.reason == "robots" }.allSatisfy { $0.url.contains("/private/") })
     }
 }
