@@ -106,10 +106,11 @@ public struct Crawler: Sendable {
         do {
             if resume {
                 run = try store.resumeRun()
-                let counts = try store.counts()
+                // Counted as the uninterrupted crawl counts: every admitted entry (robots-skipped
+                // ones too), not the redirect targets it adds outside the budget.
                 budget = CrawlBudget(
                     maximumDepth: settings.maximumDepth, maximumPages: settings.maximumPages,
-                    pagesAdmitted: counts.queued + counts.inFlight + counts.done)
+                    pagesAdmitted: try store.admittedCount())
             } else {
                 let settingsJSON = (try? String(decoding: JSONEncoder().encode(settings), as: UTF8.self)) ?? "{}"
                 run = try store.beginRun(seed: settings.seed, settingsJSON: settingsJSON, at: started)
@@ -167,8 +168,9 @@ public struct Crawler: Sendable {
             -> [FrontierEntry]
         {
             var admitted: [FrontierEntry] = []
-            let known = try store.knownKeys(candidates.map(\.key))
-            for candidate in candidates where !known.contains(candidate.key) {
+            var known = try store.knownKeys(candidates.map(\.key))
+            // A key twice in one batch (two sitemaps listing a URL) is admitted, and counted, once.
+            for candidate in candidates where known.insert(candidate.key).inserted {
                 if let reason = budget.admit(depth: candidate.depth) {
                     skipped.append(
                         SkippedURL(

@@ -147,6 +147,27 @@ struct CrawlTests {
         #expect(robots.body.count == 500 << 10)
     }
 
+    /// What `--resume` starts the page budget from (`admittedCount`) is what the budget counted:
+    /// after a crawl that spent its budget, exactly `--max-pages`, though some of those entries
+    /// were skipped for robots.txt at fetch time and the store holds redirect targets besides.
+    @Test func theStoreCountsTheBudgetAsTheCrawlDid() async throws {
+        let folder = try temporaryFolder("budget")
+        // The seed page's own 12 new links (its last one to /private/, robots-disallowed) are
+        // admitted first, then 2 more from the pages after it.
+        let (store, _) = try await Self.crawl(seedPath: "colleagues/", folder: folder) {
+            $0.maximumPages = 15
+            $0.useSitemaps = false
+        }
+        #expect(try store.admittedCount() == 15)
+        let skipped = try store.skippedURLs()
+        #expect(skipped.contains { $0.reason == "budget" })
+        #expect(skipped.contains { $0.reason == "robots" && $0.url.hasSuffix("/private/secret.html") })
+        // What --resume used to count (queued + in flight + done) leaves the robots-skipped out.
+        let counts = try store.counts()
+        #expect(counts.skipped == 1)
+        #expect(counts.queued + counts.inFlight + counts.done != 15)
+    }
+
     /// A clock 1,000 times faster than the wall clock: a wait of 3,000 s takes 3 s.
     static let fastClock: @Sendable () -> Double = { Crawler.wallClock() * 1000 }
 
