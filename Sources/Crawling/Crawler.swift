@@ -136,7 +136,8 @@ public struct Crawler: Sendable {
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))
-        var robotsChecked: Set<String> = []
+        /// When each host's robots.txt answer is due for a refresh (its Crawl-delay with it).
+        var robotsRefreshAt: [String: Double] = [:]
         var recentlySkipped: Set<String> = []
         /// Entries claimed from the store and not started yet, per host (popped from the end).
         var claimed: [String: [FrontierEntry]] = [:]
@@ -220,12 +221,14 @@ public struct Crawler: Sendable {
                                 }
                                 claimed[host] = batch.reversed()
                             }
-                            if robotsChecked.insert(host).inserted, let first = claimed[host]?.last,
+                            if now >= robotsRefreshAt[host] ?? -Double.infinity, let first = claimed[host]?.last,
                                 let url = URLParser.parse(first.url)
                             {
-                                // The first request to a host waits for its robots.txt (and Crawl-delay).
+                                // The first request to a host waits for its robots.txt (and
+                                // Crawl-delay), and so does the first one after the answer expires.
                                 let answer = await robots.answer(forOrigin: OriginMapping.origin(of: url))
                                 scheduler.setCrawlDelay(answer.crawlDelay, for: host)
+                                robotsRefreshAt[host] = answer.refreshAt
                             }
                             // As many as politeness allows at once: the global limit on loopback
                             // hosts, the per-host limit (and one per delay) on every other host.
