@@ -4,6 +4,7 @@ import Foundation
 import LenientJSON
 import Testing
 import TortureServer
+import URLNormalization
 
 @Suite("Crawls of a loopback site", .serialized)
 struct CrawlTests {
@@ -108,6 +109,32 @@ struct CrawlTests {
         // The redirect chain is kept hop by hop.
         let chain = try #require(page("torture/chain/15")?.redirectsJSON)
         #expect(JSONParser.parse(chain, lenient: false).value?.arrayValue?.count == 11)
+    }
+
+    /// `--per-host 1 --concurrency 8 --delay 0` against a host that is not loopback to the
+    /// scheduler (the IPv4-mapped IPv6 form of 127.0.0.1): one request at a time, as the server sees it.
+    @Test func aZeroDelayDoesNotLiftThePerHostLimit() async throws {
+        let gauge = ConcurrencyGauge()
+        let server = try await TortureServer(
+            root: TestSite.fixtureRoot, slowPageCount: 60, slowDelay: .milliseconds(30), slowGauge: gauge
+        ).start()
+        let base = try #require(URLParser.parse(server.baseURL))
+        let seed = "http://[::ffff:127.0.0.1]:\(base.port ?? 80)/slow/0.html"
+        let host = try #require(URLParser.parse(seed)?.host)
+        // Only 127.0.0.0/8, [::1] and localhost are loopback to the scheduler.
+        #expect(host == "[::ffff:7f00:1]")
+        let folder = try temporaryFolder("per-host")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        var settings = CrawlSettings(
+            seed: seed, concurrency: 8, perHost: 1, delay: 0, maximumPages: 20, timeout: 5, useSitemaps: false)
+        settings.maximumAttempts = 2
+        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        await server.stop()
+        let pages = try store.pagesByURL()
+        #expect(pages.count == 20)
+        #expect(pages.values.allSatisfy { $0.status == 200 }, "\(pages.values.map { $0.errorMessage ?? "" })")
+        #expect(summary.fetched == 20)
+        #expect(gauge.peak == 1)
     }
 
     @Test func includePatternsOnPublicURLsNarrowAServedFolder() async throws {

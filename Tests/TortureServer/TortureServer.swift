@@ -56,6 +56,8 @@ public struct TortureServer: Sendable {
     public let slowPageCount: Int
     /// How long each `/slow/` page waits before it answers.
     public let slowDelay: Duration
+    /// When set, counts the `/slow/` requests being answered at once (and the most at any time).
+    public let slowGauge: ConcurrencyGauge?
 
     /// The torture routes, as the `/torture/` index links them.
     public static let routes: [String] = [
@@ -86,7 +88,8 @@ public struct TortureServer: Sendable {
         robotsFailures: Int? = nil,
         largeRobotsBytes: Int? = nil,
         slowPageCount: Int = 400,
-        slowDelay: Duration = .milliseconds(20)
+        slowDelay: Duration = .milliseconds(20),
+        slowGauge: ConcurrencyGauge? = nil
     ) {
         self.root = root
         self.host = host
@@ -96,6 +99,7 @@ public struct TortureServer: Sendable {
         self.largeRobotsBytes = largeRobotsBytes
         self.slowPageCount = slowPageCount
         self.slowDelay = slowDelay
+        self.slowGauge = slowGauge
     }
 
     /// Starts serving in the background and returns once the socket is bound. The gzip bomb is
@@ -267,12 +271,15 @@ public struct TortureServer: Sendable {
     private func addSlowPages(to router: Router<BasicRequestContext>) {
         let count = slowPageCount
         let delay = slowDelay
+        let gauge = slowGauge
         router.get("/slow/:page") { _, context in
             guard let name = context.parameters.get("page"), name.hasSuffix(".html"),
                 let page = Int(name.dropLast(5)), (0..<count).contains(page)
             else {
                 throw HTTPError(.notFound)
             }
+            gauge?.enter()
+            defer { gauge?.leave() }
             try await Task.sleep(for: delay)
             return Self.html(
                 title: "Slow page \(page)",
@@ -318,6 +325,28 @@ public struct TortureServer: Sendable {
 
 /// Thrown by `/torture/drop`'s body writer to cut the response short.
 struct DroppedConnection: Error {}
+
+/// How many requests a route is answering at once, and the most it ever answered at once (for
+/// politeness tests: the crawler's per-host limit seen from the server).
+public final class ConcurrencyGauge: Sendable {
+    private let state = Mutex((current: 0, peak: 0))
+
+    public init() {}
+
+    func enter() {
+        state.withLock { state in
+            state.current += 1
+            state.peak = max(state.peak, state.current)
+        }
+    }
+
+    func leave() {
+        state.withLock { $0.current -= 1 }
+    }
+
+    /// The most requests answered at once so far.
+    public var peak: Int { state.withLock { $0.peak } }
+}
 
 /// A request counter shared by the route handlers of one server.
 final class Counter: Sendable {
