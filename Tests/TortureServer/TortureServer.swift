@@ -58,6 +58,9 @@ public struct TortureServer: Sendable {
     public let slowDelay: Duration
     /// When set, counts the `/slow/` requests being answered at once (and the most at any time).
     public let slowGauge: ConcurrencyGauge?
+    /// Where the slow pages live: `/slow` unless a test needs its own paths (the request counts
+    /// by path are process-wide, and other tests count `/slow/`).
+    public let slowPath: String
 
     /// The torture routes, as the `/torture/` index links them.
     public static let routes: [String] = [
@@ -89,7 +92,8 @@ public struct TortureServer: Sendable {
         largeRobotsBytes: Int? = nil,
         slowPageCount: Int = 400,
         slowDelay: Duration = .milliseconds(20),
-        slowGauge: ConcurrencyGauge? = nil
+        slowGauge: ConcurrencyGauge? = nil,
+        slowPath: String = "/slow"
     ) {
         self.root = root
         self.host = host
@@ -100,6 +104,7 @@ public struct TortureServer: Sendable {
         self.slowPageCount = slowPageCount
         self.slowDelay = slowDelay
         self.slowGauge = slowGauge
+        self.slowPath = slowPath
     }
 
     /// Starts serving in the background and returns once the socket is bound. The gzip bomb is
@@ -272,7 +277,8 @@ public struct TortureServer: Sendable {
         let count = slowPageCount
         let delay = slowDelay
         let gauge = slowGauge
-        router.get("/slow/:page") { _, context in
+        let path = slowPath
+        router.get(RouterPath(slowPath + "/:page")) { _, context in
             guard let name = context.parameters.get("page"), name.hasSuffix(".html"),
                 let page = Int(name.dropLast(5)), (0..<count).contains(page)
             else {
@@ -284,16 +290,16 @@ public struct TortureServer: Sendable {
             return Self.html(
                 title: "Slow page \(page)",
                 description: "Slow page \(page) of \(count), served after a delay for crawls that must last a while.",
-                body: Self.slowLinks(from: page, count: count)
+                body: Self.slowLinks(from: page, count: count, path: path)
             )
         }
     }
 
     /// The five links of `/slow/{page}.html`.
-    static func slowLinks(from page: Int, count: Int) -> String {
+    static func slowLinks(from page: Int, count: Int, path: String = "/slow") -> String {
         (1...5).map { step in
             let target = (page * 7 + step) % count
-            return "<a href=\"/slow/\(target).html\">Slow page \(target)</a>"
+            return "<a href=\"\(path)/\(target).html\">Slow page \(target)</a>"
         }.joined(separator: "\n")
     }
 
