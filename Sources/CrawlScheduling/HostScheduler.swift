@@ -103,6 +103,18 @@ public struct HostScheduler: Sendable {
         return .idle
     }
 
+    /// Whether one more request to `host` may start at `now`: a free global slot, a free slot on
+    /// the host (loopback hosts, unless throttled, have only the global limit) and the host's delay
+    /// elapsed. A dispatch loop may start requests on one host while this holds: with no delay a
+    /// host still gets at most `perHostConcurrency` at once.
+    public func mayStart(_ host: String, now: Double) -> Bool {
+        guard inFlight < policy.globalConcurrency else { return false }
+        let state = hosts[host] ?? HostState()
+        let loopback = Self.isLoopback(host) && !policy.throttleLoopback
+        if !loopback, state.inFlight >= policy.perHostConcurrency { return false }
+        return state.nextStart <= now
+    }
+
     /// Records that a request to `host` started at `now`.
     public mutating func started(_ host: String, at now: Double) {
         var state = hosts[host] ?? HostState()

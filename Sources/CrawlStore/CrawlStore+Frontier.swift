@@ -98,6 +98,18 @@ extension CrawlStore {
         }
     }
 
+    /// The entries the page budget admitted: every frontier entry but redirect targets (those
+    /// join the frontier as aliases of the page that redirected, outside the budget), whatever
+    /// its state, including those skipped at fetch time (robots.txt). A resumed crawl starts its
+    /// budget from this, so it admits what the uninterrupted crawl would.
+    public func admittedCount() throws(CrawlStoreError) -> Int {
+        try read("admittedCount") { db in
+            let statement = try db.cachedStatement(
+                sql: "SELECT COUNT(*) FROM frontier WHERE discovery != ?")
+            return try Int.fetchOne(statement, arguments: [Discovery.redirect.rawValue]) ?? 0
+        }
+    }
+
     /// A retry: the entry (queued or in flight) goes back to queued with `attempts + 1`, not
     /// claimable before `notBefore`. Throws if there is no such entry.
     public func requeue(id: Int64, notBefore: Double) throws(CrawlStoreError) {

@@ -37,15 +37,40 @@ extension CrawlStore {
     /// Records sitemap locations read during this run, de-duplicated by (sitemap URL, location).
     public func addSitemapEntries(_ entries: [SitemapEntryRecord]) throws(CrawlStoreError) {
         guard !entries.isEmpty else { return }
-        try write("addSitemapEntries") { db in
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO sitemap_entry (sitemap_url, location, key, line) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (sitemap_url, location) DO NOTHING
-                    """)
-            for entry in entries {
-                try statement.execute(arguments: [entry.sitemapURL, entry.location, entry.key, entry.line])
-            }
+        try write("addSitemapEntries") { db in try Self.insert(entries, db) }
+    }
+
+    /// A sitemap harvest in one transaction: its locations, the frontier entries it adds and
+    /// the URLs it skips. Returns the entries that were new, with their ids. After a kill, either
+    /// all of it is in the store or none of it is (so `hasSitemapEntries` says whether a resumed
+    /// run must harvest again).
+    public func addSitemapHarvest(
+        _ entries: [SitemapEntryRecord], enqueue frontier: [FrontierEntry], skipped: [SkippedURL]
+    ) throws(CrawlStoreError) -> [FrontierEntry] {
+        try write("addSitemapHarvest") { db in
+            try Self.insert(entries, db)
+            let added = try Self.insert(frontier, db)
+            try Self.insert(skipped, db)
+            return added
+        }
+    }
+
+    /// Whether this run has recorded any sitemap location.
+    public func hasSitemapEntries() throws(CrawlStoreError) -> Bool {
+        try read("hasSitemapEntries") { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sitemap_entry)") ?? false
+        }
+    }
+
+    static func insert(_ entries: [SitemapEntryRecord], _ db: Database) throws {
+        guard !entries.isEmpty else { return }
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO sitemap_entry (sitemap_url, location, key, line) VALUES (?, ?, ?, ?)
+                ON CONFLICT (sitemap_url, location) DO NOTHING
+                """)
+        for entry in entries {
+            try statement.execute(arguments: [entry.sitemapURL, entry.location, entry.key, entry.line])
         }
     }
 

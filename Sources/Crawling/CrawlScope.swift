@@ -2,17 +2,21 @@ public import URLNormalization
 
 /// Which URLs a crawl may fetch: http(s) only, on the seed's host or an allowed host, matching the
 /// include patterns (when there are any) and none of the exclude patterns. Patterns are globs on
-/// the whole URL: `*` matches any run of characters, everything else matches itself.
+/// the whole URL: `*` matches any run of characters, everything else matches itself. For a served
+/// folder (`--as`), a pattern matches when it matches the public URL or the loopback fetch URL.
 public struct CrawlScope: Sendable, Hashable {
     public var hosts: Set<String>
     public var include: [String]
     public var exclude: [String]
+    /// `--as`: URLs are fetched on the loopback origin, patterns are written for the public one.
+    public var mapping: OriginMapping?
 
     /// `hosts` are host names (lower-case, without port), e.g. the seed's host plus `--allow-host`.
-    public init(hosts: Set<String>, include: [String] = [], exclude: [String] = []) {
+    public init(hosts: Set<String>, include: [String] = [], exclude: [String] = [], mapping: OriginMapping? = nil) {
         self.hosts = Set(hosts.map { $0.lowercased() })
         self.include = include
         self.exclude = exclude
+        self.mapping = mapping
     }
 
     /// Why `url` is out of scope (a reason and a detail), or nil when it may be fetched.
@@ -25,10 +29,14 @@ public struct CrawlScope: Sendable, Hashable {
             )
         }
         let text = url.serialized(includingFragment: false)
-        if !include.isEmpty, !include.contains(where: { Self.glob($0, matches: text) }) {
+        // The public form first (what the user sees and writes), then the fetch form.
+        var forms = [text]
+        if let visible = mapping?.publicURL(text), visible != text { forms.insert(visible, at: 0) }
+        func matches(_ pattern: String) -> Bool { forms.contains { Self.glob(pattern, matches: $0) } }
+        if !include.isEmpty, !include.contains(where: matches) {
             return (.scope, "matches no --include pattern")
         }
-        if let pattern = exclude.first(where: { Self.glob($0, matches: text) }) {
+        if let pattern = exclude.first(where: matches) {
             return (.scope, "matches --exclude \(pattern)")
         }
         return nil

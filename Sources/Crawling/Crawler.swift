@@ -96,7 +96,8 @@ public struct Crawler: Sendable {
         let seedOrigin = OriginMapping.origin(of: seed)
         let mapping = settings.publicOrigin.flatMap { OriginMapping(fetchOrigin: seedOrigin, publicOrigin: $0) }
         let scope = CrawlScope(
-            hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude)
+            hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude,
+            mapping: mapping)
         let robots = RobotsBook(fetcher: fetcher, store: store, productToken: settings.productToken, clock: clock)
 
         var budget: CrawlBudget
@@ -105,10 +106,11 @@ public struct Crawler: Sendable {
         do {
             if resume {
                 run = try store.resumeRun()
-                let counts = try store.counts()
+                // Counted as the uninterrupted crawl counts: every admitted entry (robots-skipped
+                // ones too), not the redirect targets it adds outside the budget.
                 budget = CrawlBudget(
                     maximumDepth: settings.maximumDepth, maximumPages: settings.maximumPages,
-                    pagesAdmitted: counts.queued + counts.inFlight + counts.done)
+                    pagesAdmitted: try store.admittedCount())
             } else {
                 let settingsJSON = (try? String(decoding: JSONEncoder().encode(settings), as: UTF8.self)) ?? "{}"
                 run = try store.beginRun(seed: settings.seed, settingsJSON: settingsJSON, at: started)
@@ -134,7 +136,8 @@ public struct Crawler: Sendable {
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))
-        var robotsChecked: Set<String> = []
+        /// When each host's robots.txt answer is due for a refresh (its Crawl-delay with it).
+        var robotsRefreshAt: [String: Double] = [:]
         var recentlySkipped: Set<String> = []
         /// Entries claimed from the store and not started yet, per host (popped from the end).
         var claimed: [String: [FrontierEntry]] = [:]
@@ -166,8 +169,9 @@ public struct Crawler: Sendable {
             -> [FrontierEntry]
         {
             var admitted: [FrontierEntry] = []
-            let known = try store.knownKeys(candidates.map(\.key))
-            for candidate in candidates where !known.contains(candidate.key) {
+            var known = try store.knownKeys(candidates.map(\.key))
+            // A key twice in one batch (two sitemaps listing a URL) is admitted, and counted, once.
+            for candidate in candidates where known.insert(candidate.key).inserted {
                 if let reason = budget.admit(depth: candidate.depth) {
                     skipped.append(
                         SkippedURL(
@@ -185,7 +189,9 @@ public struct Crawler: Sendable {
                 var inFlight = 0
                 var sitemapsPending = false
                 var tickPending = false
-                if !resume, settings.useSitemaps {
+                // A resumed run harvests again unless the interrupted one committed its harvest
+                // (entries, frontier rows and skipped URLs go in one transaction).
+                if settings.useSitemaps, try !resume || !store.hasSitemapEntries() {
                     sitemapsPending = true
                     let answer = await robots.answer(forOrigin: seedOrigin)
                     let collector = SitemapCollector(fetcher: fetcher, mapping: mapping)
@@ -215,16 +221,18 @@ public struct Crawler: Sendable {
                                 }
                                 claimed[host] = batch.reversed()
                             }
-                            if robotsChecked.insert(host).inserted, let first = claimed[host]?.last,
+                            if now >= robotsRefreshAt[host] ?? -Double.infinity, let first = claimed[host]?.last,
                                 let url = URLParser.parse(first.url)
                             {
-                                // The first request to a host waits for its robots.txt (and Crawl-delay).
+                                // The first request to a host waits for its robots.txt (and
+                                // Crawl-delay), and so does the first one after the answer expires.
                                 let answer = await robots.answer(forOrigin: OriginMapping.origin(of: url))
                                 scheduler.setCrawlDelay(answer.crawlDelay, for: host)
+                                robotsRefreshAt[host] = answer.refreshAt
                             }
-                            let unthrottled = scheduler.delay(for: host) == 0
-                            let count = unthrottled ? settings.concurrency - inFlight : 1
-                            for _ in 0..<max(1, count) {
+                            // As many as politeness allows at once: the global limit on loopback
+                            // hosts, the per-host limit (and one per delay) on every other host.
+                            while inFlight < settings.concurrency, scheduler.mayStart(host, now: now) {
                                 guard let entry = claimed[host]?.popLast() else { break }
                                 scheduler.started(host, at: now)
                                 inFlight += 1
@@ -247,7 +255,10 @@ public struct Crawler: Sendable {
                     if let wakeAt, !tickPending {
                         tickPending = true
                         group.addTask {
-                            let seconds = max(0, wakeAt - clock())
+                            // At most a second at a time: the loop looks at the clock again at
+                            // least every second (long waits, such as a Retry-After, stay
+                            // responsive to the injected clock).
+                            let seconds = min(1, max(0, wakeAt - clock()))
                             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
                             return .tick
                         }
@@ -258,7 +269,6 @@ public struct Crawler: Sendable {
                         tickPending = false
                     case .sitemaps(let harvest):
                         sitemapsPending = false
-                        try store.addSitemapEntries(harvest.entries)
                         var skipped = harvest.problems
                         var candidates: [FrontierEntry] = []
                         for entry in harvest.entries {
@@ -278,16 +288,32 @@ public struct Crawler: Sendable {
                                     discovery: .sitemap, foundOn: entry.sitemapURL))
                         }
                         let admitted = try admit(candidates, skipped: &skipped)
-                        for entry in try store.enqueue(admitted) { hosts[entry.host] = min(hosts[entry.host] ?? 0, 0) }
-                        try store.recordSkipped(skipped)
+                        for entry in try store.addSitemapHarvest(harvest.entries, enqueue: admitted, skipped: skipped) {
+                            hosts[entry.host] = min(hosts[entry.host] ?? 0, 0)
+                        }
                     case .page(let entry, let outcome, let seconds):
                         inFlight -= 1
                         let now = clock()
                         switch outcome {
                         case .blocked(let skipped):
-                            try store.skip(id: entry.id ?? 0, skipped)
                             scheduler.finished(
                                 entry.host, at: now, outcome: .answered(status: 200, seconds: 0, retryAfter: nil))
+                            // An unreachable robots.txt disallows all for now and is asked for
+                            // again later (RFC 9309 §2.3.1.3): the entry waits for that, up to the
+                            // attempt limit. An answer refreshed since the block may allow it now.
+                            var held: RobotsBook.Answer?
+                            if let url = URLParser.parse(entry.url) {
+                                held = await robots.heldAnswer(forOrigin: OriginMapping.origin(of: url))
+                            }
+                            if let held, entry.attempts + 1 < settings.maximumAttempts,
+                                held.isUnreachable || held.allows(entry.url, productToken: settings.productToken)
+                            {
+                                let notBefore = held.isUnreachable ? max(now, held.refreshAt) : now
+                                try store.requeue(id: entry.id ?? 0, notBefore: notBefore)
+                                hosts[entry.host] = min(hosts[entry.host] ?? notBefore, notBefore)
+                            } else {
+                                try store.skip(id: entry.id ?? 0, skipped)
+                            }
                         case .retry(let notBefore, var record):
                             let retryAfter = max(0, notBefore - now)
                             scheduler.finished(

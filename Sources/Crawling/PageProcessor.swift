@@ -185,9 +185,17 @@ struct PageProcessor: Sendable {
                 skipped: [])
         case 429, 500, 502, 503, 504:
             record.bodyBytes = response.body.count
+            // `Retry-After` is honoured up to an hour; asking for more ends the page (retrying
+            // earlier than asked would only earn another refusal).
+            let longestRetryAfter = 3600.0
             let retryAfter = response.header("Retry-After").flatMap(Self.retryAfterSeconds)
-            let wait = min(retryAfter ?? backoff(attempts: entry.attempts), 120)
-            return .retry(notBefore: clock() + wait, record: record)
+            if let retryAfter, retryAfter > longestRetryAfter {
+                record.errorKind = "http-\(response.status)"
+                record.errorMessage =
+                    "Retry-After too long: \(Int(retryAfter.rounded())) s (at most \(Int(longestRetryAfter)) s are waited); not retried"
+                return .page(record, links: [], skipped: [])
+            }
+            return .retry(notBefore: clock() + (retryAfter ?? backoff(attempts: entry.attempts)), record: record)
         default:
             break
         }

@@ -3,23 +3,41 @@ import PageFetching
 import RobotsExclusion
 
 /// robots.txt per origin for one crawl: fetched once (concurrent askers wait for the same fetch),
-/// kept in the crawl store so a resumed crawl reuses it while it is fresh (24 h), and read for
-/// two agents: SpotCheck's own token (obeyed) and Applebot (recorded, with Apple's Googlebot
-/// fallback).
+/// kept in the crawl store so a resumed crawl reuses it while it is fresh, and read for two
+/// agents: SpotCheck's own token (obeyed) and Applebot (recorded, with Apple's Googlebot
+/// fallback). An answer is asked for again when its `RobotsCacheEntry` says so (RFC 9309 §2.4,
+/// §2.3.1.3), on the injected clock: 24 h after a fetch, 10 minutes after an unreachable one
+/// (5xx or no answer: disallow all meanwhile, or the last good rules when there were some).
 actor RobotsBook {
     struct Answer: Sendable {
         var policy: RobotsPolicy
         /// `Sitemap:` lines (absolute URLs as written).
         var sitemaps: [String]
         var crawlDelay: Double?
+        /// When robots.txt is asked for again (crawl clock).
+        var refreshAt: Double
+
+        /// robots.txt was unreachable and no earlier rules apply: nothing may be fetched until
+        /// `refreshAt`.
+        var isUnreachable: Bool { policy.isUnreachable }
+
+        /// Whether `url` may be fetched by `productToken` (then `*`).
+        func allows(_ url: String, productToken: String) -> Bool {
+            policy.isAllowed(productTokens: [productToken], url: url)
+        }
+    }
+
+    private struct Cached: Sendable {
+        var entry: RobotsCacheEntry
+        var answer: Answer
     }
 
     private let fetcher: Fetcher
     private let store: CrawlStore
     private let productToken: String
     private let clock: @Sendable () -> Double
-    private var answers: [String: Answer] = [:]
-    private var pending: [String: Task<Answer, Never>] = [:]
+    private var cache: [String: Cached] = [:]
+    private var pending: [String: Task<Cached, Never>] = [:]
 
     static let applebotTokens = ["applebot", "googlebot"]
 
@@ -30,22 +48,31 @@ actor RobotsBook {
         self.clock = clock
     }
 
-    /// The answer for `origin` (`scheme://host[:port]`), fetching robots.txt when needed.
+    /// The answer for `origin` (`scheme://host[:port]`), fetching robots.txt when there is none
+    /// yet or the one held is due for a refresh.
     func answer(forOrigin origin: String) async -> Answer {
-        if let answer = answers[origin] { return answer }
-        if let task = pending[origin] { return await task.value }
+        if let cached = cache[origin], !cached.entry.needsRefresh(at: clock()) { return cached.answer }
+        if let task = pending[origin] { return await task.value.answer }
         let fetcher = fetcher
         let store = store
         let clock = clock
         let productToken = productToken
+        let previous = cache[origin]?.entry
         let task = Task {
-            await Self.load(origin: origin, fetcher: fetcher, store: store, productToken: productToken, clock: clock)
+            await Self.load(
+                origin: origin, previous: previous, fetcher: fetcher, store: store, productToken: productToken,
+                clock: clock)
         }
         pending[origin] = task
-        let answer = await task.value
-        answers[origin] = answer
+        let loaded = await task.value
+        cache[origin] = loaded
         pending[origin] = nil
-        return answer
+        return loaded.answer
+    }
+
+    /// The answer held for `origin` now, without fetching (nil before the first one).
+    func heldAnswer(forOrigin origin: String) -> Answer? {
+        cache[origin]?.answer
     }
 
     /// Whether Applebot may fetch `url` (its group, else Googlebot's, else `*`).
@@ -53,14 +80,16 @@ actor RobotsBook {
         await answer(forOrigin: origin).policy.isAllowed(productTokens: Self.applebotTokens, url: url)
     }
 
+    /// `previous`: the cache entry held so far in this crawl (its last good rules outlive an
+    /// unreachable refresh); nil on the first ask, when the store's record is reused if fresh.
     private static func load(
-        origin: String, fetcher: Fetcher, store: CrawlStore, productToken: String, clock: @Sendable () -> Double
-    ) async -> Answer {
-        if let record = try? store.robots(origin: origin) {
-            // Rules are reused for 24 h; an unreachable robots.txt is asked for again after 10 minutes.
-            let unreachable = record.status.map { $0 >= 500 } ?? true
-            let freshness = unreachable ? RobotsCacheEntry.unreachableRetry : RobotsCacheEntry.freshness
-            if clock() - record.fetchedAt < freshness { return answer(from: record, productToken: productToken) }
+        origin: String, previous: RobotsCacheEntry?, fetcher: Fetcher, store: CrawlStore, productToken: String,
+        clock: @Sendable () -> Double
+    ) async -> Cached {
+        if previous == nil, let record = try? store.robots(origin: origin) {
+            let answer = answer(from: record, productToken: productToken)
+            let entry = RobotsCacheEntry(policy: answer.policy, at: record.fetchedAt)
+            if !entry.needsRefresh(at: clock()) { return Cached(entry: entry, answer: answer) }
         }
         var machine = RobotsFetch(url: origin + "/robots.txt")
         var step = machine.firstStep
@@ -69,7 +98,8 @@ actor RobotsBook {
         while case .fetch(let url) = step {
             record.finalURL = url
             do {
-                let response = try await fetcher.fetch(FetchRequest(url: url))
+                // RFC 9309 §2.5: at least 500 KiB parsed, the rest ignored, whatever --max-body says.
+                let response = try await fetcher.fetch(FetchRequest(url: url, bodyCap: .robotsTxt))
                 record.status = response.status
                 record.body = (200..<300).contains(response.status) ? response.body : []
                 record.error = nil
@@ -81,9 +111,19 @@ actor RobotsBook {
                 step = machine.receive(.failure(record.error ?? ""))
             }
         }
-        guard case .done(let policy) = step else { preconditionFailure("RobotsFetch ended without a policy") }
-        try? store.saveRobots(record)
-        return answer(policy: policy, productToken: productToken)
+        guard case .done(let outcome) = step else { preconditionFailure("RobotsFetch ended without a policy") }
+        var entry = previous ?? RobotsCacheEntry(policy: outcome, at: record.fetchedAt)
+        let applied = previous == nil ? outcome : entry.record(outcome, at: record.fetchedAt)
+        // An unreachable refresh does not replace good rules in the store: a resumed crawl asks again.
+        if !outcome.isUnreachable || applied.isUnreachable { try? store.saveRobots(record) }
+        var answer = answer(policy: applied, productToken: productToken)
+        answer.refreshAt = record.fetchedAt + refreshInterval(outcome)
+        return Cached(entry: entry, answer: answer)
+    }
+
+    /// How long an outcome is reused: 24 h, or 10 minutes when robots.txt was unreachable.
+    static func refreshInterval(_ outcome: RobotsPolicy) -> Double {
+        outcome.isUnreachable ? RobotsCacheEntry.unreachableRetry : RobotsCacheEntry.freshness
     }
 
     static func answer(from record: CrawlStore.RobotsRecord, productToken: String) -> Answer {
@@ -96,12 +136,17 @@ actor RobotsBook {
         case .some(let status): policy = .disallowAll(reason: "robots.txt unreachable (HTTP \(status))")
         case nil: policy = .disallowAll(reason: "robots.txt unreachable: \(record.error ?? "no answer")")
         }
-        return answer(policy: policy, productToken: productToken)
+        var answer = answer(policy: policy, productToken: productToken)
+        answer.refreshAt = record.fetchedAt + refreshInterval(policy)
+        return answer
     }
 
     private static func answer(policy: RobotsPolicy, productToken: String) -> Answer {
-        guard case .rules(let robots) = policy else { return Answer(policy: policy, sitemaps: [], crawlDelay: nil) }
-        return Answer(policy: policy, sitemaps: robots.sitemaps, crawlDelay: robots.crawlDelay(for: productToken))
+        guard case .rules(let robots) = policy else {
+            return Answer(policy: policy, sitemaps: [], crawlDelay: nil, refreshAt: 0)
+        }
+        return Answer(
+            policy: policy, sitemaps: robots.sitemaps, crawlDelay: robots.crawlDelay(for: productToken), refreshAt: 0)
     }
 }
 

@@ -30,7 +30,8 @@ struct SitemapCollector: Sendable {
             let fetchURL = mapping?.fetchURL(sitemapURL) ?? sitemapURL
             let body: [UInt8]
             do {
-                let response = try await fetcher.fetch(FetchRequest(url: fetchURL))
+                // The sitemaps.org limit (50 MiB), not --max-body; the reader caps decompression.
+                let response = try await fetcher.fetch(FetchRequest(url: fetchURL, bodyCap: .sitemap))
                 guard response.status == 200 else {
                     // A missing default /sitemap.xml is not a problem; a named one is.
                     if !robotsSitemaps.isEmpty || response.status != 404 {

@@ -145,10 +145,15 @@ private final class Transfer {
     var headerBytes = 0
     /// Set when a callback stopped the transfer because a cap was exceeded.
     var exceeded: FetchError.Kind?
+    /// Set when the body callback stopped the transfer at a truncating cap (not an error).
+    var truncated = false
+    /// The body cap of this transfer: the request's own, else the fetcher's.
+    let bodyCap: BodyCap
 
     init(submission: TransferSubmission, limits: FetchLimits) {
         self.submission = submission
         self.limits = limits
+        self.bodyCap = submission.request.bodyCap ?? BodyCap(bytes: limits.maximumBodyBytes, overflow: .fail)
         errorBuffer.initialize(to: 0)
     }
 
@@ -160,8 +165,17 @@ private final class Transfer {
     var url: String { submission.request.url }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        guard body.count + count <= limits.maximumBodyBytes else {
-            exceeded = .tooLarge
+        guard body.count + count <= bodyCap.bytes else {
+            switch bodyCap.overflow {
+            case .fail:
+                exceeded = .tooLarge
+            case .truncate:
+                // Keep what fits; returning short makes libcurl stop (CURLE_WRITE_ERROR), which
+                // `finish` turns into a response.
+                let room = bodyCap.bytes - body.count
+                body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: room))
+                truncated = true
+            }
             return 0
         }
         body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
@@ -274,8 +288,11 @@ private final class ActiveTransfers {
         set(CURLOPT_PIPEWAIT, 1)
         set(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
         set(CURLOPT_TIMEOUT_MS, Int(limits.timeout * 1000))
-        codes.append(
-            spotcheck_curl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBodyBytes)))
+        if transfer.bodyCap.overflow == .fail {
+            codes.append(
+                spotcheck_curl_easy_setopt_offset(
+                    easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(transfer.bodyCap.bytes)))
+        }
         codes.append(spotcheck_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer))
         codes.append(spotcheck_curl_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, bodyCallback))
         codes.append(spotcheck_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context))
@@ -304,7 +321,7 @@ private final class ActiveTransfers {
         guard let transfer = active.removeValue(forKey: easy) else { return }
         curl_multi_remove_handle(multi, easy)
         let result: Result<FetchResponse, FetchError> =
-            code == CURLE_OK
+            code == CURLE_OK || (code == CURLE_WRITE_ERROR && transfer.truncated)
             ? .success(Self.response(from: easy, transfer: transfer))
             : .failure(Self.error(for: code, transfer: transfer, easy: easy))
         recycle(easy)
@@ -350,7 +367,7 @@ private final class ActiveTransfers {
             url: transfer.url, status: long(easy, CURLINFO_RESPONSE_CODE),
             httpVersion: httpVersion(long(easy, CURLINFO_HTTP_VERSION)), headers: transfer.headers,
             body: transfer.body, wireBytes: Int(offset(easy, CURLINFO_SIZE_DOWNLOAD_T)), timings: timings(easy),
-            remoteAddress: string(easy, CURLINFO_PRIMARY_IP)
+            remoteAddress: string(easy, CURLINFO_PRIMARY_IP), truncated: transfer.truncated
         )
     }
 
@@ -363,11 +380,11 @@ private final class ActiveTransfers {
             kind = transfer.exceeded ?? .other
             message =
                 kind == .tooLarge
-                ? "body larger than \(transfer.limits.maximumBodyBytes) bytes (after decoding)"
+                ? "body larger than \(transfer.bodyCap.bytes) bytes (after decoding)"
                 : "response headers larger than \(transfer.limits.maximumHeaderBytes) bytes"
         case CURLE_FILESIZE_EXCEEDED:
             kind = .tooLarge
-            message = "Content-Length larger than \(transfer.limits.maximumBodyBytes) bytes"
+            message = "Content-Length larger than \(transfer.bodyCap.bytes) bytes"
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: kind = .dns
         case CURLE_COULDNT_CONNECT: kind = .connectionRefused
         case CURLE_OPERATION_TIMEDOUT:

@@ -28,11 +28,40 @@ public struct FetchRequest: Sendable, Hashable {
     public var url: String
     /// Extra request headers (`If-None-Match`, `If-Modified-Since`, `Accept` …).
     public var headers: [HTTPHeader]
+    /// This request's own body cap, in place of the fetcher's `FetchLimits.maximumBodyBytes`
+    /// (robots.txt and sitemaps have limits of their own); nil: the fetcher's.
+    public var bodyCap: BodyCap?
 
-    public init(url: String, headers: [HTTPHeader] = []) {
+    public init(url: String, headers: [HTTPHeader] = [], bodyCap: BodyCap? = nil) {
         self.url = url
         self.headers = headers
+        self.bodyCap = bodyCap
     }
+}
+
+/// A body cap for one request, counted after content decoding, enforced in the write callback.
+public struct BodyCap: Sendable, Hashable {
+    /// What happens to a body larger than the cap.
+    public enum Overflow: Sendable, Hashable {
+        /// The transfer fails as `.tooLarge` (the fetcher's default).
+        case fail
+        /// The first `bytes` bytes are kept, the rest is not read, and the response comes back
+        /// with `truncated` set (RFC 9309 §2.5: parse at least 500 KiB and ignore the rest).
+        case truncate
+    }
+
+    public var bytes: Int
+    public var overflow: Overflow
+
+    public init(bytes: Int, overflow: Overflow = .fail) {
+        self.bytes = max(0, bytes)
+        self.overflow = overflow
+    }
+
+    /// robots.txt: RFC 9309's parse limit, 500 KiB, anything beyond ignored.
+    public static let robotsTxt = BodyCap(bytes: 500 << 10, overflow: .truncate)
+    /// Sitemaps: the sitemaps.org limit of 50 MiB (uncompressed), larger ones fail.
+    public static let sitemap = BodyCap(bytes: 50 << 20, overflow: .fail)
 }
 
 /// The limits every transfer runs under; none of them can be switched off.

@@ -34,11 +34,14 @@ public struct FetchResponse: Sendable, Hashable {
     public var timings: FetchTimings
     /// The server address the answer came from.
     public var remoteAddress: String?
+    /// The body was cut at the request's `BodyCap` (`.truncate`): `body` is its first part.
+    public var truncated: Bool
 
     public init(
         url: String, status: Int, httpVersion: String, headers: [HTTPHeader], body: [UInt8], wireBytes: Int,
-        timings: FetchTimings, remoteAddress: String?
+        timings: FetchTimings, remoteAddress: String?, truncated: Bool = false
     ) {
+        self.truncated = truncated
         self.url = url
         self.status = status
         self.httpVersion = httpVersion

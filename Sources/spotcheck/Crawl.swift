@@ -87,7 +87,8 @@ struct Crawl: AsyncParsableCommand {
         help: "A local index (spotcheck index): its items are joined to the pages, and the candidates are fed into it.")
     var indexPath: String?
 
-    func validate() throws {
+    mutating func validate() throws {
+        allowHost = try allowHost.map(Self.allowedHost)
         if seed == nil, !(resume && output != nil) {
             throw ValidationError("name the seed: an http(s) URL or a folder (or --resume --output DIR)")
         }
@@ -101,6 +102,27 @@ struct Crawl: AsyncParsableCommand {
         if let publicOrigin, URLParser.parse(publicOrigin)?.isCrawlable != true {
             throw ValidationError("--as must be an http(s) origin, e.g. https://www.example.com")
         }
+    }
+
+    /// An `--allow-host` value as the crawl scope compares hosts: lower-case, IDN as punycode
+    /// (`Bücher.example` → `xn--bcher-kva.example`), IPv6 in brackets. A URL, a port, a path or
+    /// user info is refused with a message saying what to write instead.
+    static func allowedHost(_ value: String) throws(ValidationError) -> String {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        func refuse(_ why: String) -> ValidationError {
+            ValidationError("--allow-host \(value): \(why); write a host name, e.g. --allow-host cdn.example.com")
+        }
+        guard !text.isEmpty else { throw refuse("empty") }
+        if text.contains("://") { throw refuse("a URL, not a host (no scheme)") }
+        if text.contains("@") { throw refuse("user info is not part of a host") }
+        if text.contains(where: { "/?#\\".contains($0) }) { throw refuse("a host has no path, query or fragment") }
+        // Colons are allowed only inside an IPv6 literal's brackets.
+        let outsideBrackets = text.hasPrefix("[") ? text.drop { $0 != "]" }.dropFirst() : Substring(text)
+        if outsideBrackets.contains(":") { throw refuse("no port (every port of an allowed host is crawled)") }
+        guard let url = URLParser.parse("http://" + text + "/"), let host = url.host, !host.isEmpty,
+            url.port == nil, url.path == "/"
+        else { throw refuse("not a valid host name") }
+        return host
     }
 
     func run() async throws {

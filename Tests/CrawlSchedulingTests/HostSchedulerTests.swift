@@ -75,3 +75,55 @@ struct HostSchedulerTests {
         #expect(budget.admit(depth: 1) == "page budget of 2 reached")
     }
 }
+
+@Suite("Host scheduler: how many requests start at once")
+struct HostSchedulerBurstTests {
+    /// Starts requests on `host` at `now` for as long as the scheduler allows (the crawler's
+    /// dispatch loop), and returns how many started.
+    static func burst(_ scheduler: inout HostScheduler, _ host: String, now: Double) -> Int {
+        var started = 0
+        while scheduler.mayStart(host, now: now), started < 100 {
+            scheduler.started(host, at: now)
+            started += 1
+        }
+        return started
+    }
+
+    @Test("a zero delay does not lift the per-host limit of a non-loopback host")
+    func zeroDelayKeepsThePerHostLimit() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 1, globalConcurrency: 8, delay: 0))
+        #expect(scheduler.delay(for: "www.example.com") == 0)
+        #expect(Self.burst(&scheduler, "www.example.com", now: 0) == 1)
+        #expect(scheduler.next(hostsWithWork: ["www.example.com"], now: 0) == .idle)
+        scheduler.finished("www.example.com", at: 1, outcome: .answered(status: 200, seconds: 0.1, retryAfter: nil))
+        #expect(Self.burst(&scheduler, "www.example.com", now: 1) == 1)
+    }
+
+    @Test("per-host 3 with no delay: three at once, then none until one ends")
+    func perHostThree() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 3, globalConcurrency: 8, delay: 0))
+        #expect(Self.burst(&scheduler, "a.com", now: 0) == 3)
+        #expect(!scheduler.mayStart("a.com", now: 0))
+        #expect(Self.burst(&scheduler, "b.com", now: 0) == 3)
+        #expect(Self.burst(&scheduler, "c.com", now: 0) == 2)
+        scheduler.finished("a.com", at: 1, outcome: .answered(status: 200, seconds: 0.1, retryAfter: nil))
+        #expect(Self.burst(&scheduler, "a.com", now: 1) == 1)
+    }
+
+    @Test("with a delay, one start per delay even when the per-host limit is higher")
+    func delayedHost() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 4, globalConcurrency: 8, delay: 2))
+        #expect(Self.burst(&scheduler, "a.com", now: 0) == 1)
+        #expect(Self.burst(&scheduler, "a.com", now: 1) == 0)
+        #expect(Self.burst(&scheduler, "a.com", now: 2) == 1)
+    }
+
+    @Test("loopback hosts take every free global slot")
+    func loopbackBurst() {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 1, globalConcurrency: 8, delay: 1))
+        #expect(Self.burst(&scheduler, "127.0.0.1:8080", now: 0) == 8)
+        var throttled = HostScheduler(
+            policy: PolitenessPolicy(perHostConcurrency: 1, globalConcurrency: 8, delay: 0, throttleLoopback: true))
+        #expect(Self.burst(&throttled, "127.0.0.1:8080", now: 0) == 1)
+    }
+}

@@ -134,6 +134,30 @@ struct FrontierTests {
         #expect(try store.skippedURLs().count == 3)
     }
 
+    @Test("admittedCount: every entry but redirect targets, whatever its state")
+    func admittedCount() throws {
+        let folder = try TemporaryFolder()
+        let store = try folder.storeWithRun()
+        _ = try store.enqueue([entry("/", depth: 0, discovery: .seed)])
+        #expect(try store.admittedCount() == 1)
+        let seed = try #require(try store.claim(host: "a.test", limit: 1, now: 0).first)
+        // The seed redirects to /home (an alias outside the budget) and links three pages.
+        _ = try store.complete(
+            page(for: seed, finalURL: "https://a.test/home", finalKey: "a.test/home"),
+            discovered: [entry("/a"), entry("/b"), entry("/private/c")], skipped: [],
+            aliases: [entry("/home", depth: 0, discovery: .redirect)])
+        #expect(try store.counts().done == 2)
+        #expect(try store.admittedCount() == 4)
+        // One is skipped at fetch time (robots.txt), one in flight: still admitted.
+        let claimed = try store.claim(host: "a.test", limit: 3, now: 0)
+        let blocked = try #require(claimed.first { $0.url.hasSuffix("/private/c") })
+        try store.skip(
+            id: try #require(blocked.id),
+            SkippedURL(url: blocked.url, key: nil, reason: "robots", detail: "disallowed", foundOn: nil))
+        #expect(try store.admittedCount() == 4)
+        #expect(try store.counts().skipped == 1)
+    }
+
     @Test(
         "counts follow every transition",
         arguments: [(enqueued: 0, claimed: 0, completed: 0), (5, 0, 0), (5, 3, 0), (5, 3, 2), (7, 7, 7)])

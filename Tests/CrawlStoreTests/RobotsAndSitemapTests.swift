@@ -30,6 +30,31 @@ struct RobotsAndSitemapTests {
         #expect(try store.robots(origin: record.origin) == newer)
     }
 
+    @Test("a sitemap harvest is stored in one go: locations, new frontier entries, skipped URLs")
+    func harvest() throws {
+        let folder = try TemporaryFolder()
+        let store = try folder.storeWithRun()
+        #expect(try !store.hasSitemapEntries())
+        _ = try store.enqueue([entry("/a")])
+        let sitemap = "https://a.test/sitemap.xml"
+        let added = try store.addSitemapHarvest(
+            [
+                .init(sitemapURL: sitemap, location: "https://a.test/a", key: "a.test/a", line: 3),
+                .init(sitemapURL: sitemap, location: "https://a.test/b", key: "a.test/b", line: 4),
+            ],
+            enqueue: [entry("/a", discovery: .sitemap), entry("/b", discovery: .sitemap)],
+            skipped: [SkippedURL(url: "https://b.test/x", key: nil, reason: "scope", detail: "host", foundOn: sitemap)])
+        #expect(added.map(\.url) == ["https://a.test/b"])
+        #expect(added.first?.id != nil)
+        #expect(try store.hasSitemapEntries())
+        #expect(try store.sitemapEntries().count == 2)
+        #expect(try store.counts().queued == 2)
+        #expect(try store.skippedURLs().map(\.url) == ["https://b.test/x"])
+        // A new run starts without them.
+        _ = try store.beginRun(seed: "https://a.test/", settingsJSON: "{}", at: 200)
+        #expect(try !store.hasSitemapEntries())
+    }
+
     @Test("sitemap locations and pages are reconciled both ways, by key, final key or final URL")
     func reconciliation() throws {
         let folder = try TemporaryFolder()

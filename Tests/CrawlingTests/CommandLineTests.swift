@@ -1,3 +1,4 @@
+import CrawlStore
 import Foundation
 import LenientJSON
 import Testing
@@ -21,6 +22,39 @@ struct CommandLineTests {
         let strict = try await runProcess(
             executable, ["crawl", Self.fixtures, "--output", folder + "-strict", "--quiet", "--fail-on", "error"])
         #expect(strict.status == 1, "the broken pages have SAB errors: \(strict.output)")
+    }
+
+    @Test(
+        "--allow-host refuses a URL, a port, a path or user info, with a clear message (exit 64)",
+        arguments: [
+            ("https://cdn.example.com", "no scheme"), ("cdn.example.com:8080", "no port"),
+            ("cdn.example.com/assets", "no path"), ("user@cdn.example.com", "user info"), ("", "empty"),
+            ("bad host.example", "not a valid host name"),
+        ])
+    func allowHostIsValidated(value: String, message: String) async throws {
+        let executable = try spotcheckExecutable()
+        let result = try await runProcess(
+            executable, ["crawl", "http://127.0.0.1:9/", "--allow-host", value, "--quiet"])
+        #expect(result.status == 64, "\(result.output)")
+        #expect(result.output.contains("--allow-host \(value): "), "\(result.output)")
+        #expect(result.output.contains(message), "\(result.output)")
+    }
+
+    @Test("--allow-host values are stored as the scope compares them: lower-case, IDN as punycode")
+    func allowHostIsNormalised() async throws {
+        let executable = try spotcheckExecutable()
+        let folder = try temporaryFolder("cli-allow-host")
+        let result = try await runProcess(
+            executable,
+            [
+                "crawl", Self.fixtures + "/movies", "--output", folder, "--quiet", "--no-sitemaps", "--max-pages", "1",
+                "--allow-host", "Bücher.Example", "--allow-host", "CDN.example.com", "--allow-host", "[::1]",
+            ])
+        #expect(result.status == 0, "\(result.output)")
+        let settings = try #require(try CrawlStore(path: folder + "/crawl.sqlite").currentRun()?.settingsJSON)
+        let stored = JSONParser.parse(settings, lenient: false).value?["allowedHosts"]?.arrayValue?.compactMap(
+            \.stringValue)
+        #expect(stored == ["xn--bcher-kva.example", "cdn.example.com", "[::1]"])
     }
 
     @Test func validateFailsOnFindingsAtTheThreshold() async throws {

@@ -42,6 +42,30 @@ struct CrawlScopeTests {
         #expect(scope.violation(of: parsed)?.reason == expected)
     }
 
+    @Test("--include and --exclude under --as match the public URL (and still the fetch URL)")
+    func patternsMatchThePublicURLOfAServedFolder() throws {
+        let mapping = try #require(
+            OriginMapping(fetchOrigin: "http://127.0.0.1:8123", publicOrigin: "https://www.example.com"))
+        let movie = try #require(URLParser.parse("http://127.0.0.1:8123/movies/up.html"))
+        let about = try #require(URLParser.parse("http://127.0.0.1:8123/about.html"))
+        let publicInclude = CrawlScope(
+            hosts: ["127.0.0.1"], include: ["https://www.example.com/movies/*"], mapping: mapping)
+        #expect(publicInclude.violation(of: movie) == nil)
+        #expect(publicInclude.violation(of: about)?.reason == .scope)
+        // Without the mapping, the public pattern cannot match a loopback URL.
+        let unmapped = CrawlScope(hosts: ["127.0.0.1"], include: ["https://www.example.com/movies/*"])
+        #expect(unmapped.violation(of: movie)?.reason == .scope)
+        // Fetch-URL patterns keep working.
+        let fetchInclude = CrawlScope(
+            hosts: ["127.0.0.1"], include: ["http://127.0.0.1:8123/movies/*"], mapping: mapping)
+        #expect(fetchInclude.violation(of: movie) == nil)
+        #expect(fetchInclude.violation(of: about)?.reason == .scope)
+        let publicExclude = CrawlScope(
+            hosts: ["127.0.0.1"], exclude: ["https://www.example.com/movies/*"], mapping: mapping)
+        #expect(publicExclude.violation(of: movie)?.detail == "matches --exclude https://www.example.com/movies/*")
+        #expect(publicExclude.violation(of: about) == nil)
+    }
+
     @Test func includePatternsNarrowTheCrawl() throws {
         let scope = CrawlScope(hosts: ["a.test"], include: ["*/movies/*"])
         #expect(scope.violation(of: try #require(URLParser.parse("http://a.test/movies/x.html"))) == nil)

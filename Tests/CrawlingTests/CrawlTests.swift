@@ -4,6 +4,7 @@ import Foundation
 import LenientJSON
 import Testing
 import TortureServer
+import URLNormalization
 
 @Suite("Crawls of a loopback site", .serialized)
 struct CrawlTests {
@@ -82,6 +83,9 @@ struct CrawlTests {
         let started = Date()
         let (store, _) = try await Self.crawl(seedPath: "torture/", folder: folder, publicOrigin: nil) {
             $0.timeout = 2
+            // Without --as, the fixture robots.txt's Sitemap: line is https://www.example.com/…:
+            // the network, which tests stay off.
+            $0.useSitemaps = false
         }
         #expect(Date().timeIntervalSince(started) < 60)
         let base = try await TestSite.baseURL()
@@ -107,16 +111,172 @@ struct CrawlTests {
         #expect(JSONParser.parse(chain, lenient: false).value?.arrayValue?.count == 11)
     }
 
-    @Test func anUnreachableRobotsTxtBlocksTheHost() async throws {
+    /// `--per-host 1 --concurrency 8 --delay 0` against a host that is not loopback to the
+    /// scheduler (the IPv4-mapped IPv6 form of 127.0.0.1): one request at a time, as the server sees it.
+    @Test func aZeroDelayDoesNotLiftThePerHostLimit() async throws {
+        let gauge = ConcurrencyGauge()
+        let server = try await TortureServer(
+            root: TestSite.fixtureRoot, slowPageCount: 60, slowDelay: .milliseconds(30), slowGauge: gauge,
+            slowPath: "/paced"
+        ).start()
+        let base = try #require(URLParser.parse(server.baseURL))
+        // Not /slow/: ResumeTests counts the requests for that path, process-wide.
+        let seed = "http://[::ffff:127.0.0.1]:\(base.port ?? 80)/paced/0.html"
+        let host = try #require(URLParser.parse(seed)?.host)
+        // Only 127.0.0.0/8, [::1] and localhost are loopback to the scheduler.
+        #expect(host == "[::ffff:7f00:1]")
+        let folder = try temporaryFolder("per-host")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        var settings = CrawlSettings(
+            seed: seed, concurrency: 8, perHost: 1, delay: 0, maximumPages: 20, timeout: 5, useSitemaps: false)
+        settings.maximumAttempts = 2
+        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        await server.stop()
+        let pages = try store.pagesByURL()
+        #expect(pages.count == 20)
+        #expect(pages.values.allSatisfy { $0.status == 200 }, "\(pages.values.map { $0.errorMessage ?? "" })")
+        #expect(summary.fetched == 20)
+        #expect(gauge.peak == 1)
+    }
+
+    @Test func includePatternsOnPublicURLsNarrowAServedFolder() async throws {
+        let folder = try temporaryFolder("include")
+        let (store, _) = try await Self.crawl(seedPath: "movies/", folder: folder) {
+            $0.include = ["https://www.example.com/movies/*"]
+            $0.exclude = ["https://www.example.com/movies/up.html"]
+        }
+        let base = try await TestSite.baseURL()
+        let pages = try store.pagesByURL()
+        // The seed and the other movie pages; nothing outside /movies/, and not the excluded one.
+        #expect(pages.count > 1)
+        #expect(pages[base + "movies/the-incredibles.html"]?.status == 200)
+        #expect(pages.keys.allSatisfy { $0.hasPrefix(base + "movies/") })
+        #expect(pages[base + "movies/up.html"] == nil)
+        let skipped = try store.skippedURLs()
+        #expect(skipped.contains { $0.reason == "scope" && $0.detail == "matches no --include pattern" })
+        #expect(skipped.contains { $0.url == base + "movies/up.html" && $0.reason == "scope" })
+    }
+
+    @Test("a 2 MiB robots.txt under --max-body 1 MiB: the first 500 KiB are obeyed, the rest ignored")
+    func aLargeRobotsTxtIsTruncatedNotFatal() async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot, largeRobotsBytes: 2 << 20).start()
+        let folder = try temporaryFolder("robots-large")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        var settings = CrawlSettings(seed: server.baseURL, useSitemaps: false)
+        settings.maximumBodyBytes = 1 << 20
+        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        await server.stop()
+        let pages = try store.pagesByURL()
+        #expect(summary.fetched > 1)
+        #expect(pages[server.baseURL]?.status == 200)
+        // `Disallow: /movies/` sits past 600 KiB: ignored.
+        #expect(pages[server.baseURL + "movies/the-incredibles.html"]?.status == 200)
+        let skipped = try store.skippedURLs().filter { $0.reason == "robots" }
+        #expect(!skipped.isEmpty)
+        #expect(skipped.allSatisfy { $0.url.contains("/private/") })
+        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        #expect(robots.status == 200)
+        #expect(robots.body.count == 500 << 10)
+    }
+
+    /// What `--resume` starts the page budget from (`admittedCount`) is what the budget counted:
+    /// after a crawl that spent its budget, exactly `--max-pages`, though some of those entries
+    /// were skipped for robots.txt at fetch time and the store holds redirect targets besides.
+    @Test func theStoreCountsTheBudgetAsTheCrawlDid() async throws {
+        let folder = try temporaryFolder("budget")
+        // The seed page's own 12 new links (its last one to /private/, robots-disallowed) are
+        // admitted first, then 2 more from the pages after it.
+        let (store, _) = try await Self.crawl(seedPath: "colleagues/", folder: folder) {
+            $0.maximumPages = 15
+            $0.useSitemaps = false
+        }
+        #expect(try store.admittedCount() == 15)
+        let skipped = try store.skippedURLs()
+        #expect(skipped.contains { $0.reason == "budget" })
+        #expect(skipped.contains { $0.reason == "robots" && $0.url.hasSuffix("/private/secret.html") })
+        // What --resume used to count (queued + in flight + done) leaves the robots-skipped out.
+        let counts = try store.counts()
+        #expect(counts.skipped == 1)
+        #expect(counts.queued + counts.inFlight + counts.done != 15)
+    }
+
+    /// A clock 1,000 times faster than the wall clock: a wait of 3,000 s takes 3 s.
+    static let fastClock: @Sendable () -> Double = { Crawler.wallClock() * 1000 }
+
+    @Test("a Retry-After over an hour ends the page instead of retrying early")
+    func aRetryAfterOverAnHourIsNotRetried() async throws {
+        let folder = try temporaryFolder("retry-after-long")
+        let path = "torture/retry-after/503/7200"
+        let before = TortureServer.requestCount(pathPrefix: "/" + path)
+        let (store, summary) = try await Self.crawl(seedPath: path, folder: folder, publicOrigin: nil) {
+            $0.useSitemaps = false
+            $0.maximumAttempts = 3
+        }
+        let base = try await TestSite.baseURL()
+        let page = try #require(try store.pagesByURL()[base + path])
+        #expect(page.status == 503)
+        #expect(page.errorKind == "http-503")
+        #expect(page.errorMessage?.contains("Retry-After too long") == true)
+        #expect(summary.errors == 1)
+        #expect(TortureServer.requestCount(pathPrefix: "/" + path) - before == 1)
+    }
+
+    @Test("a Retry-After under an hour is waited in full (not cut to 120 s)")
+    func aLongRetryAfterIsHonoured() async throws {
+        let folder = try temporaryFolder("retry-after-honoured")
+        let path = "torture/retry-after/429/3000"
+        let before = TortureServer.requestCount(pathPrefix: "/" + path)
+        let base = try await TestSite.baseURL()
+        var settings = CrawlSettings(seed: base + path, concurrency: 8, timeout: 3, useSitemaps: false)
+        settings.maximumAttempts = 2
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        _ = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(resume: false)
+        let run = try #require(try store.currentRun())
+        let page = try #require(try store.pagesByURL()[base + path])
+        #expect(page.errorKind == "http-429")
+        #expect(page.errorMessage?.contains("gave up after 2 attempts") == true)
+        #expect(TortureServer.requestCount(pathPrefix: "/" + path) - before == 2)
+        // The second attempt started no earlier than Retry-After allowed (crawl-clock seconds).
+        #expect(page.fetchedAt - run.startedAt >= 3000)
+    }
+
+    /// robots.txt answers 503 every time: disallow all, asked for again every 10 minutes (crawl
+    /// clock, 1,000 times the wall clock) while the seed waits, until the attempts run out.
+    @Test func anUnreachableRobotsTxtBlocksTheHostAndIsAskedAgain() async throws {
         let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
         let folder = try temporaryFolder("robots503")
         let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(seed: server.baseURL, useSitemaps: false)
-        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        let settings = CrawlSettings(seed: server.baseURL, maximumAttempts: 3, useSitemaps: false)
+        let summary = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(resume: false)
+        await server.stop()
         #expect(summary.fetched == 0)
         let skipped = try store.skippedURLs()
         #expect(skipped.count == 1)
         #expect(skipped.first?.reason == "robots")
+        // Fetched at the start, then 10 and 20 minutes later (one per attempt).
+        let run = try #require(try store.currentRun())
+        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        #expect(robots.status == 503)
+        #expect(robots.fetchedAt - run.startedAt >= 2 * 600)
+    }
+
+    /// robots.txt answers 503 once, then the folder's file: after the 10-minute retry the crawl
+    /// goes on as if it had been there all along.
+    @Test func aRobotsTxtThatComesBackIsObeyedAndTheCrawlGoesOn() async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503, robotsFailures: 1).start()
+        let folder = try temporaryFolder("robots503-once")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(
+            seed: server.baseURL + "movies/", maximumDepth: 1, maximumAttempts: 3, useSitemaps: false)
+        let summary = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(resume: false)
         await server.stop()
+        let pages = try store.pagesByURL()
+        #expect(summary.fetched == pages.count)
+        #expect(pages[server.baseURL + "movies/"]?.status == 200)
+        #expect(pages[server.baseURL + "movies/up.html"]?.status == 200)
+        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        #expect(robots.status == 200)
+        // Only what the fixture robots.txt disallows is skipped for robots.
+        #expect(try store.skippedURLs().filter { $0.reason == "robots" }.allSatisfy { $0.url.contains("/private/") })
     }
 }

@@ -3,9 +3,96 @@ import Crawling
 import Foundation
 import Testing
 import TortureServer
+import URLNormalization
 
 @Suite("kill -9 and --resume", .serialized)
 struct ResumeTests {
+    /// A crawl interrupted before its sitemaps were harvested (the run begun, the seed queued,
+    /// nothing else committed) harvests them on `--resume`: it ends with the pages and sitemap
+    /// entries of an uninterrupted crawl, sitemap-only URLs included.
+    @Test func aResumedCrawlHarvestsTheSitemapsTheInterruptedOneDidNot() async throws {
+        let base = try await TestSite.baseURL()
+        var settings = CrawlSettings(
+            seed: base + "movies/up.html", publicOrigin: "https://www.example.com", concurrency: 8, maximumDepth: 1,
+            timeout: 3)
+        settings.maximumAttempts = 2
+
+        let referenceFolder = try temporaryFolder("sitemap-reference")
+        let reference = try CrawlStore(path: referenceFolder + "/crawl.sqlite")
+        _ = try await Crawler(settings: settings, store: reference).run(resume: false)
+        let expected = Set(try reference.pagesByURL().keys)
+        let expectedEntries = try reference.sitemapEntries().map(\.location)
+        #expect(!expectedEntries.isEmpty)
+
+        let folder = try temporaryFolder("sitemap-resume")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        _ = try store.beginRun(seed: settings.seed, settingsJSON: "{}", at: Crawler.wallClock())
+        let seed = try #require(URLParser.parse(settings.seed))
+        _ = try store.enqueue([
+            FrontierEntry(
+                url: settings.seed, key: try #require(seed.deduplicationKey),
+                host: "\(seed.host ?? ""):\(seed.port ?? 80)", depth: 0, discovery: .seed, foundOn: nil)
+        ])
+        _ = try await Crawler(settings: settings, store: store).run(resume: true)
+        let pages = try store.pagesByURL()
+        #expect(Set(pages.keys) == expected)
+        #expect(try store.sitemapEntries().map(\.location) == expectedEntries)
+        #expect(
+            try store.sitemapLocationsNotCrawled().map(\.location)
+                == reference.sitemapLocationsNotCrawled().map(\.location))
+        // Sitemap-only pages: listed by the sitemap, two links away from the seed.
+        #expect(pages[base + "family/anna-lindqvist.html"]?.status == 200)
+    }
+
+    /// A crawl of `colleagues/` with `--max-pages 15` interrupted after its seed page: the seed
+    /// done, its 12 new links queued, the one to /private/ already skipped for robots.txt. The
+    /// resumed crawl admits exactly what the uninterrupted one does (15), the skipped entry
+    /// counted as admitted.
+    @Test func aResumedCrawlCountsItsBudgetAsTheUninterruptedOne() async throws {
+        let base = try await TestSite.baseURL()
+        var settings = CrawlSettings(
+            seed: base + "colleagues/", publicOrigin: "https://www.example.com", concurrency: 8, maximumPages: 15,
+            timeout: 3, useSitemaps: false)
+        settings.maximumAttempts = 2
+        let seedURL = try #require(URLParser.parse(settings.seed))
+        let host = "\(seedURL.host ?? ""):\(seedURL.port ?? 80)"
+        func entry(_ url: String, depth: Int, discovery: Discovery) throws -> FrontierEntry {
+            let parsed = try #require(URLParser.parse(url))
+            return FrontierEntry(
+                url: url, key: try #require(parsed.deduplicationKey), host: host, depth: depth, discovery: discovery,
+                foundOn: depth == 0 ? nil : settings.seed)
+        }
+
+        let folder = try temporaryFolder("budget-resume")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        _ = try store.beginRun(seed: settings.seed, settingsJSON: "{}", at: Crawler.wallClock())
+        _ = try store.enqueue([try entry(settings.seed, depth: 0, discovery: .seed)])
+        let seed = try #require(try store.claim(host: host, limit: 1, now: Crawler.wallClock()).first)
+        let links = try [
+            "images/favicon.png", "images/apple-touch-icon.png", "css/site.css", "", "movies/", "family/",
+            "about.html", "colleagues/office.html", "colleagues/priya-raman.html", "colleagues/tomas-herrera.html",
+            "colleagues/grace-mensah.html", "private/secret.html",
+        ].map { try entry(base + $0, depth: 1, discovery: .link) }
+        let record = PageRecord(
+            frontierID: try #require(seed.id), requestedURL: seed.url, finalURL: seed.url, key: seed.key,
+            finalKey: seed.key, depth: 0, status: 200, contentType: "text/html", headersJSON: "[]",
+            redirectsJSON: "[]", timingsJSON: "{}", bodyBytes: 1, bodySHA256: nil, etag: nil, lastModified: nil,
+            notModified: false, errorKind: nil, errorMessage: nil, markupJSON: nil, attributeSetJSON: nil,
+            findingsJSON: nil, applebotAllowed: true, fetchedAt: Crawler.wallClock())
+        #expect(try store.complete(record, discovered: links, skipped: []).count == 12)
+        let claimed = try store.claim(host: host, limit: 20, now: Crawler.wallClock())
+        let secret = try #require(claimed.last)
+        #expect(secret.url.hasSuffix("/private/secret.html"))
+        try store.skip(
+            id: try #require(secret.id),
+            SkippedURL(url: secret.url, key: nil, reason: "robots", detail: "disallowed", foundOn: settings.seed))
+
+        _ = try await Crawler(settings: settings, store: store).run(resume: true)
+        #expect(try store.admittedCount() == 15)
+        #expect(try store.pagesByURL().count == 14)
+        #expect(try store.skippedURLs().contains { $0.reason == "budget" })
+    }
+
     /// A child `spotcheck crawl` is killed with SIGKILL mid-crawl, then `--resume` finishes it: the
     /// resumed crawl ends with exactly the pages an uninterrupted crawl gets, and the server saw
     /// again only the requests that were in flight at the kill.

@@ -265,7 +265,9 @@ struct FolderServerTests {
         #expect(answers.map(\.status) == [200, 200, 200])
         #expect(answers.last?.body == fixtureBytes("/images/logo.png"))
         #expect(closedAfter != nil)
-        #expect(stopping < .seconds(1))
+        // Idle connections close at once: stop() does not wait out the graceful-shutdown limit
+        // (a loaded machine has been seen to take 1.3 s, so the bound is the limit itself).
+        #expect(stopping < RunningServer.gracefulShutdownLimit)
     }
 
     @Test("stop() frees the port: connections are refused and the port can be bound again")

@@ -214,3 +214,50 @@ struct ResponseHeaderTests {
         #expect(response.header("Content-Length") == nil)
     }
 }
+
+@Suite("Per-request body caps")
+struct BodyCapTests {
+    @Test("a truncating cap keeps the first bytes of a body larger than the fetcher's limit")
+    func truncatingCap() async throws {
+        let fetcher = try makeFetcher(maximumBodyBytes: 1 << 20)
+        let url = try await TestSite.url("/torture/large/\(2 << 20)")
+        let response = try await fetcher.fetch(FetchRequest(url: url, bodyCap: .robotsTxt))
+        #expect(response.status == 200)
+        #expect(response.truncated)
+        #expect(response.body.count == 500 << 10)
+        #expect(response.body.allSatisfy { $0 == UInt8(ascii: "x") })
+        // Without the request's cap, the fetcher's limit fails the transfer.
+        await #expect(throws: FetchError.self) { try await fetcher.fetch(FetchRequest(url: url)) }
+        do {
+            _ = try await fetcher.fetch(FetchRequest(url: url))
+        } catch {
+            #expect(error.kind == .tooLarge)
+        }
+    }
+
+    @Test("a body within a truncating cap is whole and not marked truncated")
+    func smallBodyUnderATruncatingCap() async throws {
+        let fetcher = try makeFetcher()
+        let url = try await TestSite.url("/torture/large/1000")
+        let response = try await fetcher.fetch(
+            FetchRequest(url: url, bodyCap: BodyCap(bytes: 1000, overflow: .truncate)))
+        #expect(!response.truncated)
+        #expect(response.body.count == 1000)
+    }
+
+    @Test("a request's failing cap may be larger or smaller than the fetcher's")
+    func failingCaps() async throws {
+        let fetcher = try makeFetcher(maximumBodyBytes: 1 << 20)
+        let url = try await TestSite.url("/torture/large/\(2 << 20)")
+        let response = try await fetcher.fetch(FetchRequest(url: url, bodyCap: .sitemap))
+        #expect(response.body.count == 2 << 20)
+        #expect(!response.truncated)
+        do {
+            _ = try await fetcher.fetch(FetchRequest(url: url, bodyCap: BodyCap(bytes: 4096)))
+            Issue.record("a 2 MiB body passed a 4 KiB cap")
+        } catch {
+            #expect(error.kind == .tooLarge)
+            #expect(error.message.contains("4096"))
+        }
+    }
+}

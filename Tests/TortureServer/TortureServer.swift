@@ -25,10 +25,20 @@ import Synchronization
 /// | `/torture/soft-404` | 200 with a "Page not found" page |
 /// | `/torture/drop` | `Content-Length: 100000`, 1,000 bytes, then the connection closes |
 ///
+/// Not linked from the index (tests name them):
+///
+/// | Path | Answer |
+/// |---|---|
+/// | `/torture/large/{n}` | 200 `text/plain`, `n` bytes of `x` |
+/// | `/torture/retry-after/{status}/{seconds}` | `status` (429 or 503) with `Retry-After: seconds`, every time |
+///
 /// `/slow/{n}.html` (n in `0..<slowPageCount`) answers after `slowDelay` with a page that has a
 /// title, a meta description and links to `/slow/{(7n+k) % slowPageCount}.html` for k = 1…5; the
 /// torture index does not link them (start a crawl at `/slow/0.html`). With `robotsStatus`,
-/// `/robots.txt` answers that status instead of the folder's file.
+/// `/robots.txt` answers that status instead of the folder's file (only to its first
+/// `robotsFailures` requests when that is set, then the file). With `largeRobotsBytes`,
+/// `/robots.txt` is that many bytes: `User-agent: *`, `Disallow: /private/`, comment lines, and
+/// past 600 KiB a `Disallow: /movies/` a parser keeping to RFC 9309's 500 KiB never sees.
 public struct TortureServer: Sendable {
     /// The fixture folder served for every path no torture route answers.
     public let root: String
@@ -38,10 +48,19 @@ public struct TortureServer: Sendable {
     public let port: Int
     /// When set, `/robots.txt` answers this status (503, say) with a short text body.
     public let robotsStatus: Int?
+    /// With `robotsStatus`: how many requests get that status before the folder's file is served.
+    public let robotsFailures: Int?
+    /// When set, `/robots.txt` is a generated file of this many bytes (at least 700 KiB is useful).
+    public let largeRobotsBytes: Int?
     /// How many `/slow/{n}.html` pages exist.
     public let slowPageCount: Int
     /// How long each `/slow/` page waits before it answers.
     public let slowDelay: Duration
+    /// When set, counts the `/slow/` requests being answered at once (and the most at any time).
+    public let slowGauge: ConcurrencyGauge?
+    /// Where the slow pages live: `/slow` unless a test needs its own paths (the request counts
+    /// by path are process-wide, and other tests count `/slow/`).
+    public let slowPath: String
 
     /// The torture routes, as the `/torture/` index links them.
     public static let routes: [String] = [
@@ -69,15 +88,23 @@ public struct TortureServer: Sendable {
         host: String = "127.0.0.1",
         port: Int = 0,
         robotsStatus: Int? = nil,
+        robotsFailures: Int? = nil,
+        largeRobotsBytes: Int? = nil,
         slowPageCount: Int = 400,
-        slowDelay: Duration = .milliseconds(20)
+        slowDelay: Duration = .milliseconds(20),
+        slowGauge: ConcurrencyGauge? = nil,
+        slowPath: String = "/slow"
     ) {
         self.root = root
         self.host = host
         self.port = port
         self.robotsStatus = robotsStatus
+        self.robotsFailures = robotsFailures
+        self.largeRobotsBytes = largeRobotsBytes
         self.slowPageCount = slowPageCount
         self.slowDelay = slowDelay
+        self.slowGauge = slowGauge
+        self.slowPath = slowPath
     }
 
     /// Starts serving in the background and returns once the socket is bound. The gzip bomb is
@@ -90,15 +117,35 @@ public struct TortureServer: Sendable {
         addTortureRoutes(to: router, gzipBomb: bomb)
         addSlowPages(to: router)
         if let robotsStatus {
+            let failures = robotsFailures
+            let requests = Counter()
             router.get("/robots.txt") { _, _ in
-                Response(
+                // Past the failures, a 404 from the route lets the folder's file answer.
+                if let failures, requests.increment() > failures { throw HTTPError(.notFound) }
+                return Response(
                     status: HTTPResponse.Status(code: robotsStatus),
                     headers: [.contentType: "text/plain; charset=utf-8"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: "robots.txt is unavailable (\(robotsStatus))\n"))
                 )
             }
         }
+        if let largeRobotsBytes {
+            let body = ByteBuffer(bytes: Self.largeRobots(bytes: largeRobotsBytes))
+            router.get("/robots.txt") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: body))
+            }
+        }
         return try await RunningServer.start(router: router, host: host, port: port)
+    }
+
+    /// The `largeRobotsBytes` robots.txt: rules, comment padding, a late rule past 600 KiB, padding.
+    static func largeRobots(bytes: Int) -> [UInt8] {
+        var text = Array("User-agent: *\nDisallow: /private/\n".utf8)
+        let comment = Array(("# " + String(repeating: "padding ", count: 12) + "\n").utf8)
+        while text.count < 600 << 10 { text += comment }
+        text += Array("Disallow: /movies/\n".utf8)
+        while text.count + comment.count <= bytes { text += comment }
+        return text
     }
 
     // MARK: - Routes
@@ -176,6 +223,25 @@ public struct TortureServer: Sendable {
             return response
         }
 
+        router.get("/torture/large/:bytes") { _, context in
+            guard let bytes = context.parameters.get("bytes", as: Int.self), (0...(64 << 20)).contains(bytes) else {
+                throw HTTPError(.notFound)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain"],
+                body: ResponseBody(byteBuffer: ByteBuffer(repeating: UInt8(ascii: "x"), count: bytes)))
+        }
+
+        router.get("/torture/retry-after/:status/:seconds") { _, context in
+            guard let status = context.parameters.get("status", as: Int.self), status == 429 || status == 503,
+                let seconds = context.parameters.get("seconds")
+            else { throw HTTPError(.notFound) }
+            var response = Self.html(title: "Come back later", body: "<p>Retry after \(seconds) s.</p>")
+            response.status = HTTPResponse.Status(code: status)
+            response.headers[.retryAfter] = seconds
+            return response
+        }
+
         router.get("/torture/json-as-html") { _, _ in
             Response(
                 status: .ok,
@@ -210,26 +276,30 @@ public struct TortureServer: Sendable {
     private func addSlowPages(to router: Router<BasicRequestContext>) {
         let count = slowPageCount
         let delay = slowDelay
-        router.get("/slow/:page") { _, context in
+        let gauge = slowGauge
+        let path = slowPath
+        router.get(RouterPath(slowPath + "/:page")) { _, context in
             guard let name = context.parameters.get("page"), name.hasSuffix(".html"),
                 let page = Int(name.dropLast(5)), (0..<count).contains(page)
             else {
                 throw HTTPError(.notFound)
             }
+            gauge?.enter()
+            defer { gauge?.leave() }
             try await Task.sleep(for: delay)
             return Self.html(
                 title: "Slow page \(page)",
                 description: "Slow page \(page) of \(count), served after a delay for crawls that must last a while.",
-                body: Self.slowLinks(from: page, count: count)
+                body: Self.slowLinks(from: page, count: count, path: path)
             )
         }
     }
 
     /// The five links of `/slow/{page}.html`.
-    static func slowLinks(from page: Int, count: Int) -> String {
+    static func slowLinks(from page: Int, count: Int, path: String = "/slow") -> String {
         (1...5).map { step in
             let target = (page * 7 + step) % count
-            return "<a href=\"/slow/\(target).html\">Slow page \(target)</a>"
+            return "<a href=\"\(path)/\(target).html\">Slow page \(target)</a>"
         }.joined(separator: "\n")
     }
 
@@ -261,6 +331,28 @@ public struct TortureServer: Sendable {
 
 /// Thrown by `/torture/drop`'s body writer to cut the response short.
 struct DroppedConnection: Error {}
+
+/// How many requests a route is answering at once, and the most it ever answered at once (for
+/// politeness tests: the crawler's per-host limit seen from the server).
+public final class ConcurrencyGauge: Sendable {
+    private let state = Mutex((current: 0, peak: 0))
+
+    public init() {}
+
+    func enter() {
+        state.withLock { state in
+            state.current += 1
+            state.peak = max(state.peak, state.current)
+        }
+    }
+
+    func leave() {
+        state.withLock { $0.current -= 1 }
+    }
+
+    /// The most requests answered at once so far.
+    public var peak: Int { state.withLock { $0.peak } }
+}
 
 /// A request counter shared by the route handlers of one server.
 final class Counter: Sendable {
