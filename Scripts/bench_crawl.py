@@ -108,6 +108,8 @@ def crawl_spotcheck(port, concurrency, pages, out: pathlib.Path, extra=()):
 def crawl_scrapy(port, concurrency, out: pathlib.Path):
     python = VENV / "bin/python"
     if not (VENV / "bin/scrapy").exists():
+        if not (VENV / "bin/pip").exists():
+            subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
         subprocess.run([str(VENV / "bin/pip"), "install", "-q", "scrapy", "extruct"], check=True)
     spider = out / "spider.py"
     out.mkdir(parents=True, exist_ok=True)

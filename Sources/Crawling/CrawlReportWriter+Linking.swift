@@ -14,16 +14,15 @@ extension CrawlReportWriter {
         var pages: [LinkablePage] = []
         try store.forEachPage { records in
             for record in records {
-                let markup = record.markupJSON.map { JSONParser.parse($0, lenient: false).value ?? .null }
-                let failing = markup?["candidate"]?["failing"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                let summary = record.markupJSON.flatMap(StoredPageSummary.init(markup:))
+                let failing = summary?.failing ?? []
                 let attributes = record.attributeSetJSON
                     .flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
                     .flatMap { try? AttributeSet(json: $0) }
                 pages.append(
                     LinkablePage(
                         url: shown(record.requestedURL), finalURL: shown(record.finalURL), status: record.status,
-                        canonical: markup?["canonical"]?[0]?.stringValue,
-                        isCandidate: markup?["candidate"]?["isCandidate"]?.boolValue == true,
+                        canonical: summary?.canonical, isCandidate: summary?.isCandidate == true,
                         isPubliclyIndexable: record.applebotAllowed != false && !failing.contains("noindex"),
                         attributeSet: attributes))
             }

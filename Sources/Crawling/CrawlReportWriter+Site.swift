@@ -54,16 +54,11 @@ extension CrawlReportWriter {
     }
 
     static func sitePage(_ record: PageRecord, shown: (String) -> String) -> SitePage {
-        let markup = record.markupJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-        let attributes = record.attributeSetJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-        let findings = record.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }?.arrayValue ?? []
+        let summary = record.markupJSON.flatMap(StoredPageSummary.init(markup:))
         return SitePage(
-            url: shown(record.finalURL), status: record.status, isHTML: markup != nil,
-            applebotAllowed: record.applebotAllowed,
-            isNoindex: findings.contains { $0["rule"]?.stringValue == "IX002" },
-            canonical: markup?["canonical"]?[0]?.stringValue, title: attributes?["title"]?.stringValue,
-            contentDescription: attributes?["contentDescription"]?.stringValue,
-            thumbnailURL: attributes?["thumbnailURL"]?.stringValue,
-            appArgument: markup?["smartAppBanner"]?["appArgument"]?.stringValue)
+            url: shown(record.finalURL), status: record.status, isHTML: record.markupJSON != nil,
+            applebotAllowed: record.applebotAllowed, isNoindex: summary?.failing.contains("noindex") ?? false,
+            canonical: summary?.canonical, title: summary?.title, contentDescription: summary?.contentDescription,
+            thumbnailURL: summary?.thumbnailURL, appArgument: summary?.appArgument)
     }
 }

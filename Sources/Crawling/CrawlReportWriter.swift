@@ -76,9 +76,17 @@ public struct CrawlReportWriter: Sendable {
         return totals
     }
 
-    /// Writes `report.json` into `folder` and returns its path.
+    /// What `write(into:)` wrote: the report's path, its totals and the site-level findings (so
+    /// callers need not compute them again).
+    public struct Written: Sendable {
+        public var path: String
+        public var totals: Totals
+        public var siteFindings: [Finding]
+    }
+
+    /// Writes `report.json` (and `candidates.jsonl`) into `folder`.
     @discardableResult
-    public func write(into folder: String) throws -> String {
+    public func write(into folder: String) throws -> Written {
         let generatedAt = Date()
         let path = (folder as NSString).appendingPathComponent("report.json")
         let temporary = path + ".partial"
@@ -202,7 +210,7 @@ public struct CrawlReportWriter: Sendable {
         try output.close()
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         try FileManager.default.moveItem(atPath: temporary, toPath: path)
-        return path
+        return Written(path: path, totals: totals, siteFindings: siteFindings)
     }
 
     func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
@@ -236,25 +244,21 @@ public struct CrawlReportWriter: Sendable {
     }
 
     /// The failing candidacy conditions a page's stored markup records (empty: a candidate); nil
-    /// when it records none (a page that was not parsed). The stored JSON is SpotCheck's own
-    /// compact serialization, so the two keys are found without parsing the whole page.
+    /// when it records none (a page that was not parsed). Read from the stored summary, without
+    /// parsing the whole page.
     static func candidacy(inMarkup markup: String) -> [String]? {
-        guard let start = markup.range(of: "\"candidate\":{") else { return nil }
-        let rest = markup[start.upperBound...]
-        guard let end = rest.firstIndex(of: "}") else { return nil }
-        return JSONParser.parse("{" + rest[..<end] + "}", lenient: false).value?["failing"]?.arrayValue?
-            .compactMap(\.stringValue)
+        guard let summary = StoredPageSummary(markup: markup), summary.isCandidate != nil else { return nil }
+        return summary.failing
     }
 
     /// A candidate page as a searchable item (`index import` takes it): the canonical URL as
     /// `uniqueIdentifier` (reference §5.5) and in `attributeSet.url`, `web-<host with dashes>` as
     /// `domainIdentifier`.
     func candidateItem(_ page: PageRecord) -> JSONValue? {
-        guard let markup = page.markupJSON, Self.candidacy(inMarkup: markup) == [],
+        guard let summary = page.markupJSON.flatMap(StoredPageSummary.init(markup:)), summary.isCandidate == true,
             let attributes = page.attributeSetJSON.map(Self.parsed)?.objectValue
         else { return nil }
-        let object = Self.parsed(markup)
-        let identifier = object["uniqueIdentifier"]?.stringValue ?? shown(page.finalURL)
+        let identifier = summary.uniqueIdentifier ?? shown(page.finalURL)
         var attributeSet = attributes
         if attributeSet["url"] == nil { attributeSet.append("url", .string(identifier)) }
         var item = JSONObject()

@@ -254,12 +254,22 @@ struct PageProcessor: Sendable {
         json.members.removeAll { $0.key == "file" }
         if let verdict = context.canonicalLink { json.append("universalLink", .string(verdict.summary)) }
         let candidacy = Candidacy(page: page.markup, attributes: page.attributes, context: context)
-        json.append(
-            "candidate",
-            [
-                "isCandidate": JSONValue(candidacy.isCandidate),
-                "failing": .array(candidacy.failing.map { .string($0.rawValue) }),
-            ])
+        let candidate: JSONValue = [
+            "isCandidate": JSONValue(candidacy.isCandidate),
+            "failing": .array(candidacy.failing.map { .string($0.rawValue) }),
+        ]
+        json.append("candidate", candidate)
+        // What the reports compare across pages, first, so they read it without parsing the page.
+        let set = page.attributes.attributeSet
+        var summary = JSONObject()
+        summary.append("uniqueIdentifier", .string(page.attributes.uniqueIdentifier))
+        summary.append("canonical", page.markup.canonicals.first.map { .string($0.content) } ?? .null)
+        summary.append("appArgument", page.markup.smartAppBanner?.appArgument.map { .string($0) } ?? .null)
+        summary.append("title", set.title.map { .string($0) } ?? .null)
+        summary.append("description", set.contentDescription.map { .string($0) } ?? .null)
+        summary.append("thumbnailURL", set.thumbnailURL.map { .string($0) } ?? .null)
+        summary.append("candidate", candidate)
+        json.members.insert(JSONObject.Member(key: StoredPageSummary.key, value: .object(summary)), at: 0)
         json.append(
             "links",
             .array(page.markup.links.map { ["href": .string($0.href), "line": JSONValue($0.line)] })

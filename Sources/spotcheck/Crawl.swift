@@ -261,14 +261,15 @@ struct Crawl: AsyncParsableCommand {
         let writer = CrawlReportWriter(
             store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: verifier.configuration),
             localEntries: localEntries)
-        let reportPath: String
+        let written: CrawlReportWriter.Written
         do {
-            reportPath = try writer.write(into: reportFolder)
+            written = try writer.write(into: reportFolder)
         } catch {
             print("spotcheck: error: \(reportFolder): report.json not written: \(error)", to: &standardError)
             throw SpotCheckExit.reportNotWritable
         }
-        let totals = try? writer.totals()
+        let reportPath = written.path
+        let totals: CrawlReportWriter.Totals? = written.totals
         if let localIndex {
             do {
                 let (indexed, removed) = try LocalEntries.feed(
@@ -298,7 +299,7 @@ struct Crawl: AsyncParsableCommand {
             }
             do {
                 for path in try reportFormats.write(
-                    pages: pages, siteFindings: (try? writer.siteFindings()) ?? [],
+                    pages: pages, siteFindings: written.siteFindings,
                     suite: settings.publicOrigin ?? settings.seed,
                     into: reportFolder)
                 {
@@ -310,16 +311,19 @@ struct Crawl: AsyncParsableCommand {
             }
         }
         if !quiet {
-            var listing = FindingsListing()
+            // Printed page by page: a large crawl's findings are never held as one text.
+            let output = StandardOutput()
             try? store.forEachPage { pages in
                 for page in pages {
                     let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-                    listing.add(
-                        page: mapping?.publicURL(page.finalURL) ?? page.finalURL, findings: findings?.arrayValue ?? [])
+                    output.write(
+                        FindingsListing.text(
+                            page: mapping?.publicURL(page.finalURL) ?? page.finalURL,
+                            findings: findings?.arrayValue ?? []))
                 }
             }
-            listing.add(siteFindings: (try? writer.siteFindings()) ?? [])
-            print(listing.text, terminator: "")
+            output.write(FindingsListing.text(siteFindings: written.siteFindings))
+            output.flush()
         }
         if !quiet {
             let statuses = (totals?.byStatus ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }

@@ -74,7 +74,7 @@ struct Report: ParsableCommand {
             store: crawlStore, mapping: mapping, siteVerifier: SiteVerifier(configuration: configuration))
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let reportPath = try writer.write(into: folder)
+            let report = try writer.write(into: folder)
             var pages: [(url: String, findings: [Finding])] = []
             try crawlStore.forEachPage { records in
                 for page in records {
@@ -87,9 +87,9 @@ struct Report: ParsableCommand {
                 }
             }
             let written = try reportFormats.write(
-                pages: pages, siteFindings: try writer.siteFindings(), suite: settings?.publicOrigin ?? run.seed,
+                pages: pages, siteFindings: report.siteFindings, suite: settings?.publicOrigin ?? run.seed,
                 into: folder)
-            for file in [reportPath] + written { print("wrote \(file)") }
+            for file in [report.path] + written { print("wrote \(file)") }
         } catch {
             print("spotcheck: error: \(folder): reports not written: \(error)", to: &standardError)
             throw SpotCheckExit.reportNotWritable

@@ -54,7 +54,7 @@ struct CrawlTests {
         // report.json is written and parses, with every page in it.
         let reportPath = try CrawlReportWriter(
             store: store, mapping: OriginMapping(fetchOrigin: base, publicOrigin: "https://www.example.com")
-        ).write(into: folder)
+        ).write(into: folder).path
         let report = try #require(
             JSONParser.parse(try String(contentsOfFile: reportPath, encoding: .utf8), lenient: false).value)
         #expect(report["pages"]?.arrayValue?.count == pages.count)
