@@ -221,7 +221,7 @@ struct Crawl: AsyncParsableCommand {
             throw SpotCheckExit.reportNotWritable
         }
         let totals = try? writer.totals()
-        if reportFormats.wants(.sarif) || reportFormats.wants(.junit) {
+        if reportFormats.wantsMore {
             var pages: [(url: String, findings: [Finding])] = []
             try? store.forEachPage { records in
                 for page in records {
