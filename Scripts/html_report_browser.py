@@ -115,6 +115,7 @@ class Browser:
         self.session = None
         self.images_from = None
         self.intercepted = []
+        self.unanswered = set()
 
     def close(self):
         try:
@@ -135,6 +136,9 @@ class Browser:
                 self.buffer += chunk
             message, self.buffer = self.buffer.split(b"\0", 1)
             message = json.loads(message)
+            if message.get("id") in self.unanswered:
+                self.unanswered.discard(message["id"])
+                continue
             if message.get("method") != "Fetch.requestPaused":
                 return message
             self._answer_request(message)
@@ -142,6 +146,7 @@ class Browser:
     def _send(self, method, params):
         self.next_id += 1
         message = {"id": self.next_id, "method": method, "params": params, "sessionId": self.session}
+        self.unanswered.add(self.next_id)
         os.write(self.to_browser, json.dumps(message).encode() + b"\0")
 
     def _answer_request(self, event):
@@ -171,13 +176,14 @@ class Browser:
 
     def command(self, method, params=None, session=True):
         self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
+        identifier = self.next_id  # answering intercepted requests below takes further ids
+        message = {"id": identifier, "method": method, "params": params or {}}
         if session and self.session:
             message["sessionId"] = self.session
         os.write(self.to_browser, json.dumps(message).encode() + b"\0")
         while True:
             reply = self._read_message()
-            if reply.get("id") == self.next_id:
+            if reply.get("id") == identifier:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 return reply.get("result", {})

@@ -55,7 +55,7 @@ extension HTMLReport {
     }
 
     func badges(_ counts: SeverityCounts) -> String {
-        guard counts.total > 0 else { return "<span class=\"muted\">none</span>" }
+        guard counts.total > 0 else { return "<span class=\"muted\">no findings</span>" }
         return [("error", counts.error, "E"), ("warning", counts.warning, "W"), ("info", counts.info, "I")]
             .filter { $0.1 > 0 }
             .map {
