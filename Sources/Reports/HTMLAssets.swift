@@ -3,7 +3,7 @@
 /// `javascript:` URL would not run even if escaping failed).
 enum HTMLAssets {
     static let contentSecurityPolicy =
-        "default-src 'none'; img-src https: http: data:; style-src 'sha256-\(SHA256.base64Digest(style))'; "
+        "default-src 'none'; img-src https: http:; style-src 'sha256-\(SHA256.base64Digest(style))'; "
         + "script-src 'sha256-\(SHA256.base64Digest(script))'; base-uri 'none'; form-action 'none'"
 
     static let style = """
