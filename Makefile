@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: deps build release demo test score score-check sarif-check bench bench-crawl bench-index format lint clean
+.PHONY: deps build release demo test score score-check sarif-check html-check html-screenshots bench bench-crawl bench-index format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -39,6 +39,22 @@ sarif-check: release
 	rm -rf .build/sarif-check
 	$(RELEASE_BIN) crawl Fixtures/html --output .build/sarif-check --format json,sarif,junit --quiet
 	Scripts/check-sarif.sh .build/sarif-check/findings.sarif
+
+# The fixture crawl's HTML report in headless Chromium (Debian's chromium, installed when missing):
+# console errors, script from the hostile fixture page, network use, filter and sort.
+HTML_CHECK_CRAWL = .build/debug/spotcheck crawl Fixtures/html --output .build/html-check \
+	--app-id 1234567890 --app ABCDE12345.com.example.familycinema --format json,html --quiet
+html-check: build
+	rm -rf .build/html-check
+	$(HTML_CHECK_CRAWL)
+	Scripts/check-html-report.sh .build/html-check --hostile broken/hostile.html --detail colleagues/office.html
+
+# The same, writing the README's screenshots (the fixture's images stand in for www.example.com).
+html-screenshots: build
+	rm -rf .build/html-check
+	$(HTML_CHECK_CRAWL)
+	Scripts/check-html-report.sh .build/html-check --hostile broken/hostile.html --detail colleagues/office.html \
+		--screenshots docs/images --images-from Fixtures/html
 
 bench: release
 	Scripts/bench-extract.sh

@@ -285,7 +285,7 @@ struct Crawl: AsyncParsableCommand {
                 throw SpotCheckExit.badLocalItems
             }
         }
-        if reportFormats.wants(.sarif) || reportFormats.wants(.junit) {
+        if reportFormats.wantsMore {
             var pages: [(url: String, findings: [Finding])] = []
             try? store.forEachPage { records in
                 for page in records {

@@ -1,0 +1,161 @@
+/// The HTML report's own style sheet and script, and the Content-Security-Policy that admits
+/// exactly these two by their SHA-256 (so an injected `<script>`, `<style>`, inline handler or
+/// `javascript:` URL would not run even if escaping failed).
+enum HTMLAssets {
+    static let contentSecurityPolicy =
+        "default-src 'none'; img-src https: http:; style-src 'sha256-\(SHA256.base64Digest(style))'; "
+        + "script-src 'sha256-\(SHA256.base64Digest(script))'; base-uri 'none'; form-action 'none'"
+
+    static let style = """
+
+        :root{--fg:#1d1d1f;--muted:#6e6e73;--line:#d2d2d7;--bg:#fff;--panel:#f5f5f7;--error:#d70015;--warning:#c93400;\
+        --info:#0066cc;--ok:#248a3d;--rule:#5e5ce6;--status:#8e8e93;--time:#30b0c7;--candidate:#248a3d}
+        *{box-sizing:border-box}
+        body{margin:0;font:14px/1.45 -apple-system,system-ui,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
+        header.top{padding:16px 24px;background:var(--panel);border-bottom:1px solid var(--line)}
+        header.top h1{margin:0;font-size:20px}header.top .site{font-weight:400;color:var(--muted)}
+        header.top .facts{margin:2px 0 6px;color:var(--muted);font-size:12px}
+        header.top nav a{margin-right:14px}
+        main{padding:8px 24px 48px;max-width:1200px}
+        h2{margin:28px 0 10px;font-size:18px;border-bottom:1px solid var(--line);padding-bottom:4px}
+        h4{margin:16px 0 6px}
+        a{color:var(--info)}
+        code,pre{font:12px/1.4 ui-monospace,"SF Mono",Menlo,Consolas,monospace;overflow-wrap:anywhere}
+        pre{white-space:pre-wrap;background:var(--panel);padding:6px 8px;border-radius:6px;margin:4px 0}
+        .muted{color:var(--muted)}
+        .tiles{display:flex;flex-wrap:wrap;gap:10px}
+        .tile{background:var(--panel);border-radius:10px;padding:10px 16px;min-width:110px;border-top:4px solid var(--status)}
+        .tile .n{display:block;font-size:26px;font-weight:600}.tile .l{color:var(--muted)}
+        .tile.error{border-color:var(--error)}.tile.warning{border-color:var(--warning)}.tile.info{border-color:var(--info)}
+        .tile.candidate{border-color:var(--candidate)}.tile.pages{border-color:var(--rule)}
+        .charts{display:flex;flex-wrap:wrap;gap:18px;margin-top:14px}
+        figure.chart{margin:0;background:var(--panel);border-radius:10px;padding:10px 12px;max-width:100%;overflow-x:auto}
+        figcaption{font-weight:600;margin-bottom:4px}
+        svg text{font-size:12px;fill:var(--fg)}svg text.axis{fill:var(--muted);font-size:10px}
+        rect.error{fill:var(--error)}rect.warning{fill:var(--warning)}rect.info{fill:var(--info)}rect.rule{fill:var(--rule)}
+        rect.status{fill:var(--status)}rect.time{fill:var(--time)}
+        dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0}
+        dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+        table.grid{border-collapse:collapse;width:100%;margin:6px 0}
+        table.grid th,table.grid td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+        table.grid thead th{background:var(--panel);white-space:nowrap}
+        table.pages thead th{position:sticky;top:0;z-index:1;cursor:pointer;user-select:none}
+        table.pages thead th[aria-sort=ascending]::after{content:" \\25B2"}
+        table.pages thead th[aria-sort=descending]::after{content:" \\25BC"}
+        td.ok,.cand.yes{color:var(--ok)}td.bad,.cand.no{color:var(--error)}
+        .badge{display:inline-block;border-radius:9px;padding:0 7px;font-size:11px;font-weight:600;color:#fff;background:var(--status)}
+        .badge.error{background:var(--error)}.badge.warning{background:var(--warning)}.badge.info{background:var(--info)}
+        .pill{border-radius:9px;padding:0 7px;font-size:11px;border:1px solid currentColor}
+        .pill.yes{color:var(--ok)}.pill.no{color:var(--error)}
+        .filters{display:flex;flex-wrap:wrap;gap:10px;align-items:center;margin:6px 0 10px}
+        .filters select,.filters input{font:inherit;padding:2px 4px}
+        details.page{border:1px solid var(--line);border-radius:8px;margin:6px 0;content-visibility:auto;contain-intrinsic-size:auto 34px}
+        details.page>summary{padding:6px 10px;cursor:pointer}details.page[open]>summary{background:var(--panel)}
+        details.page .n{color:var(--muted);display:inline-block;min-width:3em}
+        details.page .body{padding:4px 14px 10px}
+        details.coverage{margin:4px 0}
+        .preview{display:flex;gap:12px;max-width:620px;padding:12px;border-radius:12px;background:var(--panel);margin:8px 0}
+        .preview .thumb{flex:0 0 96px;height:96px;border-radius:8px;background:#e5e5ea;overflow:hidden;display:flex;align-items:center;justify-content:center}
+        .preview .thumb img{width:96px;height:96px;object-fit:cover;color:transparent}
+        .preview .nothumb{font-size:11px;color:var(--muted);text-align:center;padding:4px}
+        .preview .text{min-width:0}.preview p{margin:0 0 3px;overflow-wrap:anywhere}
+        .preview .ptitle{font-weight:600;font-size:15px}
+        .preview .pdesc{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
+        .preview .purl{color:var(--ok);font-size:12px}
+        .stars{color:#ff9f0a;letter-spacing:1px}
+        .action{display:inline-block;border-radius:12px;background:#fff;border:1px solid var(--line);padding:1px 10px;margin-right:6px;font-size:12px}
+        .verdict.yes{color:var(--ok)}.verdict.no{color:var(--error)}
+        .finding{border-left:4px solid var(--status);padding:2px 10px;margin:8px 0}
+        .finding.error{border-color:var(--error)}.finding.warning{border-color:var(--warning)}.finding.info{border-color:var(--info)}
+        .finding p{margin:2px 0}.finding .line{color:var(--muted)}.finding .cite{color:var(--muted);font-size:12px}
+        table.attrs th{white-space:nowrap;font-weight:500}
+        a.rule{font-weight:600;color:var(--fg)}tr:target{background:#fff3c4}
+        details.site{margin:4px 0}ul.site-findings{margin:4px 0 8px;padding-left:22px}ul.site-findings li{margin:2px 0}
+        code.excerpt{background:var(--panel);padding:0 4px;border-radius:4px}
+        @media print{details.page{content-visibility:visible}}
+
+        """
+
+    /// Sorting and filtering of the page table, opening a page's details when its anchor is the
+    /// fragment, and loading a page's thumbnail when its details open. It reads only `data-*`
+    /// attributes and `value`s; it never builds HTML.
+    static let script = """
+
+        (function () {
+          'use strict';
+          var table = document.getElementById('page-table');
+          var form = document.getElementById('filters');
+          var shown = document.getElementById('shown');
+          if (table && form) {
+            var body = table.tBodies[0];
+            var rows = Array.prototype.slice.call(body.rows);
+            form.hidden = false;
+            var has = function (list, word) { return (' ' + list + ' ').indexOf(' ' + word + ' ') >= 0; };
+            var apply = function () {
+              var severity = form.elements.severity.value, rule = form.elements.rule.value;
+              var candidate = form.elements.candidate.value, query = form.elements.q.value.toLowerCase();
+              var count = 0;
+              for (var i = 0; i < rows.length; i++) {
+                var data = rows[i].dataset;
+                var visible = (!severity || has(data.severities, severity)) && (!rule || has(data.rules, rule)) &&
+                  (!candidate || data.candidate === candidate) && (!query || data.url.indexOf(query) >= 0);
+                rows[i].hidden = !visible;
+                if (visible) { count++; }
+              }
+              shown.textContent = count + ' of ' + rows.length + ' pages shown';
+            };
+            form.addEventListener('input', apply);
+            form.addEventListener('change', apply);
+            form.addEventListener('submit', function (event) { event.preventDefault(); });
+            var headers = table.tHead.rows[0].cells;
+            var sortBy = function (column, numeric, direction) {
+              var key = function (row) {
+                var cell = row.cells[column];
+                var text = cell.dataset.v !== undefined ? cell.dataset.v : cell.textContent;
+                return numeric ? parseFloat(text) : text.toLowerCase();
+              };
+              var keyed = rows.map(function (row, index) { return [key(row), index, row]; });
+              keyed.sort(function (a, b) {
+                return (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]) * direction;
+              });
+              rows = keyed.map(function (entry) { return entry[2]; });
+              var fragment = document.createDocumentFragment();
+              rows.forEach(function (row) { fragment.appendChild(row); });
+              body.appendChild(fragment);
+            };
+            Array.prototype.forEach.call(headers, function (header, column) {
+              if (!header.dataset.sort) { return; }
+              header.tabIndex = 0;
+              var toggle = function () {
+                var direction = header.getAttribute('aria-sort') === 'descending' ? 1 : -1;
+                Array.prototype.forEach.call(headers, function (other) { other.removeAttribute('aria-sort'); });
+                header.setAttribute('aria-sort', direction === 1 ? 'ascending' : 'descending');
+                sortBy(column, header.dataset.sort === 'num', direction);
+              };
+              header.addEventListener('click', toggle);
+              header.addEventListener('keydown', function (event) {
+                if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); toggle(); }
+              });
+            });
+            apply();
+          }
+          // Thumbnails (http(s) only, checked again here) load when their page's details open.
+          document.addEventListener('toggle', function (event) {
+            if (event.target.tagName !== 'DETAILS' || !event.target.open) { return; }
+            var images = event.target.querySelectorAll('img[data-src]');
+            for (var i = 0; i < images.length; i++) {
+              var source = images[i].getAttribute('data-src');
+              images[i].removeAttribute('data-src');
+              if (/^https?:\\/\\//i.test(source)) { images[i].src = source; }
+            }
+          }, true);
+          var openTarget = function () {
+            var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+            if (target && target.tagName === 'DETAILS') { target.open = true; target.scrollIntoView(); }
+          };
+          window.addEventListener('hashchange', openTarget);
+          openTarget();
+        })();
+
+        """
+}

@@ -1,0 +1,206 @@
+import LenientJSON
+
+/// The app, coverage and site-findings sections.
+extension HTMLReport {
+    // MARK: - App
+
+    func appSection(_ pages: [ReportPage]) -> String {
+        let files = report["universalLinks"]?.arrayValue ?? []
+        var configured: [String] = []
+        for file in files {
+            for id in file["configuredAppIDs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            where !configured.contains(id) {
+                configured.append(id)
+            }
+        }
+        var storeIDs: [String: Int] = [:]
+        var verdicts: [String: Int] = [:]
+        for page in pages {
+            for id in Set(page.appStoreIDs.compactMap { $0["id"]?.stringValue }) { storeIDs[id, default: 0] += 1 }
+            if let verdict = page.universalLink { verdicts[Self.verdictKind(verdict), default: 0] += 1 }
+        }
+        var html = "<section id=\"app\">\n<h2>App</h2>\n<dl class=\"facts\">"
+        html += "<dt>Configured app IDs</dt><dd>\(list(configured, empty: "none given (--app)"))</dd>"
+        let ids = storeIDs.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value) page\($0.value == 1 ? "" : "s"))" }
+        html += "<dt>App Store IDs in the pages</dt><dd>\(list(ids, empty: "none"))</dd>"
+        let verdictText = verdicts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        html += "<dt>Canonical URLs as universal links</dt><dd>\(list(verdictText, empty: "not checked"))</dd>"
+        html += "</dl>\n"
+        html +=
+            files.isEmpty
+            ? "<p class=\"muted\">No apple-app-site-association file was checked.</p>\n" : aasaTable(files)
+        return html + "</section>\n"
+    }
+
+    /// `handled: …` → `handled`.
+    static func verdictKind(_ verdict: String) -> String {
+        String(verdict.prefix { $0 != ":" }.prefix(60))
+    }
+
+    func list(_ items: [String], empty: String) -> String {
+        items.isEmpty
+            ? "<span class=\"muted\">\(empty.htmlEscaped)</span>"
+            : items.map { "<code>\($0.htmlEscaped)</code>" }.joined(separator: " ")
+    }
+
+    func aasaTable(_ files: [JSONValue]) -> String {
+        var html = "<table class=\"grid\"><thead><tr><th>apple-app-site-association</th><th>HTTP</th><th>usable</th>"
+        html += "<th>apps</th><th>notes</th></tr></thead><tbody>\n"
+        for file in files {
+            let usable = file["usable"]?.boolValue == true
+            var notes = file["error"]?.stringValue.map { [$0] } ?? []
+            if file["onlyAtRootPath"]?.boolValue == true { notes.append("served only at /apple-app-site-association") }
+            for skipped in file["notApplicable"]?.arrayValue ?? [] {
+                notes.append(
+                    "\(skipped["rule"]?.stringValue ?? "?") not checked: \(skipped["reason"]?.stringValue ?? "")")
+            }
+            html +=
+                "<tr><td>\(link(file["url"]?.stringValue ?? ""))</td><td>\(file["status"]?.displayText.htmlEscaped ?? "")</td>"
+            html += "<td class=\"\(usable ? "ok" : "bad")\">\(usable ? "yes" : "no")</td>"
+            html += "<td>\(list(file["apps"]?.arrayValue?.compactMap(\.stringValue) ?? [], empty: "none"))</td>"
+            html += "<td>\(notes.map(\.htmlEscaped).joined(separator: "<br>"))</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    /// An http(s) URL as a link that opens elsewhere without a referrer; anything else as text.
+    func link(_ url: String) -> String {
+        guard let href = HTMLEscaping.safeURL(url) else { return "<code>\(url.htmlEscaped)</code>" }
+        return "<a href=\"\(href)\" rel=\"noopener noreferrer nofollow\" target=\"_blank\">\(url.htmlEscaped)</a>"
+    }
+
+    // MARK: - Coverage
+
+    var coverageSection: String {
+        let coverage = report["coverage"]
+        var html = "<section id=\"coverage\">\n<h2>Coverage</h2>\n"
+        guard let coverage else {
+            return html + "<p class=\"muted\">This report has no coverage data (a validate report).</p>\n</section>\n"
+        }
+        let skipped = coverage["skipped"]?.arrayValue ?? []
+        if skipped.isEmpty { html += "<p>Every URL found was crawled.</p>\n" }
+        var reasons: [String] = []
+        var byReason: [String: [JSONValue]] = [:]
+        for item in skipped {
+            let reason = item["reason"]?.stringValue ?? "other"
+            if byReason[reason] == nil { reasons.append(reason) }
+            byReason[reason, default: []].append(item)
+        }
+        for reason in reasons.sorted() {
+            let items = byReason[reason] ?? []
+            html +=
+                "<details class=\"coverage\"><summary>Not crawled: <b>\(reason.htmlEscaped)</b> (\(items.count))</summary><ul>"
+            for item in items.prefix(coverageListLimit) {
+                html +=
+                    "<li><code>\((item["url"]?.stringValue ?? "").htmlEscaped)</code> – \((item["detail"]?.stringValue ?? "").htmlEscaped)"
+                if let foundOn = item["foundOn"]?.stringValue {
+                    html += " <span class=\"muted\">(on \(foundOn.htmlEscaped))</span>"
+                }
+                html += "</li>"
+            }
+            html += more(items.count) + "</ul></details>\n"
+        }
+        html += urlList(
+            "Sitemap locations not crawled",
+            (coverage["sitemapLocationsNotCrawled"]?.arrayValue ?? []).map {
+                "\($0["location"]?.stringValue ?? "") (\($0["sitemap"]?.stringValue ?? "") line \($0["line"]?.displayText ?? "?"))"
+            })
+        html += urlList(
+            "Pages in no sitemap", coverage["pagesNotInSitemaps"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        html += urlList(
+            "Stale pages (gone since the last crawl)",
+            coverage["stalePages"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        return html + "</section>\n"
+    }
+
+    func urlList(_ title: String, _ items: [String]) -> String {
+        guard !items.isEmpty else { return "" }
+        var html = "<details class=\"coverage\"><summary>\(title.htmlEscaped) (\(items.count))</summary><ul>"
+        for item in items.prefix(coverageListLimit) { html += "<li><code>\(item.htmlEscaped)</code></li>" }
+        return html + more(items.count) + "</ul></details>\n"
+    }
+
+    func more(_ count: Int) -> String {
+        count > coverageListLimit ? "<li class=\"muted\">and \(count - coverageListLimit) more in report.json</li>" : ""
+    }
+
+    // MARK: - Site findings and rules
+
+    /// Site findings grouped by rule, each group listing at most `coverageListLimit` findings.
+    func siteFindingsSection(_ findings: [JSONValue]) -> String {
+        var html = "<section id=\"site-findings\">\n<h2>Site findings (\(findings.count))</h2>\n"
+        if findings.isEmpty { html += "<p>No rule over the whole site found anything.</p>\n" }
+        var rules: [String] = []
+        var byRule: [String: [JSONValue]] = [:]
+        for finding in findings {
+            let rule = finding["rule"]?.stringValue ?? "?"
+            if byRule[rule] == nil { rules.append(rule) }
+            byRule[rule, default: []].append(finding)
+        }
+        for rule in rules {
+            let group = byRule[rule] ?? []
+            let severity = Self.severityClass(group.first?["severity"]?.stringValue)
+            html +=
+                "<details class=\"site\"\(group.count <= 3 ? " open" : "")><summary><span class=\"badge \(severity)\">"
+            html += "\(severity)</span> \(ruleLink(rule)) (\(group.count))</summary><ul class=\"site-findings\">"
+            for finding in group.prefix(coverageListLimit) {
+                html += "<li><code>\((finding["url"]?.stringValue ?? "").htmlEscaped)</code>"
+                if let line = finding["line"]?.intValue, line > 0 { html += " line \(line)" }
+                html += ": \((finding["message"]?.stringValue ?? "").htmlEscaped)"
+                if let excerpt = finding["excerpt"]?.stringValue, !excerpt.isEmpty {
+                    html += " <code class=\"excerpt\">\(Self.shortened(excerpt).htmlEscaped)</code>"
+                }
+                html += "</li>"
+            }
+            html += more(group.count) + "</ul></details>\n"
+        }
+        return html + "</section>\n"
+    }
+
+    /// Every rule the findings name, with its fix and source once.
+    func rulesSection(_ glossary: RuleGlossary) -> String {
+        var html = "<section id=\"rules\">\n<h2>Rules found (\(glossary.entries.count))</h2>\n"
+        guard !glossary.entries.isEmpty else { return html + "<p>No findings.</p>\n</section>\n" }
+        html += "<table class=\"grid rules\"><thead><tr><th>rule</th><th>findings</th><th>fix</th><th>source</th></tr>"
+        html += "</thead><tbody>\n"
+        for entry in glossary.sorted {
+            let severity = Self.severityClass(entry.severity)
+            html +=
+                "<tr id=\"\(RuleGlossary.anchor(entry.rule))\"><td><span class=\"badge \(severity)\">\(severity)</span> "
+            html += "<b>\(entry.rule.htmlEscaped)</b></td><td>\(entry.count)</td><td>\(entry.fix.htmlEscaped)</td>"
+            let authority = entry.authority.isEmpty ? "" : " (\(entry.authority))"
+            html += "<td>\((entry.source + authority).htmlEscaped)</td></tr>\n"
+        }
+        return html + "</tbody></table>\n</section>\n"
+    }
+
+    static func severityClass(_ severity: String?) -> String {
+        ["error", "warning", "info"].first { $0 == severity } ?? "info"
+    }
+
+    func ruleLink(_ rule: String) -> String {
+        "<a class=\"rule\" href=\"#\(RuleGlossary.anchor(rule))\">\(rule.htmlEscaped)</a>"
+    }
+
+    /// A page finding: severity, rule (linked to its fix and source), line, message, excerpt; the
+    /// fix and source again only when they differ from the rule's.
+    func findingHTML(_ finding: JSONValue, glossary: RuleGlossary) -> String {
+        let rule = finding["rule"]?.stringValue ?? "?"
+        let kind = Self.severityClass(finding["severity"]?.stringValue)
+        var html = "<div class=\"finding \(kind)\"><p class=\"head\"><span class=\"badge \(kind)\">\(kind)</span> "
+        html += ruleLink(rule)
+        if let line = finding["line"]?.intValue, line > 0 { html += " <span class=\"line\">line \(line)</span>" }
+        html += "</p><p class=\"message\">\((finding["message"]?.stringValue ?? "").htmlEscaped)</p>"
+        if let excerpt = finding["excerpt"]?.stringValue, !excerpt.isEmpty {
+            html += "<pre class=\"excerpt\"><code>\(excerpt.htmlEscaped)</code></pre>"
+        }
+        let entry = glossary.entries[rule]
+        if let fix = finding["fix"]?.stringValue, !fix.isEmpty, fix != entry?.fix {
+            html += "<p class=\"fix\"><b>Fix:</b> \(fix.htmlEscaped)</p>"
+        }
+        if let source = finding["source"]?.stringValue, !source.isEmpty, source != entry?.source {
+            html += "<p class=\"cite\">Source: \(source.htmlEscaped)</p>"
+        }
+        return html + "</div>\n"
+    }
+}
