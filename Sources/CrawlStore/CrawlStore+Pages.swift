@@ -47,7 +47,7 @@ extension CrawlStore {
     /// Pages of the current generation, in frontier order, passed to `body` in batches of at most
     /// `batchSize` (each batch is read in its own transaction; `body` runs outside of it and may
     /// use the store). Errors from the store are `CrawlStoreError`; errors from `body` are rethrown.
-    public func forEachPage(batchSize: Int = 500, _ body: ([PageRecord]) throws -> Void) throws {
+    public func forEachPage(batchSize: Int = 64, _ body: ([PageRecord]) throws -> Void) throws {
         let size = max(1, batchSize)
         var after = Int64.min
         while true {

@@ -81,9 +81,12 @@ public struct SiteVerifier: Sendable {
         // Pages with content: 200 HTML from a crawl, or HTML files (no status).
         let candidates = pages.filter { $0.isHTML && ($0.status == nil || $0.status == 200) }
 
+        // One finding per group of pages sharing a value (on the group's first URL, naming the
+        // others), so a site of 20,000 near-identical pages gives a handful of findings, not
+        // one per page.
         func duplicates(
             _ value: (SitePage) -> String?, normalize: (String) -> String, threshold: Int,
-            _ flag: (SitePage, String, [SitePage]) -> Void
+            _ flag: (_ first: SitePage, _ value: String, _ pages: [String]) -> Void
         ) {
             var groups: [String: [SitePage]] = [:]
             for page in candidates {
@@ -91,28 +94,28 @@ public struct SiteVerifier: Sendable {
                 groups[normalize(text), default: []].append(page)
             }
             for group in groups.values where group.count >= threshold {
-                for page in group { flag(page, value(page) ?? "", group) }
+                let sorted = group.sorted { $0.url < $1.url }
+                flag(sorted[0], value(sorted[0]) ?? "", sorted.map(\.url))
             }
         }
-        func others(_ group: [SitePage], besides page: SitePage) -> String {
-            let rest = group.filter { $0.url != page.url }.map(\.url).sorted()
-            return rest.prefix(3).joined(separator: ", ") + (rest.count > 3 ? " and \(rest.count - 3) more" : "")
+        func listed(_ urls: [String]) -> String {
+            urls.prefix(5).joined(separator: ", ") + (urls.count > 5 ? " and \(urls.count - 5) more" : "")
         }
         let text: (String) -> String = { $0.lowercased().split { $0.isWhitespace }.joined(separator: " ") }
         let link: (String) -> String = { URLParser.parse($0)?.deduplicationKey ?? $0 }
-        duplicates(\.title, normalize: text, threshold: Self.duplicateTextPages) { page, title, group in
-            report("CT014", page.url, title, "the title \"\(title)\" is also on \(others(group, besides: page))")
+        duplicates(\.title, normalize: text, threshold: Self.duplicateTextPages) { first, title, urls in
+            report("CT014", first.url, title, "the title \"\(title)\" is on \(urls.count) pages: \(listed(urls))")
         }
-        duplicates(\.contentDescription, normalize: text, threshold: Self.duplicateTextPages) { page, value, group in
-            report("CT014", page.url, value, "the same description is also on \(others(group, besides: page))")
+        duplicates(\.contentDescription, normalize: text, threshold: Self.duplicateTextPages) { first, value, urls in
+            report("CT014", first.url, value, "the same description is on \(urls.count) pages: \(listed(urls))")
         }
-        duplicates(\.thumbnailURL, normalize: link, threshold: Self.duplicateLinkPages) { page, image, group in
-            report("CT008", page.url, image, "the image \(image) is also the image of \(others(group, besides: page))")
+        duplicates(\.thumbnailURL, normalize: link, threshold: Self.duplicateLinkPages) { first, image, urls in
+            report("CT008", first.url, image, "the image \(image) is the image of \(urls.count) pages: \(listed(urls))")
         }
-        duplicates(\.appArgument, normalize: link, threshold: Self.duplicateLinkPages) { page, argument, group in
+        duplicates(\.appArgument, normalize: link, threshold: Self.duplicateLinkPages) { first, argument, urls in
             report(
-                "SAB007", page.url, "app-argument=\(argument)",
-                "the same app-argument \(argument) is on \(group.count) pages (also \(others(group, besides: page)))")
+                "SAB007", first.url, "app-argument=\(argument)",
+                "the same app-argument \(argument) is on \(urls.count) pages: \(listed(urls))")
         }
 
         // Canonicals, through the crawl's pages by de-duplication key.

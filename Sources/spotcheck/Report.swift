@@ -75,20 +75,23 @@ struct Report: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let report = try writer.write(into: folder)
-            var pages: [(url: String, findings: [Finding])] = []
-            try crawlStore.forEachPage { records in
-                for page in records {
-                    let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-                    pages.append(
-                        (
-                            mapping?.publicURL(page.finalURL) ?? page.finalURL,
-                            findings?.arrayValue?.compactMap(Finding.init(json:)) ?? []
-                        ))
+            var written: [String] = []
+            if reportFormats.wantsMore {
+                var pages: [(url: String, findings: [Finding])] = []
+                try crawlStore.forEachPage { records in
+                    for page in records {
+                        let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
+                        pages.append(
+                            (
+                                mapping?.publicURL(page.finalURL) ?? page.finalURL,
+                                findings?.arrayValue?.compactMap(Finding.init(json:)) ?? []
+                            ))
+                    }
                 }
+                written = try reportFormats.write(
+                    pages: pages, siteFindings: report.siteFindings, suite: settings?.publicOrigin ?? run.seed,
+                    into: folder)
             }
-            let written = try reportFormats.write(
-                pages: pages, siteFindings: report.siteFindings, suite: settings?.publicOrigin ?? run.seed,
-                into: folder)
             for file in [report.path] + written { print("wrote \(file)") }
         } catch {
             print("spotcheck: error: \(folder): reports not written: \(error)", to: &standardError)

@@ -25,7 +25,10 @@ struct SiteRuleTests {
 
     @Test func aTitleOnTwoPagesIsCT014OnBoth() {
         let pages = [Self.page("a", title: "Movies"), Self.page("b", title: " movies "), Self.page("c")]
-        #expect(Self.found(pages) == ["CT014 a", "CT014 b"])
+        #expect(Self.found(pages) == ["CT014 a"])
+        let finding = SiteVerifier().verify(pages).first
+        #expect(
+            finding?.message.contains("is on 2 pages: https://www.example.com/a, https://www.example.com/b") == true)
     }
 
     @Test func theSameImageOnThreePagesIsCT008() {
@@ -33,13 +36,13 @@ struct SiteRuleTests {
         #expect(Self.found([Self.page("a", image: logo), Self.page("b", image: logo), Self.page("c")]) == [])
         #expect(
             Self.found([Self.page("a", image: logo), Self.page("b", image: logo), Self.page("c", image: logo)])
-                == ["CT008 a", "CT008 b", "CT008 c"])
+                == ["CT008 a"])
     }
 
     @Test func theSameAppArgumentOnThreePagesIsSAB007() {
         let home = "https://www.example.com/"
         let pages = ["a", "b", "c"].map { Self.page($0, argument: home) }
-        #expect(Self.found(pages) == ["SAB007 a", "SAB007 b", "SAB007 c"])
+        #expect(Self.found(pages) == ["SAB007 a"])
     }
 
     @Test func pagesThatFailedAreNotComparedForDuplicates() {
