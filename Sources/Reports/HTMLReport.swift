@@ -15,6 +15,9 @@ public struct HTMLReport: Sendable {
     /// At most this many URLs per coverage list; the rest are counted (report.json has them all).
     public var coverageListLimit = 200
 
+    /// What changed since an earlier crawl (`crawl --baseline OLD`), shown after the overview.
+    public var baseline: ReportDiff?
+
     public init(report: JSONValue) {
         self.report = report
     }
@@ -36,6 +39,7 @@ public struct HTMLReport: Sendable {
         emit(header(pageCount: pages.count))
         emit("<main>\n")
         emit(overview(pages))
+        if let baseline { emit(baselineSection(baseline)) }
         emit(appSection(pages))
         emit(coverageSection)
         let siteFindings = report["siteFindings"]?.arrayValue ?? []

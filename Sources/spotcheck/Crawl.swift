@@ -4,6 +4,7 @@ import Crawling
 import Foundation
 import LenientJSON
 import LoopbackServer
+import Reports
 import SpotlightIndex
 import URLNormalization
 import Verification
@@ -78,6 +79,12 @@ struct Crawl: AsyncParsableCommand {
     @OptionGroup var verification: VerificationOptions
 
     @OptionGroup var reportFormats: ReportFormats
+
+    @Option(
+        help:
+            "An earlier crawl's report.json (or its folder): what changed goes to baseline-diff.json and the HTML report."
+    )
+    var baseline: String?
 
     @Option(help: "The app's local items (JSON array or JSON Lines), joined to the pages by URL (AS rules).")
     var items: String?
@@ -270,6 +277,23 @@ struct Crawl: AsyncParsableCommand {
         }
         let reportPath = written.path
         let totals: CrawlReportWriter.Totals? = written.totals
+        var baselineDiff: ReportDiff?
+        if let baseline {
+            let diff = ReportDiff(old: try Diff.load(baseline), new: try Diff.load(reportPath))
+            baselineDiff = diff
+            let path = (reportFolder as NSString).appendingPathComponent("baseline-diff.json")
+            do {
+                try Data((diff.json.serialized(pretty: true) + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            } catch {
+                print("spotcheck: error: \(path): \(error)", to: &standardError)
+                throw SpotCheckExit.reportNotWritable
+            }
+            if !quiet {
+                print(
+                    "since the baseline: \(diff.findingsFixed.count) findings fixed, \(diff.findingsNew.count) new, \(diff.candidatesGained.count) candidates gained, \(diff.candidatesLost.count) lost (\(path))"
+                )
+            }
+        }
         if let localIndex {
             do {
                 let (indexed, removed) = try LocalEntries.feed(
@@ -299,9 +323,8 @@ struct Crawl: AsyncParsableCommand {
             }
             do {
                 for path in try reportFormats.write(
-                    pages: pages, siteFindings: written.siteFindings,
-                    suite: settings.publicOrigin ?? settings.seed,
-                    into: reportFolder)
+                    pages: pages, siteFindings: written.siteFindings, suite: settings.publicOrigin ?? settings.seed,
+                    into: reportFolder, baseline: baselineDiff)
                 {
                     if !quiet { print("wrote \(path)") }
                 }

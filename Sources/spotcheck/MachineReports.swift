@@ -33,7 +33,10 @@ struct ReportFormats: ParsableArguments {
     var wantsMore: Bool { Format.allCases.contains { $0 != .json && wants($0) } }
 
     /// Writes the SARIF and JUnit files asked for into `folder`; returns their paths.
-    func write(pages: [(url: String, findings: [Finding])], siteFindings: [Finding], suite: String, into folder: String)
+    func write(
+        pages: [(url: String, findings: [Finding])], siteFindings: [Finding], suite: String, into folder: String,
+        baseline: ReportDiff? = nil
+    )
         throws -> [String]
     {
         var written: [String] = []
@@ -53,12 +56,12 @@ struct ReportFormats: ParsableArguments {
             try Data(report.xml.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             written.append(path)
         }
-        if wants(.html) { written.append(try writeHTML(into: folder)) }
+        if wants(.html) { written.append(try writeHTML(into: folder, baseline: baseline)) }
         return written
     }
 
     /// `index.html` from the `report.json` already in `folder`, written as it is rendered.
-    func writeHTML(into folder: String) throws -> String {
+    func writeHTML(into folder: String, baseline: ReportDiff? = nil) throws -> String {
         let source = (folder as NSString).appendingPathComponent("report.json")
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
         guard let report = JSONParser.parse(data, lenient: false).value else {
@@ -71,7 +74,9 @@ struct ReportFormats: ParsableArguments {
         else { throw ValidationError("\(partial): cannot be written") }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
-        HTMLReport(report: report).render { piece in
+        var html = HTMLReport(report: report)
+        html.baseline = baseline
+        html.render { piece in
             buffer.append(contentsOf: piece.utf8)
             if buffer.count >= 1 << 20 {
                 handle.write(Data(buffer))
