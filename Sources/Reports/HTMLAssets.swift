@@ -94,11 +94,13 @@ enum HTMLAssets {
             var apply = function () {
               var severity = form.elements.severity.value, rule = form.elements.rule.value;
               var candidate = form.elements.candidate.value, query = form.elements.q.value.toLowerCase();
+              var linked = form.elements.linked ? form.elements.linked.value : '';
               var count = 0;
               for (var i = 0; i < rows.length; i++) {
                 var data = rows[i].dataset;
                 var visible = (!severity || has(data.severities, severity)) && (!rule || has(data.rules, rule)) &&
-                  (!candidate || data.candidate === candidate) && (!query || data.url.indexOf(query) >= 0);
+                  (!candidate || data.candidate === candidate) && (!linked || data.linked === linked) &&
+                  (!query || data.url.indexOf(query) >= 0);
                 rows[i].hidden = !visible;
                 if (visible) { count++; }
               }

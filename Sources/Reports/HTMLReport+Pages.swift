@@ -4,7 +4,7 @@ import LenientJSON
 extension HTMLReport {
     // MARK: - Page table
 
-    func pageTableStart(_ pages: [ReportPage]) -> String {
+    func pageTableStart(_ pages: [ReportPage], hasLinking: Bool = false) -> String {
         let rules = Set(pages.flatMap(\.ruleIDs)).sorted()
         var html = "<section id=\"pages\">\n<h2>Pages (\(pages.count))</h2>\n"
         // Without JavaScript the form stays hidden and the whole table shows.
@@ -18,6 +18,9 @@ extension HTMLReport {
         html += select("rule", "Rule", [("", "any")] + rules.map { ($0, $0) })
         html += select(
             "candidate", "Candidate", [("", "any"), ("yes", "yes"), ("no", "no"), ("unknown", "not analysed")])
+        if hasLinking {
+            html += select("linked", "Local item", [("", "any"), ("yes", "linked"), ("no", "none")])
+        }
         html += "<label>URL contains <input type=\"search\" name=\"q\" autocomplete=\"off\"></label>"
         html += " <output id=\"shown\" aria-live=\"polite\"></output></form>\n"
         html += "<table id=\"page-table\" class=\"grid pages\"><thead><tr>"
@@ -34,10 +37,11 @@ extension HTMLReport {
         return "<label>\(label) <select name=\"\(name)\">\(items.joined())</select></label> "
     }
 
-    func pageRow(_ page: ReportPage) -> String {
+    func pageRow(_ page: ReportPage, linked: [(entry: String, key: String)]? = nil) -> String {
         let counts = page.counts
         let candidate = page.isCandidate.map { $0 ? "yes" : "no" } ?? "unknown"
         var html = "<tr data-severities=\"\(counts.present.isEmpty ? "none" : counts.present)\""
+        if let linked { html += " data-linked=\"\(linked.isEmpty ? "no" : "yes")\"" }
         html += " data-rules=\"\(page.ruleIDs.joined(separator: " ").htmlEscaped)\" data-candidate=\"\(candidate)\""
         html += " data-url=\"\(page.url.lowercased().htmlEscaped)\">"
         html += "<td data-v=\"\(page.index + 1)\">\(page.index + 1)</td>"
@@ -73,7 +77,9 @@ extension HTMLReport {
 
     // MARK: - Page details
 
-    func pageDetails(_ page: ReportPage, glossary: RuleGlossary) -> String {
+    func pageDetails(_ page: ReportPage, glossary: RuleGlossary, linked: [(entry: String, key: String)]? = nil)
+        -> String
+    {
         let counts = page.counts
         var html = "<details class=\"page\" id=\"\(page.anchor)\"><summary>"
         html += "<span class=\"n\">\(page.index + 1)</span> \(badges(counts)) <code>\(page.url.htmlEscaped)</code>"
@@ -87,6 +93,15 @@ extension HTMLReport {
         if !page.attributeSet.isEmpty { html += preview(page) }
         html += candidacy(page)
         html += deepLinks(page)
+        if let linked {
+            html += "<h4>Local items (\(linked.count))</h4>\n"
+            html +=
+                linked.isEmpty
+                ? "<p class=\"muted\">No item or activity of the app has this page's URL.</p>\n"
+                : "<ul>"
+                    + linked.map { "<li><code>\($0.entry.htmlEscaped)</code> by \($0.key.htmlEscaped)</li>" }.joined()
+                    + "</ul>\n"
+        }
         html += "<h4>Findings (\(counts.total))</h4>\n"
         html +=
             page.findings.isEmpty

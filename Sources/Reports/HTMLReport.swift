@@ -46,13 +46,28 @@ public struct HTMLReport: Sendable {
         let glossary = RuleGlossary(pages.lazy.flatMap(\.findings) + siteFindings)
         emit(siteFindingsSection(siteFindings))
         emit(rulesSection(glossary))
-        emit(pageTableStart(pages))
-        for page in pages { emit(pageRow(page)) }
+        let links = linkedEntries
+        emit(pageTableStart(pages, hasLinking: links != nil))
+        for page in pages { emit(pageRow(page, linked: links.map { $0[page.finalURL] ?? [] })) }
         emit(pageTableEnd)
         emit("<section id=\"details\">\n<h2>Pages in detail</h2>\n")
-        for page in pages { emit(pageDetails(page, glossary: glossary)) }
+        for page in pages {
+            emit(pageDetails(page, glossary: glossary, linked: links.map { $0[page.finalURL] ?? [] }))
+        }
         emit("</section>\n</main>\n")
         emit("<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n")
+    }
+
+    /// The app's local entries linked to each page (`crawl --items`/`--index`): page URL → (entry,
+    /// key that matched); nil when the report has no linking.
+    var linkedEntries: [String: [(entry: String, key: String)]]? {
+        guard let links = report["linking"]?["links"]?.arrayValue else { return nil }
+        var byPage: [String: [(entry: String, key: String)]] = [:]
+        for link in links {
+            guard let page = link["page"]?.stringValue else { continue }
+            byPage[page, default: []].append((link["entry"]?.stringValue ?? "", link["key"]?.stringValue ?? ""))
+        }
+        return byPage
     }
 
     // MARK: - Head and header

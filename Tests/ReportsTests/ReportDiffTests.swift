@@ -50,3 +50,41 @@ struct ReportDiffTests {
         #expect(diff.text == "no differences\n")
     }
 }
+
+@Suite("HTML report: linked local items and the baseline")
+struct HTMLLinkingTests {
+    static let report: JSONValue = [
+        "kind": "crawl",
+        "pages": [
+            ["url": "https://a/1", "finalURL": "https://a/1", "findings": []],
+            ["url": "https://a/2", "finalURL": "https://a/2", "findings": []],
+        ],
+        "siteFindings": [],
+        "linking": ["links": [["entry": "<movie-1>", "page": "https://a/1", "key": "contentURL"]]],
+    ]
+
+    @Test func pagesSayWhetherALocalItemLinksThem() {
+        let html = HTMLReport(report: Self.report).html
+        #expect(html.contains(#"<select name="linked">"#))
+        #expect(html.components(separatedBy: #"data-linked="yes""#).count == 2)
+        #expect(html.components(separatedBy: #"data-linked="no""#).count == 2)
+        #expect(html.contains("<code>&lt;movie-1&gt;</code> by contentURL"))
+        #expect(!html.contains("<movie-1>"))
+    }
+
+    @Test func withoutLinkingThereIsNoFilter() {
+        var object = Self.report.objectValue ?? JSONObject()
+        _ = object.removeValue(forKey: "linking")
+        let html = HTMLReport(report: .object(object)).html
+        #expect(!html.contains(#"name="linked""#))
+        #expect(!html.contains("data-linked"))
+    }
+
+    @Test func theBaselineSectionListsTheChanges() {
+        var report = HTMLReport(report: Self.report)
+        report.baseline = ReportDiff(old: ["pages": []], new: Self.report)
+        let html = report.html
+        #expect(html.contains("Changes since the baseline"))
+        #expect(html.contains("Pages added (2)"))
+    }
+}
