@@ -8,8 +8,8 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two reports: pages, findings, attribute-set fields and candidates that changed.",
         discussion: """
-            OLD and NEW are report.json files, or crawl output folders (their report.json is read; \
-            `spotcheck report` writes it again from a store). Exit codes: 0 no difference; 1 differences; \
+            OLD and NEW are report.json files, crawl output folders or their crawl.sqlite (the \
+            report.json beside it is read; `spotcheck report` writes it again from a store). Exit codes: 0 no difference; 1 differences; \
             3 a report cannot be read; 64 bad command line.
             """
     )
@@ -38,7 +38,13 @@ struct Diff: ParsableCommand {
         var standardError = StandardError()
         var isFolder: ObjCBool = false
         FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-        let file = isFolder.boolValue ? (path as NSString).appendingPathComponent("report.json") : path
+        // A crawl folder, or its crawl.sqlite, stands for the report.json beside it.
+        let file =
+            isFolder.boolValue
+            ? (path as NSString).appendingPathComponent("report.json")
+            : path.hasSuffix(".sqlite")
+                ? ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("report.json")
+                : path
         guard let data = FileManager.default.contents(atPath: file),
             let value = JSONParser.parse(String(decoding: data, as: UTF8.self), lenient: false).value
         else {
