@@ -178,6 +178,7 @@ let package = Package(
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
             ],
+            exclude: ["Golden"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,7 +2,7 @@ import CrawlStore
 import Foundation
 import LenientJSON
 import SpotlightIndex
-public import SpotlightModel
+import SpotlightModel
 import URLNormalization
 public import Verification
 

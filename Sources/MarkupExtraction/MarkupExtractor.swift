@@ -1,4 +1,4 @@
-public import LenientJSON
+import LenientJSON
 
 #if canImport(Glibc)
     import Glibc

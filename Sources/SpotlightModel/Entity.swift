@@ -1,4 +1,4 @@
-public import LenientJSON
+import LenientJSON
 public import MarkupExtraction
 
 /// A schema.org entity from any of the three syntaxes, with schema.org IRIs shortened

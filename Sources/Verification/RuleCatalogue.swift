@@ -1,4 +1,4 @@
-public import LenientJSON
+import LenientJSON
 
 /// The verifier's rules: the 153 rules of apple-markup-rules.md §7, as data.
 public enum RuleCatalogue {

@@ -1,4 +1,4 @@
-public import LenientJSON
+import LenientJSON
 
 /// A project's choices about rules: some switched off, some with another severity. Read from
 /// `.spotcheck.json` in the working directory (`{"rules": {"SAB004": "off", "SAB009": "error"}}`)

@@ -37,7 +37,7 @@ struct Diff: ParsableCommand {
     static func load(_ path: String) throws -> JSONValue {
         var standardError = StandardError()
         var isFolder: ObjCBool = false
-        FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         // A crawl folder, or its crawl.sqlite, stands for the report.json beside it.
         let file =
             isFolder.boolValue
