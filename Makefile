@@ -20,7 +20,8 @@ release: deps
 # The main job: crawl the fixture site, served on 127.0.0.1 by SpotCheck's embedded server and
 # read as https://www.example.com (Fixtures/html/spotcheck-site.json); report in reports/.
 demo: release
-	$(RELEASE_BIN) crawl Fixtures/html --app-id 1234567890 --app ABCDE12345.com.example.familycinema
+	$(RELEASE_BIN) crawl Fixtures/html --items Fixtures/items.json --app-id 1234567890 \
+		--app ABCDE12345.com.example.familycinema --format json,sarif,junit,html
 
 test: deps
 	$(SWIFT) build --build-tests
