@@ -116,6 +116,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Test support: what a browser would treat as markup in a report (depended on by tests only).
+        .target(name: "HTMLAudit", path: "Tests/HTMLAudit", swiftSettings: strictSettings),
+
         // Test support: a hostile HTTP server for crawler tests (depended on by tests only).
         .target(
             name: "TortureServer",
@@ -174,7 +177,8 @@ let package = Package(
         .testTarget(
             name: "CrawlingTests",
             dependencies: [
-                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "TortureServer", "URLNormalization",
+                "Crawling", "CrawlStore", "HTMLAudit", "LenientJSON", "LoopbackServer", "TortureServer",
+                "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import HTMLAudit
 import LenientJSON
 import Testing
 

@@ -1,3 +1,4 @@
+import HTMLAudit
 import LenientJSON
 import Testing
 

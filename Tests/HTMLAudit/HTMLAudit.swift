@@ -1,15 +1,17 @@
+import Foundation
+
 /// What a browser would treat as markup in a generated report: every tag, its attributes, and
 /// the problems that would let page data run script. Escaped text has no raw `<`, so every `<`
 /// in the document starts one of the report's own tags.
-struct HTMLAudit {
-    struct Tag {
-        let name: String
-        let attributes: [(name: String, value: String)]
+public struct HTMLAudit: Sendable {
+    public struct Tag: Sendable {
+        public let name: String
+        public let attributes: [(name: String, value: String)]
     }
 
-    let tags: [Tag]
+    public let tags: [Tag]
 
-    init(_ html: String) {
+    public init(_ html: String) {
         var tags: [Tag] = []
         var rest = Substring(html)
         while let open = rest.firstIndex(of: "<") {
@@ -56,7 +58,7 @@ struct HTMLAudit {
     }
 
     /// Tags that could run or load something the report did not mean to.
-    var problems: [String] {
+    public var problems: [String] {
         var problems: [String] = []
         let scripts = tags.filter { $0.name == "script" }
         if scripts.count != 1 { problems.append("\(scripts.count) <script> tags") }
