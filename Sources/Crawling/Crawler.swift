@@ -47,6 +47,9 @@ public struct Crawler: Sendable {
     /// `--app`: the app IDs (TEAMID.bundle.id) the universal-link rules are about; empty: every app
     /// a host's apple-app-site-association names.
     public let appIDs: [String]
+    /// Public URLs to fetch besides what the seed leads to (the app's local items' URLs, so that an
+    /// item whose page is gone is reported with its 404), with what named each.
+    public let extraURLs: [(url: String, foundOn: String)]
     private let clock: @Sendable () -> Double
 
     /// Seconds since 1970, from the system clock.
@@ -54,12 +57,13 @@ public struct Crawler: Sendable {
 
     public init(
         settings: CrawlSettings, store: CrawlStore, verifier: PageVerifier = PageVerifier(), appIDs: [String] = [],
-        clock: @escaping @Sendable () -> Double = Crawler.wallClock
+        extraURLs: [(url: String, foundOn: String)] = [], clock: @escaping @Sendable () -> Double = Crawler.wallClock
     ) {
         self.settings = settings
         self.store = store
         self.verifier = verifier
         self.appIDs = appIDs
+        self.extraURLs = extraURLs
         self.clock = clock
     }
 
@@ -117,11 +121,24 @@ public struct Crawler: Sendable {
                 budget = CrawlBudget(maximumDepth: settings.maximumDepth, maximumPages: settings.maximumPages)
                 _ = budget.admit(depth: 0)
                 let seedURL = seed.serialized(includingFragment: false)
-                _ = try store.enqueue([
+                var entries = [
                     FrontierEntry(
                         url: seedURL, key: seed.deduplicationKey ?? seedURL, host: PageProcessor.authority(of: seed),
                         depth: 0, discovery: .seed, foundOn: nil)
-                ])
+                ]
+                // Extra URLs in scope, once each, at depth 1 and within the page budget.
+                var keys: Set<String> = [entries[0].key]
+                for (url, foundOn) in extraURLs {
+                    guard let parsed = URLParser.parse(mapping?.fetchURL(url) ?? url),
+                        scope.violation(of: parsed) == nil,
+                        let key = parsed.deduplicationKey, keys.insert(key).inserted, budget.admit(depth: 1) == nil
+                    else { continue }
+                    entries.append(
+                        FrontierEntry(
+                            url: parsed.serialized(includingFragment: false), key: key,
+                            host: PageProcessor.authority(of: parsed), depth: 1, discovery: .link, foundOn: foundOn))
+                }
+                _ = try store.enqueue(entries)
             }
             for (host, earliest) in try store.hostsWithWork() { hosts[host] = earliest }
         } catch {

@@ -22,6 +22,11 @@ public enum LocalEntry: Sendable, Hashable {
         }
     }
 
+    /// The entry's web URLs (its join keys that are http(s) URLs), for a crawl to fetch.
+    public var webURLs: [String] {
+        joinKeys.map(\.value).filter { URLParser.parse($0)?.isCrawlable == true }
+    }
+
     /// The join keys in the order DESIGN.md gives: `contentURL`, `url`, `uniqueIdentifier`,
     /// `relatedUniqueIdentifier`, the activity's `webpageURL`.
     var joinKeys: [(field: String, value: String)] {

@@ -250,8 +250,11 @@ struct Crawl: AsyncParsableCommand {
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let summary: CrawlSummary
         do {
+            let itemURLs = (localEntries ?? []).flatMap { entry in
+                entry.webURLs.map { (url: $0, foundOn: "local item \(entry.name)") }
+            }
             summary = try await Crawler(
-                settings: settings, store: store, verifier: verifier, appIDs: verification.appIDs
+                settings: settings, store: store, verifier: verifier, appIDs: verification.appIDs, extraURLs: itemURLs
             ).run(resume: resume) {
                 progress.show($0)
             }
