@@ -1,5 +1,5 @@
 /// The WHATWG percent-encode sets, applied to UTF-8.
-enum PercentEncoding {
+package enum PercentEncoding {
     enum EncodeSet {
         case c0Control, fragment, query, specialQuery, path, userinfo
 
@@ -37,8 +37,8 @@ enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Percent-decodes to bytes (invalid escapes kept as written).
-    static func decode(_ text: String) -> [UInt8] {
+    /// Percent-decodes to bytes (invalid escapes kept as written; shared with the AASA matcher).
+    package static func decode(_ text: String) -> [UInt8] {
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         var index = 0

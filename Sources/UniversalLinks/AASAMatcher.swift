@@ -255,24 +255,8 @@ struct MatchTarget {
 enum PercentDecoding {
     static func decode(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = ParsedURL.hexValue(bytes[index + 1]), let low = ParsedURL.hexValue(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: PercentEncoding.decode(text), as: UTF8.self)
     }
-
 }
 
 /// The text of a rule for reports.
