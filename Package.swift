@@ -116,8 +116,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // Test support: what a browser would treat as markup in a report (depended on by tests only).
-        .target(name: "HTMLAudit", path: "Tests/HTMLAudit", swiftSettings: strictSettings),
+        // Test support: the spotcheck child process, and what a browser would treat as markup in a
+        // report (depended on by tests only).
+        .target(name: "SpotCheckTestSupport", path: "Tests/SpotCheckTestSupport", swiftSettings: strictSettings),
 
         // Test support: a hostile HTTP server for crawler tests (depended on by tests only).
         .target(
@@ -177,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "CrawlingTests",
             dependencies: [
-                "Crawling", "CrawlStore", "HTMLAudit", "LenientJSON", "LoopbackServer", "TortureServer",
+                "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "TortureServer",
                 "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
@@ -188,7 +189,8 @@ let package = Package(
         .testTarget(
             name: "SpotlightIndexTests",
             dependencies: [
-                "SpotlightIndex", "SpotlightModel", "LenientJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                "SpotlightIndex", "SpotlightModel", "SpotCheckTestSupport", "LenientJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // Run as a child process by the CLI tests (import, export, kill -9 mid-import).
                 "spotcheck",
             ],

@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import SpotCheckTestSupport
 import Testing
 
 /// `crawl --baseline OLD`: what changed since an earlier crawl, in baseline-diff.json and the HTML report.

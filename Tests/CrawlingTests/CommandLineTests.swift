@@ -1,6 +1,7 @@
 import CrawlStore
 import Foundation
 import LenientJSON
+import SpotCheckTestSupport
 import Testing
 
 /// The `spotcheck` executable's exit codes and outputs for findings and rule configuration.

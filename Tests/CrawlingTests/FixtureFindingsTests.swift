@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import SpotCheckTestSupport
 import Testing
 
 /// The fixture site crawled end to end with `--app-id 1234567890`: every finding, page-level and

@@ -1,6 +1,6 @@
 import Foundation
-import HTMLAudit
 import LenientJSON
+import SpotCheckTestSupport
 import Testing
 
 /// The fixture site crawled with `--format json,html`: index.html follows report.json, and the

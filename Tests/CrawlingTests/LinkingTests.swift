@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import SpotCheckTestSupport
 import Testing
 
 /// `crawl Fixtures/html --items Fixtures/items.json` links and rejects exactly as Fixtures/items.md

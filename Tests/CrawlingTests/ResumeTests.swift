@@ -1,6 +1,7 @@
 import CrawlStore
 import Crawling
 import Foundation
+import SpotCheckTestSupport
 import Testing
 import TortureServer
 import URLNormalization

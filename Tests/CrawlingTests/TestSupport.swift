@@ -2,6 +2,7 @@ import CrawlStore
 import Crawling
 import Foundation
 import LoopbackServer
+import SpotCheckTestSupport
 import Testing
 import TortureServer
 
@@ -38,23 +39,6 @@ extension CrawlStore {
     }
 }
 
-/// The path of the `spotcheck` executable built beside the test bundle.
-func spotcheckExecutable() throws -> String {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var folder = bundle.deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = folder.appendingPathComponent("spotcheck").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        folder.deleteLastPathComponent()
-    }
-    let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("spotcheck").path
-    guard FileManager.default.isExecutableFile(atPath: fallback) else {
-        throw CrawlError("spotcheck executable not found next to \(bundle.path)")
-    }
-    return fallback
-}
-
 /// Runs a child process to its end without blocking a Swift concurrency thread; its output goes
 /// to a file (a pipe could fill up and stall the child).
 func runProcess(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
@@ -67,7 +51,7 @@ func runProcess(_ executable: String, _ arguments: [String]) async throws -> (st
 func startProcess(_ executable: String, _ arguments: [String]) throws -> (process: Process, outputPath: String) {
     let outputPath = NSTemporaryDirectory() + "spotcheck-child-\(UUID().uuidString).log"
     guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
-        throw CrawlError("\(outputPath): cannot be created")
+        throw TestFailure("\(outputPath): cannot be created")
     }
     let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
     let process = Process()
@@ -77,12 +61,4 @@ func startProcess(_ executable: String, _ arguments: [String]) throws -> (proces
     process.standardError = output
     try process.run()
     return (process, outputPath)
-}
-
-/// Waits for a process to end without blocking a concurrency thread (polls every 20 ms).
-func waitForExit(_ process: Process) async -> Int32 {
-    while process.isRunning {
-        try? await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return process.terminationStatus
 }

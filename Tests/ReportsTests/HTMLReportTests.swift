@@ -1,5 +1,5 @@
-import HTMLAudit
 import LenientJSON
+import SpotCheckTestSupport
 import Testing
 
 @testable import Reports

@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import SpotCheckTestSupport
 import SpotlightIndex
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LenientJSON
+import SpotCheckTestSupport
 import SpotlightIndex
 import SpotlightModel
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import SpotCheckTestSupport
 import SpotlightIndex
 import SpotlightModel
 import Synchronization
@@ -88,28 +89,6 @@ enum TestProject {
     static let itemsFixture = root.appendingPathComponent("Fixtures/items.json").path
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// The path of the `spotcheck` executable built beside the test bundle.
-func spotcheckExecutable() throws -> String {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var folder = bundle.deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = folder.appendingPathComponent("spotcheck").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        folder.deleteLastPathComponent()
-    }
-    let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("spotcheck").path
-    guard FileManager.default.isExecutableFile(atPath: fallback) else {
-        throw TestFailure("spotcheck executable not found next to \(bundle.path)")
-    }
-    return fallback
-}
-
 /// Runs `spotcheck` to its end without blocking a concurrency thread; stdout and stderr go to
 /// separate files (a pipe could fill up and stall the child).
 func runSpotcheck(
@@ -145,12 +124,4 @@ func startSpotcheck(_ arguments: [String], in folder: String) throws -> Child {
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
     try process.run()
     return Child(process: process, outputPath: outputPath, errorPath: errorPath)
-}
-
-/// Waits for a process to end without blocking a concurrency thread (polls every 20 ms).
-func waitForExit(_ process: Process) async -> Int32 {
-    while process.isRunning {
-        try? await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return process.terminationStatus
 }
