@@ -8,6 +8,11 @@ extension CrawlReportWriter {
     /// The site-level findings (duplicates across pages, canonical targets, sitemaps), from one
     /// pass over the stored pages; each page is reduced to the few strings the rules compare.
     public func siteFindings() throws -> [Finding] {
+        try siteFindings(linking: try linking())
+    }
+
+    /// The same, with the local-item linking already made (`write` makes it once for both).
+    func siteFindings(linking: LinkReport?) throws -> [Finding] {
         var pages: [SitePage] = []
         try store.forEachPage { records in
             for record in records { pages.append(Self.sitePage(record, shown: shown)) }
@@ -21,8 +26,20 @@ extension CrawlReportWriter {
             let stored = JSONParser.parse(file.findingsJSON, lenient: false).value?.arrayValue ?? []
             findings += stored.compactMap(Finding.init(json:))
         }
-        findings += try linking()?.findings ?? []
+        findings += linking?.findings ?? []
         return findings
+    }
+
+    /// Every stored page's findings, by public URL, in report order (for SARIF, JUnit and HTML).
+    public func pageFindings() throws -> [(url: String, findings: [Finding])] {
+        var pages: [(url: String, findings: [Finding])] = []
+        try store.forEachPage { records in
+            for record in records {
+                let findings = record.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
+                pages.append((shown(record.finalURL), findings?.arrayValue?.compactMap(Finding.init(json:)) ?? []))
+            }
+        }
+        return pages
     }
 
     /// IX001 for URLs the crawl did not fetch because robots.txt disallows them, when it

@@ -97,7 +97,8 @@ public struct CrawlReportWriter: Sendable {
         }
         var output = BufferedOutput(handle: handle)
         let run = try store.currentRun()
-        let siteFindings = try siteFindings()
+        let linking = try linking()
+        let siteFindings = try siteFindings(linking: linking)
         let totals = try totals(siteFindings: siteFindings)
         let skipped = try store.skippedURLs()
         let notCrawled = try store.sitemapLocationsNotCrawled()
@@ -173,7 +174,7 @@ public struct CrawlReportWriter: Sendable {
             output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
         }
         output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
-        if let linking = try linking() {
+        if let linking {
             output.write("  \"linking\": " + Self.linkingJSON(linking).serialized(pretty: false) + ",\n")
         }
 

@@ -313,17 +313,7 @@ struct Crawl: AsyncParsableCommand {
             }
         }
         if reportFormats.wantsMore {
-            var pages: [(url: String, findings: [Finding])] = []
-            try? store.forEachPage { records in
-                for page in records {
-                    let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-                    pages.append(
-                        (
-                            mapping?.publicURL(page.finalURL) ?? page.finalURL,
-                            findings?.arrayValue?.compactMap(Finding.init(json:)) ?? []
-                        ))
-                }
-            }
+            let pages = (try? writer.pageFindings()) ?? []
             do {
                 for path in try reportFormats.write(
                     pages: pages, siteFindings: written.siteFindings, suite: settings.publicOrigin ?? settings.seed,

@@ -19,9 +19,9 @@ enum FindingsListing {
         return PageSummary.printable(lines.joined(separator: "\n")) + "\n"
     }
 
-    static func text(siteFindings: [Finding]) -> String {
+    static func text(siteFindings: [Finding], heading: String = "across the site:") -> String {
         guard !siteFindings.isEmpty else { return "" }
-        var lines = ["across the site:"]
+        var lines = [heading]
         for finding in siteFindings {
             lines.append("  \(finding.severity.rawValue) \(finding.ruleID) \(finding.url): \(finding.message)")
         }

@@ -77,17 +77,7 @@ struct Report: ParsableCommand {
             let report = try writer.write(into: folder)
             var written: [String] = []
             if reportFormats.wantsMore {
-                var pages: [(url: String, findings: [Finding])] = []
-                try crawlStore.forEachPage { records in
-                    for page in records {
-                        let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-                        pages.append(
-                            (
-                                mapping?.publicURL(page.finalURL) ?? page.finalURL,
-                                findings?.arrayValue?.compactMap(Finding.init(json:)) ?? []
-                            ))
-                    }
-                }
+                let pages = try writer.pageFindings()
                 written = try reportFormats.write(
                     pages: pages, siteFindings: report.siteFindings, suite: settings?.publicOrigin ?? run.seed,
                     into: folder)

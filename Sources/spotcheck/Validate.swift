@@ -97,11 +97,8 @@ struct Validate: ParsableCommand {
         if let configuration = analyzer.verifier?.configuration, report.pages.count > 1 {
             report.siteFindings = SiteVerifier(configuration: configuration).verify(report.pages.map(\.sitePage))
             if !quiet, !report.siteFindings.isEmpty {
-                var lines = ["across the pages:"]
-                for finding in report.siteFindings {
-                    lines.append("  \(finding.severity.rawValue) \(finding.ruleID) \(finding.url): \(finding.message)")
-                }
-                output.write(PageSummary.printable(lines.joined(separator: "\n")) + "\n\n")
+                output.write(
+                    FindingsListing.text(siteFindings: report.siteFindings, heading: "across the pages:") + "\n")
                 output.flush()
             }
         }
