@@ -45,8 +45,7 @@ public struct Candidacy: Sendable, Hashable {
         if metaNoindex || headerNoindex { failing.append(.noindex) }
         if attributes.attributeSet.title?.isEmpty ?? true { failing.append(.noTitle) }
         if attributes.attributeSet.contentDescription?.isEmpty ?? true { failing.append(.noDescription) }
-        var universalLink = false
-        if case .handled = context.canonicalLink { universalLink = true }
+        let universalLink = context.canonicalIsUniversalLink
         if attributes.deepLinks.isEmpty, !universalLink { failing.append(.noDeepLink) }
         self.failing = failing
     }

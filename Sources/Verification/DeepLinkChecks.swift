@@ -14,8 +14,7 @@ struct DeepLinkChecks {
 
     func run(_ report: (String, Int, String, String) -> Void) {
         let links = attributes.deepLinks
-        var universalLink = false
-        if case .handled = context.canonicalLink { universalLink = true }
+        let universalLink = context.canonicalIsUniversalLink
         if links.isEmpty, !universalLink {
             var message =
                 "no deep link: no Smart App Banner app-argument, al:ios:url / al:iphone:url or twitter:app:url:iphone"

@@ -84,7 +84,7 @@ struct IndexabilityChecks {
                 report("IX007", tag.line, excerpt(tag), "canonical \"\(written)\" is not an absolute http(s) URL")
                 continue
             }
-            if !Self.hasScheme(written) {
+            if !URLText.hasScheme(written) {
                 report(
                     "IX007", tag.line, excerpt(tag),
                     "canonical \"\(written)\" is relative (resolved to \(tag.content)); write it absolute")
@@ -132,13 +132,6 @@ struct IndexabilityChecks {
             }
         }
         return directives(lowered)
-    }
-
-    static func hasScheme(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else {
-            return false
-        }
-        return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 }
 

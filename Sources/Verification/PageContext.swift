@@ -48,6 +48,14 @@ public enum UniversalLinkVerdict: Sendable, Hashable {
     case noFile(reason: String)
 }
 
+extension PageContext {
+    /// Whether the app's AASA handles the canonical URL (a universal link counts as a deep link).
+    var canonicalIsUniversalLink: Bool {
+        if case .handled = canonicalLink { return true }
+        return false
+    }
+}
+
 extension UniversalLinkVerdict {
     /// One line for reports: `handled: <rule>`, `excluded: <rule>`, `not matched`, `no file: <why>`.
     public var summary: String {

@@ -142,12 +142,7 @@ struct SmartAppBannerChecks {
 
     /// An absolute URL with a scheme, as RFC 3986 wants (custom schemes included).
     static func isAbsoluteURL(_ value: String) -> Bool {
-        guard let colon = value.firstIndex(of: ":"), let first = value.first, first.isLetter else { return false }
-        let scheme = value[..<colon]
-        guard scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
-            return false
-        }
-        return URLParser.parse(value) != nil
+        URLText.hasScheme(value) && URLParser.parse(value) != nil
     }
 }
 

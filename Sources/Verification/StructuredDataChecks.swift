@@ -547,9 +547,8 @@ struct StructuredDataChecks {
     }
 
     static func isAbsoluteURL(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), text.first?.isLetter == true else { return false }
-        return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
-            && text.index(after: colon) < text.endIndex
+        guard URLText.hasScheme(text), let colon = text.firstIndex(of: ":") else { return false }
+        return text.index(after: colon) < text.endIndex
     }
 
     /// Why a URL-valued property is not an absolute http(s) URL, or nil.
