@@ -88,4 +88,27 @@ struct LinkingTests {
         let stats = try await runProcess(executable, ["index", "stats", "--index", index, "--format", "json"])
         #expect(stats.output.contains("36"), "\(stats.output)")
     }
+
+    @Test func badItemsAreNamedAndValidOnesStillLink() async throws {
+        let executable = try spotcheckExecutable()
+        let folder = try temporaryFolder("bad-items")
+        let missing = try await runProcess(
+            executable, ["crawl", TestSite.fixtureRoot, "--items", folder + "/none.json", "--output", folder + "/a"])
+        #expect(missing.status == 8)
+        #expect(missing.output.contains("none.json: no such file"))
+        let mixed = folder + "/mixed.jsonl"
+        try """
+        {"uniqueIdentifier": 5}
+        {"uniqueIdentifier": "movie-up", "attributeSet": {"title": "Up", "contentURL": "https://www.example.com/movies/up.html"}}
+
+        """.write(toFile: mixed, atomically: true, encoding: .utf8)
+        let run = try await runProcess(
+            executable, ["crawl", TestSite.fixtureRoot, "--items", mixed, "--output", folder + "/b", "--quiet"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("line 1: uniqueIdentifier: expected a string, found a number (skipped)"))
+        let report = try #require(
+            JSONParser.parse(try String(contentsOfFile: folder + "/b/report.json", encoding: .utf8), lenient: false)
+                .value)
+        #expect(report["linking"]?["links"]?.arrayValue?.map { $0["entry"]?.stringValue } == ["movie-up"])
+    }
 }
