@@ -69,10 +69,10 @@ bench-index: release
 	Scripts/bench_index.py --items 1000000 --searches 1000
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
 
 clean:
 	rm -rf .build

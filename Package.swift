@@ -93,6 +93,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "Reports", dependencies: ["LenientJSON", "Verification"], swiftSettings: strictSettings),
+        // The crawl as a library call: request in, outcome out (the CLI only maps options and exit codes).
+        .target(
+            name: "CrawlJobs",
+            dependencies: [
+                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "Reports", "SpotlightIndex",
+                "SpotlightModel",
+                "URLNormalization", "Verification",
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SpotlightIndex",
             dependencies: [
@@ -108,11 +118,29 @@ let package = Package(
         .executableTarget(
             name: "spotcheck",
             dependencies: [
-                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "PageFetching", "Reports", "RobotsExclusion", "SpotlightIndex", "SpotlightModel", "UniversalLinks",
-                "URLNormalization", "Verification",
+                "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis", "Reports",
+                "RobotsExclusion", "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization",
+                "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+
+        // Benchmark support (never shipped in spotcheck): times index searches in one process for
+        // Scripts/bench_index.py.
+        .executableTarget(
+            name: "IndexQueryTimer",
+            dependencies: ["SpotlightIndex", "LenientJSON"],
+            path: "Benchmarks/IndexQueryTimer",
+            swiftSettings: strictSettings
+        ),
+
+        // Test support: an index import that stops inside its transaction, to be killed (the
+        // atomicity tests of SpotlightIndexTests).
+        .executableTarget(
+            name: "IndexImportStaller",
+            dependencies: ["SpotlightIndex"],
+            path: "Tests/IndexImportStaller",
             swiftSettings: strictSettings
         ),
 
@@ -191,8 +219,8 @@ let package = Package(
             dependencies: [
                 "SpotlightIndex", "SpotlightModel", "SpotCheckTestSupport", "LenientJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // Run as a child process by the CLI tests (import, export, kill -9 mid-import).
-                "spotcheck",
+                // Run as child processes by the CLI tests (import, export, kill -9 mid-import).
+                "spotcheck", "IndexImportStaller",
             ],
             swiftSettings: strictSettings
         ),

@@ -6,7 +6,7 @@ Zipf-distributed vocabulary of 20,000 made-up words; domains with sub-domains; r
 content type and expiration on some), then:
   - `spotcheck index import FILE --index DB` (one transaction): items per second;
   - Q searches (1-3 words, the last one cut to a prefix half of the time, a domain filter on one in
-    ten) run in one process through the hidden `index search --queries-from FILE` hook: p50, p99
+    ten) run in one process through IndexQueryTimer (Benchmarks/IndexQueryTimer, built beside the binary; not shipped in it): p50, p99
     and max latency per search, in-process (the index opened once);
   - the same queries' first 50 through separate `spotcheck index search` processes: end-to-end
     CLI latency (process start and index open included);
@@ -116,8 +116,8 @@ def main():
 
     lines = queries(args.searches, rng, pick)
     queries_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = subprocess.run([args.binary, "index", "search", "-", "--index", str(db_path), "--limit", "20",
-                             "--queries-from", str(queries_path)], capture_output=True, text=True)
+    timer = str(pathlib.Path(args.binary).parent / "IndexQueryTimer")
+    result = subprocess.run([timer, str(db_path), str(queries_path), "20"], capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"search failed ({result.returncode}): {result.stderr[-2000:]}")
     timings = [json.loads(line) for line in result.stdout.splitlines()]

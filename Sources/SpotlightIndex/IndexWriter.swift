@@ -31,10 +31,19 @@ public struct IndexWriter: ~Copyable {
     /// and is ignored when there is none (or it has expired). Throws `.invalidItem` for an empty
     /// identifier or a `rankingHint` outside 0–100, which rolls the whole transaction back.
     public mutating func indexItems(_ items: some Sequence<SearchableItem>) throws {
-        for item in items { try indexItem(item) }
+        for item in items { _ = try indexItem(item) }
     }
 
-    public mutating func indexItem(_ item: SearchableItem) throws {
+    /// What became of one item.
+    public enum ItemOutcome: Sendable, Hashable {
+        case indexed, updated
+        /// An `isUpdate` item for an identifier that is not indexed (or expired): ignored, as Core
+        /// Spotlight does (AS014).
+        case updateIgnored
+    }
+
+    @discardableResult
+    public mutating func indexItem(_ item: SearchableItem) throws -> ItemOutcome {
         guard !item.uniqueIdentifier.isEmpty else {
             throw IndexFailure(.invalidItem, "an item has an empty uniqueIdentifier")
         }
@@ -47,7 +56,7 @@ public struct IndexWriter: ~Copyable {
         if item.isUpdate {
             guard let existing = try liveItem(item.uniqueIdentifier) else {
                 report.updatesIgnored.append(item.uniqueIdentifier)
-                return
+                return .updateIgnored
             }
             stored.attributeSet = existing.item.attributeSet.merging(item.attributeSet)
             stored.domainIdentifier = item.domainIdentifier ?? existing.item.domainIdentifier
@@ -83,6 +92,7 @@ public struct IndexWriter: ~Copyable {
             Self.keywordsText(attributes.keywords), attributes.contentType, attributes.rankingHint,
             attributes.url.map(URLNormalizer.normalize), attributes.contentURL.map(URLNormalizer.normalize),
         ])
+        return item.isUpdate ? .updated : .indexed
     }
 
     /// The item if it is indexed and not expired.
@@ -97,10 +107,12 @@ public struct IndexWriter: ~Copyable {
     /// with the same key: its `persistentIdentifier`, else its type with its related identifier,
     /// `webpageURL` or title.
     public mutating func indexActivities(_ records: some Sequence<ActivityRecord>) throws {
-        for record in records { try indexActivity(record) }
+        for record in records { _ = try indexActivity(record) }
     }
 
-    public mutating func indexActivity(_ record: ActivityRecord) throws {
+    /// Indexes one activity; returns why it was refused, or nil when it is stored.
+    @discardableResult
+    public mutating func indexActivity(_ record: ActivityRecord) throws -> RefusedActivity? {
         let activity = record.activity
         let attributes = activity.contentAttributeSet
         guard !activity.activityType.isEmpty else {
@@ -111,13 +123,11 @@ public struct IndexWriter: ~Copyable {
         }
         let related = attributes?.relatedUniqueIdentifier
         if let related, try liveItem(related) == nil {
-            report.activitiesRefused.append(
-                RefusedActivity(
-                    activityType: activity.activityType, title: activity.title ?? attributes?.title,
-                    reason:
-                        "relatedUniqueIdentifier \"\(related)\" names no indexed item, so the activity is not stored"
-                ))
-            return
+            let refused = RefusedActivity(
+                activityType: activity.activityType, title: activity.title ?? attributes?.title,
+                reason: "relatedUniqueIdentifier \"\(related)\" names no indexed item, so the activity is not stored")
+            report.activitiesRefused.append(refused)
+            return refused
         }
         let webpageKey = activity.webpageURL.map(URLNormalizer.normalize)
         let key =
@@ -165,6 +175,7 @@ public struct IndexWriter: ~Copyable {
             attributes?.contentType, attributes?.rankingHint,
         ])
         report.activitiesIndexed += 1
+        return nil
     }
 
     // MARK: - Deletes

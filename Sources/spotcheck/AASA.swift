@@ -1,7 +1,6 @@
 import ArgumentParser
 import Crawling
 import Foundation
-import PageFetching
 import URLNormalization
 import UniversalLinks
 import Verification
@@ -21,7 +20,7 @@ struct AASA: AsyncParsableCommand {
                 deprecated root path) under Apple's serving rules: no redirects, status 200, JSON \
                 content type, at most 128 KB. A file is checked for its content only. Exit codes: 0 no \
                 error finding; 1 error findings (the file is unusable, or breaks a rule of severity \
-                error); 3 the file cannot be read; 64 bad command line.
+                error); 3 the file cannot be read; 6 the host could not be asked; 64 bad command line.
                 """
         )
 
@@ -51,39 +50,55 @@ struct AASA: AsyncParsableCommand {
         }
 
         func run() async throws {
-            var standardError = StandardError()
-            let verifier = PageVerifier()
-            let file: AssociationFile
-            let isFile = FileManager.default.fileExists(atPath: target)
-            if isFile {
-                guard let data = FileManager.default.contents(atPath: target) else {
-                    print("spotcheck: error: \(target): cannot be read", to: &standardError)
-                    throw ExitCode(3)
-                }
-                let response = FetchResponse(
-                    url: target, status: 200, httpVersion: "file",
-                    headers: [HTTPHeader("Content-Type", "application/json")], body: [UInt8](data),
-                    wireBytes: data.count,
-                    timings: FetchTimings(), remoteAddress: nil)
-                file = AssociationFile.check(
-                    .success(response), url: target, onlyAtRootPath: false, isStandIn: true, appIDs: appIDs,
-                    verifier: verifier)
-                print("\(target): content checked (a file: the serving rules UL001–UL005 need a host)")
-            } else {
-                let origin = target.contains("://") ? target : "https://" + target
-                guard let parsed = URLParser.parse(origin), parsed.isCrawlable, parsed.host != nil else {
-                    throw ValidationError("\(target) is neither a file nor a host")
-                }
-                let fetcher = try Fetcher(
-                    configuration: FetcherConfiguration(
-                        userAgent: CrawlSettings.defaultUserAgent,
-                        limits: FetchLimits(maximumBodyBytes: 1 << 20, timeout: timeout)))
-                defer { fetcher.shutdown() }
-                file = await AssociationFile.fetch(
-                    origin: OriginMapping.origin(of: parsed), fetcher: fetcher, mapping: nil, appIDs: appIDs,
-                    verifier: verifier)
-                print("\(file.url): \(file.document == nil ? "not usable" : "read")")
+            // A path (a slash or a .json name, no scheme) is a file even when it does not exist:
+            // it is named as unreadable rather than asked of a host called "tmp".
+            let looksLikePath =
+                !target.contains("://") && (target.contains("/") || target.lowercased().hasSuffix(".json"))
+            let isFile = looksLikePath || FileManager.default.fileExists(atPath: target)
+            let file = isFile ? try readFile() : try await fetchFile()
+            printFindings(of: file, isFile: isFile)
+            if let document = file.document {
+                printVerdicts(document, servedBy: file)
+            } else if !urls.isEmpty {
+                print("no URL opens the app: \(file.unusableReason ?? "the file is not usable")")
             }
+            if file.document == nil || file.findings.contains(where: { $0.severity == .error }) {
+                throw ExitStatus.verdictNegative
+            }
+        }
+
+        private func readFile() throws -> AssociationFile {
+            guard let data = FileManager.default.contents(atPath: target) else {
+                var standardError = StandardError()
+                let why = FileManager.default.fileExists(atPath: target) ? "cannot be read" : "no such file"
+                print("spotcheck: error: \(target): \(why)", to: &standardError)
+                throw ExitStatus.inputUnreadable
+            }
+            print("\(target): content checked (a file: the serving rules UL001–UL005 need a host)")
+            return AssociationFile.check(
+                localFile: target, bytes: [UInt8](data), appIDs: appIDs, verifier: PageVerifier())
+        }
+
+        private func fetchFile() async throws -> AssociationFile {
+            let origin = target.contains("://") ? target : "https://" + target
+            guard let parsed = URLParser.parse(origin), parsed.isCrawlable, parsed.host != nil else {
+                throw ValidationError("\(target) is neither a file nor a host")
+            }
+            do {
+                let file = try await AssociationFile.fetch(
+                    origin: OriginMapping.origin(of: parsed), timeout: timeout, appIDs: appIDs, verifier: PageVerifier()
+                )
+                print("\(file.url): \(file.document == nil ? "not usable" : "read")")
+                return file
+            } catch {
+                var standardError = StandardError()
+                print("spotcheck: error: \(error)", to: &standardError)
+                throw ExitStatus.crawlFailed
+            }
+        }
+
+        /// The file's findings, the entitlements' and what was not applicable.
+        private func printFindings(of file: AssociationFile, isFile: Bool) {
             for finding in file.findings {
                 let place = finding.excerpt.isEmpty ? "" : " at \(finding.excerpt)"
                 let line = finding.line > 0 ? " (line \(finding.line))" : ""
@@ -102,26 +117,23 @@ struct AASA: AsyncParsableCommand {
             for note in isFile ? [] : file.summary["notApplicable"]?.arrayValue ?? [] {
                 print("  not applicable \(note["rule"]?.stringValue ?? ""): \(note["reason"]?.stringValue ?? "")")
             }
-            if let document = file.document {
-                let apps = appIDs.isEmpty ? (document.applinks?.details.flatMap(\.appIDs) ?? []) : appIDs
-                for url in urls {
-                    for app in apps {
-                        let host = file.url.contains("://") ? URLParser.parse(url)?.host : nil
-                        let verdict: String
-                        switch document.match(url, appID: app, servedForHost: host) {
-                        case .handled(let rule): verdict = "opens the app: \(rule)"
-                        case .excluded(let rule): verdict = "excluded: \(rule)"
-                        case .notMatched: verdict = "not matched: no rule of this app matches"
-                        case .notUniversalLink: verdict = "not a universal link (not http(s), or another host)"
-                        }
-                        print(PageSummary.printable("\(url) for \(app): \(verdict)"))
+        }
+
+        /// For each `--url` and app, the rule that decides it.
+        private func printVerdicts(_ document: AASADocument, servedBy file: AssociationFile) {
+            let apps = appIDs.isEmpty ? (document.applinks?.details.flatMap(\.appIDs) ?? []) : appIDs
+            for url in urls {
+                for app in apps {
+                    let host = file.url.contains("://") ? URLParser.parse(url)?.host : nil
+                    let verdict: String
+                    switch document.match(url, appID: app, servedForHost: host) {
+                    case .handled(let rule): verdict = "opens the app: \(rule)"
+                    case .excluded(let rule): verdict = "excluded: \(rule)"
+                    case .notMatched: verdict = "not matched: no rule of this app matches"
+                    case .notUniversalLink: verdict = "not a universal link (not http(s), or another host)"
                     }
+                    print(PageSummary.printable("\(url) for \(app): \(verdict)"))
                 }
-            } else if !urls.isEmpty {
-                print("no URL opens the app: \(file.unusableReason ?? "the file is not usable")")
-            }
-            if file.document == nil || file.findings.contains(where: { $0.severity == .error }) {
-                throw ExitCode(1)
             }
         }
     }

@@ -31,26 +31,16 @@ struct Diff: ParsableCommand {
         let diff = ReportDiff(old: try Self.load(old), new: try Self.load(new))
         print(
             format == "json" ? diff.json.serialized(pretty: true) : diff.text, terminator: format == "json" ? "\n" : "")
-        if !diff.isEmpty { throw ExitCode(1) }
+        if !diff.isEmpty { throw ExitStatus.verdictNegative }
     }
 
     static func load(_ path: String) throws -> JSONValue {
-        var standardError = StandardError()
-        var isFolder: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-        // A crawl folder, or its crawl.sqlite, stands for the report.json beside it.
-        let file =
-            isFolder.boolValue
-            ? (path as NSString).appendingPathComponent("report.json")
-            : path.hasSuffix(".sqlite")
-                ? ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("report.json")
-                : path
-        guard let data = FileManager.default.contents(atPath: file),
-            let value = JSONParser.parse(String(decoding: data, as: UTF8.self), lenient: false).value
-        else {
+        let (file, report) = ReportDiff.loadReport(path)
+        guard let report else {
+            var standardError = StandardError()
             print("spotcheck: error: \(file): not a readable report.json", to: &standardError)
-            throw ExitCode(3)
+            throw ExitStatus.inputUnreadable
         }
-        return value
+        return report
     }
 }

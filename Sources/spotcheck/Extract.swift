@@ -53,8 +53,8 @@ struct Extract: ParsableCommand {
         }
         output.flush()
         for problem in failures.problems { print("spotcheck: error: \(problem)", to: &standardError) }
-        if inputs.isEmpty { throw SpotCheckExit.noInput }
-        if !problems.isEmpty || !failures.problems.isEmpty { throw SpotCheckExit.someInputsFailed }
+        if inputs.isEmpty { throw ExitStatus.noInput }
+        if !problems.isEmpty || !failures.problems.isEmpty { throw ExitStatus.inputUnreadable }
     }
 }
 

@@ -1,20 +1,17 @@
 import Foundation
-import LenientJSON
 import Verification
 
 /// Findings for people: grouped by page (in report order), each with severity, rule, line and
 /// message, then the site-level ones. Pages are untrusted, so control characters are shown as
 /// U+FFFD.
 enum FindingsListing {
-    /// One page's findings (JSON as stored in reports); empty when it has none.
-    static func text(page url: String, findings: [JSONValue]) -> String {
+    /// One page's findings; empty when it has none.
+    static func text(page url: String, findings: [Finding]) -> String {
         guard !findings.isEmpty else { return "" }
         var lines = [url]
         for finding in findings {
-            let line = finding["line"]?.intValue ?? 0
-            lines.append(
-                "  \(finding["severity"]?.stringValue ?? "?") \(finding["rule"]?.stringValue ?? "?")\(line > 0 ? " line \(line)" : ""): \(finding["message"]?.stringValue ?? "")"
-            )
+            let line = finding.line > 0 ? " line \(finding.line)" : ""
+            lines.append("  \(finding.severity.rawValue) \(finding.ruleID)\(line): \(finding.message)")
         }
         return PageSummary.printable(lines.joined(separator: "\n")) + "\n"
     }

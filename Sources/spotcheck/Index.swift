@@ -10,25 +10,16 @@ struct Index: ParsableCommand {
         abstract: "The local index: Core Spotlight items and activities in one SQLite file, searchable.",
         discussion: """
             Every subcommand takes --index FILE (default spotcheck.sqlite in the working directory). \
-            Exit codes: 0 success; 1 show: no such item; 3 import: some records were skipped (the \
-            valid ones were imported); 5 export -o: the file cannot be written; 8 the input file \
-            cannot be read or is not JSON; 9 the index cannot be opened (missing, unreadable, \
-            corrupt, not an index, no FTS5); 10 the index failed while reading or writing (nothing \
-            was changed); 64 bad command line.
+            Exit codes (the shared table, docs/cli.md): 0 success; 1 show: no such item; 3 import: \
+            the input file cannot be read or is not JSON, or some records were skipped (the valid \
+            ones were imported); 5 export -o: the file cannot be written; 9 the index cannot be \
+            opened (missing, unreadable, corrupt, not an index, no FTS5); 10 the index failed while \
+            reading or writing (nothing was changed); 64 bad command line.
             """,
         subcommands: [
             Import.self, List.self, Show.self, Delete.self, Export.self, Stats.self, ReindexDue.self, Search.self,
         ]
     )
-
-    /// Exit codes of the `index` subcommands (docs/index.md).
-    enum Exit {
-        static let notFound = ExitCode(1)
-        static let recordsSkipped = ExitCode(3)
-        static let inputUnreadable = ExitCode(8)
-        static let indexUnusable = ExitCode(9)
-        static let indexFailed = ExitCode(10)
-    }
 
     /// `--index FILE`, shared by every subcommand.
     struct IndexOption: ParsableArguments {
@@ -40,7 +31,7 @@ struct Index: ParsableCommand {
         func open(create: Bool = false) throws -> LocalIndex {
             if !create, !FileManager.default.fileExists(atPath: path) {
                 Index.fail("\(path): no such index file (spotcheck index import creates one)")
-                throw Exit.indexUnusable
+                throw ExitStatus.databaseUnusable
             }
             do {
                 return try LocalIndex(path: path)
@@ -65,12 +56,12 @@ struct Index: ParsableCommand {
     }
 
     /// Reports an index error on stderr and returns its exit code.
-    static func exit(for error: LocalIndexError) -> ExitCode {
+    static func exit(for error: LocalIndexError) -> ExitStatus {
         fail(error.description)
         switch error.kind {
-        case .cannotOpen, .fullTextSearchUnavailable: return Exit.indexUnusable
-        case .invalidClientState, .batchingUnsupported: return ExitCode.validationFailure
-        case .invalidItem, .databaseFailure: return Exit.indexFailed
+        case .cannotOpen, .fullTextSearchUnavailable: return ExitStatus.databaseUnusable
+        case .invalidClientState, .batchingUnsupported: return ExitStatus.usage
+        case .invalidItem, .databaseFailure: return ExitStatus.databaseFailed
         }
     }
 
@@ -108,11 +99,6 @@ struct Index: ParsableCommand {
         @Option(help: "The client state to record for --name when the import commits (< 250 bytes).")
         var clientState: String?
 
-        /// Test hook: after this many records, say so on stderr and wait to be killed, inside the
-        /// open transaction.
-        @Option(help: .hidden)
-        var stallAfter: Int?
-
         func validate() throws {
             if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
             if let clientState {
@@ -128,90 +114,29 @@ struct Index: ParsableCommand {
 
         func run() throws {
             let localIndex = try index.open(create: true)
-            var skipped: [RecordProblem] = []
-            var ignoredUpdates: [(RecordPosition, String)] = []
-            var format = LocalItemsFile.Format.jsonLines
-            var inputError: LocalItemsFileError?
-            let report: IndexingReport
+            let result: FileImport
             do {
-                report = try localIndex.write(
-                    "import", index: name, clientState: clientState.map { Array($0.utf8) }
-                ) { writer in
-                    var activities: [(RecordPosition, ActivityRecord)] = []
-                    var records = 0
-                    do {
-                        format = try LocalItemsFile.read(path: file) { position, result in
-                            records += 1
-                            switch result {
-                            case .failure(let problem):
-                                skipped.append(problem)
-                            case .success(.item(let item)):
-                                let ignoredBefore = writer.report.updatesIgnored.count
-                                try writer.indexItem(item)
-                                if writer.report.updatesIgnored.count > ignoredBefore {
-                                    ignoredUpdates.append((position, item.uniqueIdentifier))
-                                }
-                            case .success(.activity(let activity)):
-                                activities.append((position, activity))
-                            case .success(.clientState(let indexName, let state)):
-                                guard let target = indexName ?? name else {
-                                    skipped.append(
-                                        RecordProblem(
-                                            position: position,
-                                            "clientState: no indexName and no --name; the default index keeps no client state (AS016)"
-                                        ))
-                                    break
-                                }
-                                try writer.setClientState(state, index: target)
-                            }
-                            if let stallAfter, records == stallAfter { Self.stall(records) }
-                        }
-                    } catch let error as LocalItemsFileError {
-                        inputError = error
-                        throw error
-                    }
-                    for (position, activity) in activities {
-                        let refusedBefore = writer.report.activitiesRefused.count
-                        try writer.indexActivity(activity)
-                        if let refused = writer.report.activitiesRefused.dropFirst(refusedBefore).first {
-                            skipped.append(RecordProblem(position: position, refused.description))
-                        }
-                    }
-                    return writer.report
-                }
+                result = try localIndex.importFile(file, index: name, clientState: clientState.map { Array($0.utf8) })
             } catch {
-                if let inputError {
-                    Index.fail(inputError.description)
-                    throw Exit.inputUnreadable
+                switch error {
+                case .unreadableFile(let problem):
+                    Index.fail(problem.description)
+                    throw ExitStatus.inputUnreadable
+                case .index(let problem): throw Index.exit(for: problem)
                 }
-                throw Index.exit(for: error)
             }
-            for problem in skipped.sorted(by: { Self.order($0.position) < Self.order($1.position) }) {
-                Index.warn("\(file): \(problem) (skipped)")
-            }
-            for (position, identifier) in ignoredUpdates {
+            for problem in result.skipped { Index.warn("\(file): \(problem) (skipped)") }
+            for (position, identifier) in result.ignoredUpdates {
                 Index.warn(
                     "\(file): \(position): isUpdate for \"\(identifier)\", which is not indexed: ignored, as Core Spotlight does (AS014)"
                 )
             }
+            let report = result.report
             print(
-                "\(file) (\(format.rawValue)): \(report.itemsIndexed) items indexed, \(report.itemsUpdated) updated, "
-                    + "\(report.activitiesIndexed) activities indexed; \(skipped.count) records skipped; "
-                    + "into \(index.path)")
-            if !skipped.isEmpty { throw Exit.recordsSkipped }
-        }
-
-        static func order(_ position: RecordPosition?) -> Int {
-            switch position {
-            case .arrayIndex(let index): index
-            case .line(let line): line
-            case nil: -1
-            }
-        }
-
-        static func stall(_ records: Int) -> Never {
-            Index.warn("stalled after \(records) records")
-            while true { sleep(60) }
+                "\(file) (\(result.format.rawValue)): \(report.itemsIndexed) items indexed, \(report.itemsUpdated) updated, "
+                    + "\(report.activitiesIndexed) activities indexed; \(result.skipped.count) records skipped; "
+                    + "into \(localIndex.path)")
+            if !result.skipped.isEmpty { throw ExitStatus.inputUnreadable }
         }
     }
 
@@ -267,7 +192,7 @@ struct Index: ParsableCommand {
             }
             guard let item else {
                 Index.fail("\(identifier): no such item in \(index.path) (or it has expired)")
-                throw Exit.notFound
+                throw ExitStatus.verdictNegative
             }
             var object = item.item.json
             object.append("indexedAt", .string(SpotlightDate(utcSeconds: item.indexedAt).text))
@@ -349,7 +274,7 @@ struct Index: ParsableCommand {
                     let handle = FileHandle(forWritingAtPath: output)
                 else {
                     Index.fail("\(output): cannot be written")
-                    throw SpotCheckExit.reportNotWritable
+                    throw ExitStatus.outputNotWritable
                 }
                 file = handle
             }
@@ -491,19 +416,12 @@ struct Index: ParsableCommand {
         @Option(help: "text or json.")
         var format: OutputFormat = .text
 
-        /// Benchmark hook (Scripts/bench_index.py): run every line of this file as a query (an
-        /// optional domain after a tab) on one open index; print one JSON line per query with
-        /// its result count and seconds. The positional query is ignored.
-        @Option(help: .hidden)
-        var queriesFrom: String?
-
         func validate() throws {
             if limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
         func run() throws {
             let localIndex = try index.open()
-            if let queriesFrom { return try timeQueries(from: queriesFrom, in: localIndex) }
             let search = SearchQuery(
                 query, domainIdentifier: domain, contentType: contentType, limit: limit,
                 prefixMatchesLastWord: !noPrefix)
@@ -537,29 +455,6 @@ struct Index: ParsableCommand {
                     )
                 }
                 if results.isEmpty { print("no results") }
-            }
-        }
-
-        private func timeQueries(from path: String, in localIndex: LocalIndex) throws {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                Index.fail("\(path): cannot be read")
-                throw Exit.inputUnreadable
-            }
-            let clock = ContinuousClock()
-            for line in text.split(separator: "\n") {
-                let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
-                let search = SearchQuery(
-                    parts[0], domainIdentifier: parts.count > 1 ? parts[1] : domain, contentType: contentType,
-                    limit: limit, prefixMatchesLastWord: !noPrefix)
-                var count = 0
-                let elapsed = try clock.measure {
-                    count = try Index.guarded { () throws(LocalIndexError) in try localIndex.search(search).count }
-                }
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-                let object: JSONObject = [
-                    "query": .string(parts[0]), "results": JSONValue(count), "seconds": JSONValue(seconds),
-                ]
-                print(JSONValue.object(object).serialized())
             }
         }
     }

@@ -11,7 +11,8 @@ struct Robots: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Decide whether a user agent may fetch a URL under a robots.txt file.",
-            discussion: "Exit codes: 0 allowed, 1 disallowed, 2 error (the contract of Google's robotstxt-spec-test)."
+            discussion:
+                "Exit codes: 0 allowed, 1 disallowed, 3 the robots.txt file cannot be read (0/1 is the contract of Google's robotstxt-spec-test)."
         )
 
         @Option(help: "The robots.txt file.")
@@ -30,7 +31,7 @@ struct Robots: ParsableCommand {
             var standardError = StandardError()
             guard let data = FileManager.default.contents(atPath: robotsFile) else {
                 print("spotcheck: error: \(robotsFile): cannot be read", to: &standardError)
-                throw ExitCode(2)
+                throw ExitStatus.inputUnreadable
             }
             let robots = RobotsTxt(bytes: [UInt8](data), mode: google ? .google : .rfc9309)
             let decision = robots.decide(productToken: userAgent, url: url)
@@ -40,7 +41,7 @@ struct Robots: ParsableCommand {
             } else {
                 print("\(verdict): no rule matches")
             }
-            if !decision.allowed { throw ExitCode(1) }
+            if !decision.allowed { throw ExitStatus.verdictNegative }
         }
     }
 }

@@ -30,7 +30,7 @@ struct Rules: ParsableCommand {
         } catch {
             var standardError = StandardError()
             print("spotcheck: error: \(error)", to: &standardError)
-            throw SpotCheckExit.badConfiguration
+            throw ExitStatus.badConfiguration
         }
         let output: String
         switch format {

@@ -19,7 +19,7 @@ struct Serve: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             var standardError = StandardError()
             print("spotcheck: error: \(folder): not a folder", to: &standardError)
-            throw SpotCheckExit.crawlFailed
+            throw ExitStatus.crawlFailed
         }
         let server: RunningServer
         do {
@@ -27,7 +27,7 @@ struct Serve: AsyncParsableCommand {
         } catch {
             var standardError = StandardError()
             print("spotcheck: error: cannot serve \(folder) on 127.0.0.1:\(port): \(error)", to: &standardError)
-            throw SpotCheckExit.crawlFailed
+            throw ExitStatus.crawlFailed
         }
         FileHandle.standardOutput.write(Data("serving \(folder) at \(server.baseURL)\n".utf8))
         // Serves until the process is interrupted or terminated (the default signal actions end it).

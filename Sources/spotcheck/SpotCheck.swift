@@ -7,29 +7,30 @@ struct SpotCheck: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spotcheck",
         abstract: "Checks the web markup Apple's app search reads: Smart App Banner, Open Graph, schema.org.",
-        discussion: """
-            Exit codes: 0 success; 3 some input could not be read (named on stderr, every other \
-            input still processed); 4 no HTML input at all; 64 bad command line.
-            """,
+        discussion: "Exit codes (the same for every subcommand): \(ExitStatus.table).",
         version: "0.1.0",
         subcommands: [
             Crawl.self, Report.self, Diff.self, Extract.self, Validate.self, Robots.self, AASA.self, Index.self,
             Rules.self, Serve.self,
         ]
     )
-}
 
-/// Exit codes shared by the subcommands (docs/cli.md).
-enum SpotCheckExit {
-    static let someInputsFailed = ExitCode(3)
-    static let noInput = ExitCode(4)
-    static let reportNotWritable = ExitCode(5)
-    static let crawlFailed = ExitCode(6)
-    static let badConfiguration = ExitCode(7)
-    /// `--items` or `--index` cannot be read (the file, or the index database).
-    static let badLocalItems = ExitCode(8)
-    /// Findings at or above `--fail-on` (the report is written first).
-    static let findingsFailed = ExitCode(1)
+    /// ArgumentParser's entry point, with the one exit-code table: a command throws an
+    /// `ExitStatus` and the process exits with its code.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let status as ExitStatus {
+            Foundation.exit(status.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options shared by `extract` and `validate`.

@@ -53,12 +53,12 @@ struct Validate: ParsableCommand {
             configured.verifier = try verification.makeVerifier()
         } catch {
             print("spotcheck: error: \(error)", to: &standardError)
-            throw SpotCheckExit.badConfiguration
+            throw ExitStatus.badConfiguration
         }
         if let associationFile {
             guard let data = FileManager.default.contents(atPath: associationFile) else {
                 print("spotcheck: error: \(associationFile): cannot be read", to: &standardError)
-                throw SpotCheckExit.badConfiguration
+                throw ExitStatus.badConfiguration
             }
             let result = AASAValidator.validate([UInt8](data), configuredAppID: verification.appIDs.first)
             for problem in result.problems {
@@ -68,7 +68,7 @@ struct Validate: ParsableCommand {
             }
             guard let document = result.document else {
                 print("spotcheck: error: \(associationFile): not a usable AASA file", to: &standardError)
-                throw SpotCheckExit.badConfiguration
+                throw ExitStatus.badConfiguration
             }
             configured.universalLinks = UniversalLinkJudge(document: document, appIDs: verification.appIDs)
         }
@@ -111,15 +111,15 @@ struct Validate: ParsableCommand {
             print(
                 "spotcheck: error: cannot write the report into \(folder): \(error.localizedDescription)",
                 to: &standardError)
-            throw ExitCode(5)
+            throw ExitStatus.outputNotWritable
         }
         do {
-            _ = try reportFormats.write(
+            _ = try reportFormats.files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
                 suite: paths.joined(separator: " "), into: folder)
         } catch {
             print("spotcheck: error: cannot write the reports into \(folder): \(error)", to: &standardError)
-            throw ExitCode(5)
+            throw ExitStatus.outputNotWritable
         }
         let diagnostics = report.pages.reduce(0) { $0 + $1.markup.diagnostics.count }
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
@@ -129,9 +129,9 @@ struct Validate: ParsableCommand {
         print(
             "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", ")); report: \(reportPath)"
         )
-        if inputs.isEmpty { throw SpotCheckExit.noInput }
-        if !report.problems.isEmpty { throw SpotCheckExit.someInputsFailed }
-        if verification.failOn.fails(findings.map(\.severity)) { throw SpotCheckExit.findingsFailed }
+        if inputs.isEmpty { throw ExitStatus.noInput }
+        if !report.problems.isEmpty { throw ExitStatus.inputUnreadable }
+        if verification.failOn.fails(findings.map(\.severity)) { throw ExitStatus.verdictNegative }
     }
 }
 

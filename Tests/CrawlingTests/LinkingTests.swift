@@ -94,7 +94,7 @@ struct LinkingTests {
         let folder = try temporaryFolder("bad-items")
         let missing = try await runProcess(
             executable, ["crawl", TestSite.fixtureRoot, "--items", folder + "/none.json", "--output", folder + "/a"])
-        #expect(missing.status == 8)
+        #expect(missing.status == 3)
         #expect(missing.output.contains("none.json: no such file"))
         let mixed = folder + "/mixed.jsonl"
         try """

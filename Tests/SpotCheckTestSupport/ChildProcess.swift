@@ -8,17 +8,22 @@ public struct TestFailure: Error, CustomStringConvertible {
 
 /// The path of the `spotcheck` executable built beside the test bundle.
 public func spotcheckExecutable() throws -> String {
+    try builtExecutable("spotcheck")
+}
+
+/// The path of an executable of this package built beside the test bundle.
+public func builtExecutable(_ name: String) throws -> String {
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var folder = bundle.deletingLastPathComponent()
     for _ in 0..<4 {
-        let candidate = folder.appendingPathComponent("spotcheck").path
+        let candidate = folder.appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         folder.deleteLastPathComponent()
     }
     let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("spotcheck").path
+        .appendingPathComponent(name).path
     guard FileManager.default.isExecutableFile(atPath: fallback) else {
-        throw TestFailure("spotcheck executable not found next to \(bundle.path)")
+        throw TestFailure("\(name) executable not found next to \(bundle.path)")
     }
     return fallback
 }

@@ -110,6 +110,11 @@ struct Child {
 
 /// Starts `spotcheck` in `folder`, its stdout and stderr going to temporary files.
 func startSpotcheck(_ arguments: [String], in folder: String) throws -> Child {
+    try startChild(try spotcheckExecutable(), arguments, in: folder)
+}
+
+/// Starts an executable of this package in `folder`, its output and errors going to files.
+func startChild(_ executable: String, _ arguments: [String], in folder: String) throws -> Child {
     let base = NSTemporaryDirectory() + "spotcheck-index-child-\(UUID().uuidString)"
     let outputPath = base + ".out"
     let errorPath = base + ".err"
@@ -117,7 +122,7 @@ func startSpotcheck(_ arguments: [String], in folder: String) throws -> Child {
         FileManager.default.createFile(atPath: errorPath, contents: nil)
     else { throw TestFailure("\(base): cannot be created") }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try spotcheckExecutable())
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: folder)
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))

@@ -1,23 +1,21 @@
 import Foundation
 import SpotlightIndex
 import SpotlightModel
-import Verification
+public import Verification
 
 /// The app's local entries for `crawl --items FILE` / `--index DB`, and feeding a crawl's
 /// candidates into an index.
-enum LocalEntries {
-    /// Reads a local-items file (JSON array or JSON Lines); invalid records are named on stderr
-    /// with their position and skipped. Throws when the file cannot be read at all.
-    static func load(file path: String) throws -> [LocalEntry] {
-        var standardError = StandardError()
+enum LocalEntrySources {
+    /// Reads a local-items file (JSON array or JSON Lines); each invalid record is passed to
+    /// `skipped` with its position and left out. Throws when the file cannot be read at all.
+    static func load(file path: String, skipped: (String) -> Void) throws -> [LocalEntry] {
         var entries: [LocalEntry] = []
         try LocalItemsFile.read(path: path) { position, result in
             switch result {
             case .success(.item(let item)): entries.append(.item(item))
             case .success(.activity(let record)): entries.append(.activity(record.activity))
             case .success(.clientState): break
-            case .failure(let problem):
-                print("spotcheck: warning: \(path): \(position): \(problem.message) (skipped)", to: &standardError)
+            case .failure(let problem): skipped("\(path): \(position): \(problem.message) (skipped)")
             }
         }
         return entries

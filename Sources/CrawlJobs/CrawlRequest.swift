@@ -1,0 +1,111 @@
+public import Crawling
+public import Reports
+public import Verification
+
+/// Everything a crawl is asked to do: where to start, how far to go, what to check, what to write.
+/// The CLI maps its options onto this value; `CrawlJob.run` does the rest.
+public struct CrawlRequest: Sendable {
+    /// An http(s) URL, or a folder served on 127.0.0.1; nil with `resume` and `output` (the
+    /// stored seed is used).
+    public var seed: String?
+    /// `--as`: the public origin a served folder stands for (else its `spotcheck-site.json`).
+    public var publicOrigin: String?
+    /// The crawl's limits and politeness; `seed`, `source` and `publicOrigin` are filled in by the job.
+    public var settings: CrawlSettings
+    /// The output folder (default `reports/<host>-<UTC time>/`).
+    public var output: String?
+    /// Continue the unfinished crawl in `output` (or the latest one of this seed under `reports/`).
+    public var resume: Bool
+    /// The page rules, with the project's rule configuration and the app's identity.
+    public var verifier: PageVerifier
+    /// `--items`: the app's local items file.
+    public var itemsFile: String?
+    /// `--index`: a local index whose entries are joined and which the candidates are fed into.
+    public var indexPath: String?
+    /// The report files besides `report.json`.
+    public var reportFiles: ReportFiles
+    /// `--baseline`: an earlier crawl's report.json (or its folder).
+    public var baseline: String?
+
+    public init(
+        seed: String?, publicOrigin: String? = nil, settings: CrawlSettings, output: String? = nil,
+        resume: Bool = false, verifier: PageVerifier = PageVerifier(), itemsFile: String? = nil,
+        indexPath: String? = nil, reportFiles: ReportFiles, baseline: String? = nil
+    ) {
+        self.seed = seed
+        self.publicOrigin = publicOrigin
+        self.settings = settings
+        self.output = output
+        self.resume = resume
+        self.verifier = verifier
+        self.itemsFile = itemsFile
+        self.indexPath = indexPath
+        self.reportFiles = reportFiles
+        self.baseline = baseline
+    }
+}
+
+/// What happened during a crawl that a person may want to see, in order.
+public enum CrawlEvent: Sendable {
+    /// The live tally (several times a second while pages come in).
+    case progress(CrawlProgress)
+    /// The crawl is done and the reports are being written.
+    case crawlFinished
+    /// Something was left out and the crawl went on (an invalid local-items record).
+    case warning(String)
+    /// One page's findings, in report order, after the reports are written (pages without
+    /// findings are not reported).
+    case pageFindings(url: String, findings: [Finding])
+    /// The rules over the whole crawl.
+    case siteFindings([Finding])
+    /// The comparison with `--baseline`, written to `path`.
+    case baselineCompared(ReportDiff, path: String)
+    /// The candidates were fed into the `--index`.
+    case indexFed(index: String, domain: String, indexed: Int, removed: Int)
+    /// A report file was written (besides report.json).
+    case wrote(path: String)
+}
+
+/// How a crawl ended.
+public struct CrawlOutcome: Sendable {
+    public var summary: CrawlSummary
+    public var totals: CrawlReportWriter.Totals
+    public var reportFolder: String
+    public var reportPath: String
+    public var storePath: String
+    /// Set when not even the seed could be fetched (the reports are written and say why).
+    public var seedNotFetched: String?
+
+    /// The severities that have at least one finding.
+    public var severitiesFound: [Severity] {
+        totals.findingsBySeverity.filter { $0.value > 0 }.compactMap { Severity(rawValue: $0.key) }
+    }
+}
+
+/// Why a crawl job stopped before its outcome: what kind of failure (each has one exit code in
+/// the CLI's table) and a message naming the file, folder or URL.
+public struct CrawlJobError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// No crawl to resume, a seed that is neither a folder nor a URL, a folder that cannot be
+        /// served, a fetcher that cannot start, no crawl stored to report.
+        case cannotCrawl
+        /// The crawl store cannot be opened or used.
+        case storeUnusable
+        /// `--items` or `--index` cannot be read, or the index cannot take the candidates.
+        case localItemsUnreadable
+        /// `--baseline` is not a readable report.json.
+        case baselineUnreadable
+        /// The output folder, report.json or another report file cannot be written.
+        case outputNotWritable
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

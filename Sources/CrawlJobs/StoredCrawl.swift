@@ -1,0 +1,96 @@
+import CrawlStore
+public import Crawling
+import Foundation
+public import Reports
+import URLNormalization
+public import Verification
+
+/// A crawl already in a store: its settings, where unfinished crawls are, and its reports written
+/// again without fetching (`spotcheck report`).
+public enum StoredCrawl {
+    /// The settings of the store's current run; nil when it holds no crawl.
+    static func settings(inStoreAt path: String) throws -> CrawlSettings? {
+        let store = try CrawlStore(path: path)
+        guard let run = try store.currentRun() else { return nil }
+        return try JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8))
+    }
+
+    /// The newest folder under reports/ whose store holds an unfinished crawl of `source`.
+    static func latestUnfinished(source: String, root: String = "reports") -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return nil }
+        for name in names.sorted(by: >) {
+            let folder = (root as NSString).appendingPathComponent(name)
+            let path = (folder as NSString).appendingPathComponent(CrawlJob.storeName)
+            guard FileManager.default.fileExists(atPath: path), let store = try? CrawlStore(path: path),
+                let run = try? store.currentRun(), run.finishedAt == nil,
+                let settings = try? JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8)),
+                settings.source == source
+            else { continue }
+            return folder
+        }
+        return nil
+    }
+
+    /// `reports/<host>-<UTC timestamp>`.
+    static func defaultFolder(host: String, date: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let safe = String(host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" })
+        return "reports/\(safe)-\(formatter.string(from: date))"
+    }
+
+    /// `spotcheck-site.json` in a served folder: `{"publicOrigin": "https://www.example.com"}`.
+    static func siteConfiguration(in folder: String) -> String? {
+        let path = (folder as NSString).appendingPathComponent("spotcheck-site.json")
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["publicOrigin"] as? String
+    }
+
+    /// Writes the reports of the crawl stored at `location` (a crawl folder or its crawl.sqlite)
+    /// into `output` (default: the store's folder), with today's site rules. Returns the paths
+    /// written; `events` hears the files as they are written.
+    public static func writeReports(
+        of location: String, into output: String?, siteRules configuration: RuleConfiguration,
+        reportFiles: ReportFiles
+    ) throws(CrawlJobError) -> [String] {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
+        let path = isFolder.boolValue ? (location as NSString).appendingPathComponent(CrawlJob.storeName) : location
+        guard exists, FileManager.default.fileExists(atPath: path) else {
+            throw CrawlJobError(.cannotCrawl, "\(path): no crawl store here")
+        }
+        let store: CrawlStore
+        let run: CrawlRun?
+        do {
+            store = try CrawlStore(path: path)
+            run = try store.currentRun()
+        } catch {
+            throw CrawlJobError(.storeUnusable, "\(path): \(error)")
+        }
+        guard let run else { throw CrawlJobError(.cannotCrawl, "\(path): the store holds no crawl") }
+        let settings = try? JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8))
+        let mapping = settings?.publicOrigin.flatMap { publicOrigin in
+            URLParser.parse(run.seed).flatMap {
+                OriginMapping(fetchOrigin: OriginMapping.origin(of: $0), publicOrigin: publicOrigin)
+            }
+        }
+        let folder = output ?? (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CrawlJobError(.outputNotWritable, "\(folder): cannot create the output folder: \(error)")
+        }
+        let reports = CrawlReports(
+            store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: configuration),
+            localEntries: nil, reportFiles: reportFiles, suite: settings?.publicOrigin ?? run.seed)
+        var written: [String] = []
+        let report = try reports.write(into: folder, baseline: nil) { event in
+            if case .wrote(let path) = event { written.append(path) }
+        }
+        return [report.path] + written
+    }
+}

@@ -1,0 +1,120 @@
+public import Foundation
+public import LenientJSON
+public import Verification
+
+/// The report files beside `report.json`: `findings.sarif`, `junit.xml`, `index.html`.
+public enum ReportFormat: String, CaseIterable, Sendable, Hashable {
+    case json, sarif, junit, html
+}
+
+/// Why a report file could not be written: the path and what went wrong.
+public struct ReportFileError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Writes the report files asked for (`--format`) from findings and a written `report.json`.
+public struct ReportFiles: Sendable {
+    public var formats: Set<ReportFormat>
+    /// The tool's version, as SARIF's driver names it.
+    public var toolVersion: String
+
+    public init(formats: Set<ReportFormat>, toolVersion: String) {
+        self.formats = formats
+        self.toolVersion = toolVersion
+    }
+
+    /// Whether a format besides `report.json` is asked for (the callers gather page findings then).
+    public var wantsMore: Bool { formats.contains { $0 != .json } }
+
+    /// Writes the SARIF, JUnit and HTML files asked for into `folder`; returns their paths.
+    public func write(
+        pages: [(url: String, findings: [Finding])], siteFindings: [Finding], suite: String, into folder: String,
+        baseline: ReportDiff? = nil
+    ) throws(ReportFileError) -> [String] {
+        var written: [String] = []
+        if formats.contains(.sarif) {
+            let path = (folder as NSString).appendingPathComponent("findings.sarif")
+            let log = SARIFLog(toolVersion: toolVersion, findings: pages.flatMap(\.findings) + siteFindings)
+            try Self.write(log.json.serialized(pretty: true) + "\n", to: path)
+            written.append(path)
+        }
+        if formats.contains(.junit) {
+            let path = (folder as NSString).appendingPathComponent("junit.xml")
+            var cases = pages.map { JUnitReport.Case(name: $0.url, findings: $0.findings) }
+            cases.append(JUnitReport.Case(name: "site-level rules", findings: siteFindings))
+            try Self.write(JUnitReport(suiteName: suite, cases: cases).xml, to: path)
+            written.append(path)
+        }
+        if formats.contains(.html) { written.append(try writeHTML(into: folder, baseline: baseline)) }
+        return written
+    }
+
+    /// `index.html` from the `report.json` already in `folder`, written as it is rendered.
+    public func writeHTML(into folder: String, baseline: ReportDiff? = nil) throws(ReportFileError) -> String {
+        let source = (folder as NSString).appendingPathComponent("report.json")
+        guard let data = FileManager.default.contents(atPath: source) else {
+            throw ReportFileError(path: source, message: "cannot be read, so index.html cannot be made from it")
+        }
+        guard let report = JSONParser.parse(data, lenient: false).value else {
+            throw ReportFileError(path: source, message: "not JSON, so index.html cannot be made from it")
+        }
+        let path = (folder as NSString).appendingPathComponent("index.html")
+        let partial = path + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: nil),
+            let handle = FileHandle(forWritingAtPath: partial)
+        else { throw ReportFileError(path: partial, message: "cannot be written") }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        var html = HTMLReport(report: report)
+        html.baseline = baseline
+        html.render { piece in
+            buffer.append(contentsOf: piece.utf8)
+            if buffer.count >= 1 << 20 {
+                handle.write(Data(buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        handle.write(Data(buffer))
+        do {
+            try handle.close()
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(atPath: partial, toPath: path)
+        } catch {
+            throw ReportFileError(path: path, message: "cannot be written (\(error.localizedDescription))")
+        }
+        return path
+    }
+
+    private static func write(_ text: String, to path: String) throws(ReportFileError) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ReportFileError(path: path, message: "cannot be written (\(error.localizedDescription))")
+        }
+    }
+}
+
+extension ReportDiff {
+    /// A `report.json`, or the one in a crawl folder or beside a `crawl.sqlite`; nil when it
+    /// cannot be read or is not JSON. Returns the file it read, for messages.
+    public static func loadReport(_ path: String) -> (file: String, report: JSONValue?) {
+        var isFolder: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        let file =
+            isFolder.boolValue
+            ? (path as NSString).appendingPathComponent("report.json")
+            : path.hasSuffix(".sqlite")
+                ? ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("report.json")
+                : path
+        guard let data = FileManager.default.contents(atPath: file) else { return (file, nil) }
+        return (file, JSONParser.parse(String(decoding: data, as: UTF8.self), lenient: false).value)
+    }
+}
