@@ -218,42 +218,23 @@ struct PageProcessor: Sendable {
     private func analyze(_ response: FetchResponse, record: PageRecord, depth: Int) async -> PageOutcome {
         var record = record
         let publicURL = mapping?.publicURL(record.finalURL) ?? record.finalURL
-        var options = MarkupExtractor.Options(microdataContentOnAnyElement: settings.microdataContentOnAnyElement)
-        let headerCharset = response.charset.flatMap { Self.supportedCharset($0) }
-        options.encoding = headerCharset
-        let analyzer = PageAnalyzer(extractor: MarkupExtractor(options: options))
-        var context = PageContext(
+        let pipeline = PagePipeline(
+            extractorOptions: MarkupExtractor.Options(
+                microdataContentOnAnyElement: settings.microdataContentOnAnyElement),
+            verifier: verifier)
+        let facts = ServedFacts(
             status: response.status, mediaType: response.mediaType,
-            robotsHeaders: response.headers.filter { $0.name.lowercased() == "x-robots-tag" }.map(\.value),
-            headerCanonicals: Self.headerCanonicals(
-                response.headers.filter { $0.name.lowercased() == "link" }.map(\.value)
-            ).map { target in
-                URLParser.parse(target, base: URLParser.parse(publicURL))?.description ?? target
-            },
-            bodyBytes: response.body.count, applebotAllowed: record.applebotAllowed)
-        var page = analyzer.analyze(html: response.body, input: PageInput(path: record.finalURL, url: publicURL))
-        // The universal-link verdicts need the page's canonical URL and app-argument: verify after.
-        context.canonicalLink = await associations.verdict(for: page.markup.canonicals.first?.content ?? publicURL)
-        if let argument = page.markup.smartAppBanner?.appArgument,
-            let parsed = URLParser.parse(argument), parsed.isCrawlable
-        {
-            context.appArgumentLink = await associations.verdict(for: argument)
+            headers: response.headers.map { (name: $0.name, value: $0.value) }, charset: response.charset,
+            applebotAllowed: record.applebotAllowed)
+        let checked = await pipeline.check(html: response.body, url: publicURL, facts: facts) { pending in
+            await lookups(for: pending)
         }
-        page.findings = verifier.verify(page.markup, attributes: page.attributes, context: context)
-        if let headerCharset, let declared = MarkupExtractor.declaredCharset(in: response.body),
-            Self.canonicalCharset(declared) != Self.canonicalCharset(headerCharset)
-        {
-            page.markup.diagnostics.append(
-                ExtractionDiagnostic(
-                    code: .charsetConflict, line: 0,
-                    message:
-                        "Content-Type says charset=\(headerCharset) but the page's <meta> says \(declared); decoded as \(headerCharset), as browsers do"
-                ))
-        }
+        let page = AnalyzedPage(input: PageInput(path: record.finalURL, url: publicURL), checked: checked)
+        let context = checked.context
         var json = page.json
         json.members.removeAll { $0.key == "file" }
         if let verdict = context.canonicalLink { json.append("universalLink", .string(verdict.summary)) }
-        let candidacy = Candidacy(page: page.markup, attributes: page.attributes, context: context)
+        let candidacy = checked.candidacy
         let candidate: JSONValue = [
             "isCandidate": JSONValue(candidacy.isCandidate),
             "failing": .array(candidacy.failing.map { .string($0.rawValue) }),
@@ -276,18 +257,7 @@ struct PageProcessor: Sendable {
         )
         record.markupJSON = JSONValue.object(json).serialized(pretty: false)
         record.attributeSetJSON = JSONValue.object(page.attributes.attributeSet.json).serialized(pretty: false)
-        var findings = page.findings ?? []
-        var probes: [(ImageReference, ImageProbe)] = []
-        for reference in ImageReference.references(
-            in: page.markup, thumbnailURL: page.attributes.attributeSet.thumbnailURL)
-        {
-            if let probe = await images.probe(reference.url) { probes.append((reference, probe)) }
-        }
-        if !probes.isEmpty {
-            findings = (findings + verifier.verifyImages(probes, pageURL: publicURL)).sorted {
-                ($0.line, $0.ruleID, $0.message) < ($1.line, $1.ruleID, $1.message)
-            }
-        }
+        let findings = checked.findings
         record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
         if let title = page.markup.title?.text, Self.looksLikeNotFound(title) {
             record.errorKind = "soft-404"
@@ -296,6 +266,19 @@ struct PageProcessor: Sendable {
         let (links, skipped) = discover(
             page.markup.links.map(\.href), base: page.markup.baseURL, depth: depth, pageURL: record.finalURL)
         return .page(record, links: links, skipped: skipped)
+    }
+
+    /// What the pipeline asks of the crawl: the hosts' AASA verdicts and the images, each fetched
+    /// once per crawl.
+    private func lookups(for pending: PendingPage) async -> PageLookups {
+        var lookups = PageLookups(canonicalLink: await associations.verdict(for: pending.canonicalLinkURL))
+        if let argument = pending.appArgumentLinkURL {
+            lookups.appArgumentLink = await associations.verdict(for: argument)
+        }
+        for reference in pending.imageReferences {
+            if let probe = await images.probe(reference.url) { lookups.imageProbes.append((reference, probe)) }
+        }
+        return lookups
     }
 
     /// Links of a page kept from an earlier crawl (a 304), so the re-crawl still reaches what it linked.
@@ -401,41 +384,6 @@ struct PageProcessor: Sendable {
         }
     }
 
-    /// The targets of `rel="canonical"` links in `Link` header values (RFC 8288), as written.
-    static func headerCanonicals(_ values: [String]) -> [String] {
-        var targets: [String] = []
-        for value in values {
-            // `<url>; rel="canonical", <url2>; rel=alternate`: split on commas outside <…>.
-            var inside = false
-            var current = ""
-            var links: [String] = []
-            for character in value {
-                if character == "<" { inside = true } else if character == ">" { inside = false }
-                if character == ",", !inside {
-                    links.append(current)
-                    current = ""
-                } else {
-                    current.append(character)
-                }
-            }
-            links.append(current)
-            for link in links {
-                guard let open = link.firstIndex(of: "<"), let close = link.firstIndex(of: ">"), open < close else {
-                    continue
-                }
-                let parameters = link[link.index(after: close)...].lowercased()
-                    .split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-                let isCanonical = parameters.contains { parameter in
-                    guard parameter.hasPrefix("rel=") else { return false }
-                    let rels = parameter.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                    return rels.split(separator: " ").contains("canonical")
-                }
-                if isCanonical { targets.append(String(link[link.index(after: open)..<close])) }
-            }
-        }
-        return targets
-    }
-
     /// `Retry-After` as seconds: delta-seconds or an HTTP date.
     static func retryAfterSeconds(_ value: String) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
@@ -452,24 +400,6 @@ struct PageProcessor: Sendable {
         let lower = title.lowercased()
         return lower.contains("not found") || lower.contains("404") || lower.contains("page missing")
             || lower.contains("no longer available")
-    }
-
-    static func canonicalCharset(_ name: String) -> String {
-        let lower = name.lowercased().trimmingCharacters(in: .whitespaces)
-        switch lower {
-        case "utf8", "unicode-1-1-utf-8": return "utf-8"
-        case "latin1", "iso8859-1", "iso_8859-1", "l1": return "iso-8859-1"
-        default: return lower
-        }
-    }
-
-    /// A header charset worth passing to the parser (a plausible label), else nil.
-    static func supportedCharset(_ name: String) -> String? {
-        let label = name.trimmingCharacters(in: .whitespaces)
-        guard !label.isEmpty, label.count < 40,
-            label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) })
-        else { return nil }
-        return label
     }
 }
 

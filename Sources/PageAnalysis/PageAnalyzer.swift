@@ -10,6 +10,26 @@ public struct AnalyzedPage: Sendable {
     public var attributes: PageAttributes
     /// The rule findings, when the analyzer has a verifier (`validate`, `crawl`; not `extract`).
     public var findings: [Finding]?
+    /// Whether the page can reach the public index, and which conditions fail.
+    public var candidacy: Candidacy
+
+    public init(
+        input: PageInput, markup: PageMarkup, attributes: PageAttributes, findings: [Finding]?,
+        candidacy: Candidacy
+    ) {
+        self.input = input
+        self.markup = markup
+        self.attributes = attributes
+        self.findings = findings
+        self.candidacy = candidacy
+    }
+
+    /// A checked page read from `input`.
+    public init(input: PageInput, checked: CheckedPage) {
+        self.init(
+            input: input, markup: checked.markup, attributes: checked.attributes, findings: checked.findings,
+            candidacy: checked.candidacy)
+    }
 
     /// The page in the `extract` contract, with the attribute set, its provenance and deep links.
     public var json: JSONObject {
@@ -25,10 +45,9 @@ public struct AnalyzedPage: Sendable {
     }
 }
 
-/// Extraction plus the attribute-set builder: the per-page work of `extract` and `validate`.
+/// The per-page work of `extract` and `validate` on files: loading, then the one page pipeline.
 public struct PageAnalyzer: Sendable {
     public var extractor: MarkupExtractor
-    public var builder: AttributeSetBuilder
     public var maximumPageBytes: Int
     /// Checks each page against the rule catalogue when set.
     public var verifier: PageVerifier?
@@ -38,26 +57,17 @@ public struct PageAnalyzer: Sendable {
     public init(extractor: MarkupExtractor = MarkupExtractor(), maximumPageBytes: Int = PageLoader.defaultMaximumBytes)
     {
         self.extractor = extractor
-        self.builder = AttributeSetBuilder()
         self.maximumPageBytes = maximumPageBytes
     }
 
-    /// Extracts, builds the attribute set and, with a verifier, checks the page. `context` is what
-    /// is known of how the page was served; the HTML's size is filled in when it is not.
-    public func analyze(html: [UInt8], input: PageInput, context: PageContext = PageContext()) -> AnalyzedPage {
-        let markup = extractor.extract(html: html, url: input.url)
-        let attributes = builder.build(markup)
-        var context = context
-        if context.bodyBytes == nil { context.bodyBytes = html.count }
-        if let universalLinks {
-            universalLinks.judge(
-                canonical: markup.canonicals.first?.content ?? markup.url,
-                appArgument: markup.smartAppBanner?.appArgument,
-                into: &context)
-        }
+    /// The page through the one page pipeline (`PagePipeline`): extracted, built and, with a
+    /// verifier, checked; universal-link verdicts from `universalLinks` (a local AASA file).
+    public func analyze(html: [UInt8], input: PageInput) -> AnalyzedPage {
+        let pipeline = PagePipeline(extractorOptions: extractor.options, verifier: verifier)
+        let page = pipeline.check(html: html, url: input.url) { PageLookups.judged($0, by: universalLinks) }
         return AnalyzedPage(
-            input: input, markup: markup, attributes: attributes,
-            findings: verifier?.verify(markup, attributes: attributes, context: context))
+            input: input, markup: page.markup, attributes: page.attributes,
+            findings: verifier == nil ? nil : page.findings, candidacy: page.candidacy)
     }
 
     /// Loads and analyses one file.
@@ -72,11 +82,10 @@ public struct PageAnalyzer: Sendable {
 }
 
 extension AnalyzedPage {
-    /// What the site-level rules compare of this page.
+    /// What the site-level rules compare of this page (noindex from candidacy, as in a crawl).
     public var sitePage: SitePage {
         SitePage(
-            url: markup.url, status: nil, isHTML: true,
-            isNoindex: findings?.contains { $0.ruleID == "IX002" } ?? false,
+            url: markup.url, status: nil, isHTML: true, isNoindex: candidacy.failing.contains(.noindex),
             canonical: markup.canonicals.first?.content, title: attributes.attributeSet.title,
             contentDescription: attributes.attributeSet.contentDescription,
             thumbnailURL: attributes.attributeSet.thumbnailURL, appArgument: markup.smartAppBanner?.appArgument)

@@ -58,7 +58,7 @@ public struct PageVerifier: Sendable {
     }
 
     /// Findings in a fixed order: line, then rule id, then message.
-    static func ordered(_ findings: [Finding]) -> [Finding] {
+    public static func ordered(_ findings: [Finding]) -> [Finding] {
         findings.sorted { ($0.line, $0.ruleID, $0.message) < ($1.line, $1.ruleID, $1.message) }
     }
 }
