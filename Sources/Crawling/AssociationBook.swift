@@ -127,7 +127,7 @@ public struct AssociationFile: Sendable {
                 }
             if let difference,
                 let finding = verifier.finding(
-                    "UL023", url: fileURL, line: 0, excerpt: "User-Agent: \(unknownUserAgent)",
+                    .ul023, url: fileURL, line: 0, excerpt: "User-Agent: \(unknownUserAgent)",
                     message: "asked with an unknown User-Agent (\(unknownUserAgent)), \(fileURL) \(difference)")
             {
                 file.findings.append(finding)
@@ -148,7 +148,7 @@ public struct AssociationFile: Sendable {
         func add(_ problems: [AASAProblem]) {
             for problem in problems {
                 if let finding = verifier.finding(
-                    problem.ruleID, url: url, line: problem.location?.line ?? 0,
+                    problem.rule, url: url, line: problem.location?.line ?? 0,
                     excerpt: problem.location?.path ?? "", message: problem.message)
                 {
                     findings.append(finding)
@@ -163,7 +163,7 @@ public struct AssociationFile: Sendable {
         case .failure(let error):
             add([
                 AASAProblem(
-                    ruleID: error.kind == .tls ? "UL004" : "UL001", severity: .error,
+                    rule: error.kind == .tls ? .ul004 : .ul001, severity: .error,
                     message: "\(url) could not be fetched: \(error.kind.rawValue): \(error.message)")
             ])
             unusable = "\(url) could not be fetched (\(error.kind.rawValue))"
