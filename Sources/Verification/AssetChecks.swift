@@ -69,7 +69,7 @@ public struct ImageProbe: Sendable, Hashable {
 /// The image rules (apple-markup-rules.md §7.7 CT009–CT011, and TW003's size limit) for one image a
 /// page names, once it has been fetched.
 struct AssetChecks: PageRuleGroup {
-    static let rules: Set<RuleID> = [.ct009, .ct010, .ct011]
+    static let rules: Set<RuleID> = [.ct009, .ct010, .ct011, .tw003]
 
     /// Apple's thumbnail guidance (SearchUserExperience.html): 180 px on the short side, tall
     /// images 270 px high; Messages ignores images under 150 px wide (TN3156).

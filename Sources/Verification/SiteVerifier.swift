@@ -65,7 +65,7 @@ public struct SiteVerifier: Sendable, RuleGroup {
     /// a default image on a few section pages is common; on three or more it is the site default).
     public static let duplicateLinkPages = 3
 
-    static let rules: Set<RuleID> = [.ct008, .ct014, .ix009, .ix012, .ix013, .ix014]
+    static let rules: Set<RuleID> = [.ct008, .ct014, .ix009, .ix012, .ix013, .ix014, .sab007]
 
     public init(configuration: RuleConfiguration = RuleConfiguration()) {
         self.configuration = configuration
