@@ -38,10 +38,12 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
+        // The rule ids, generated from the catalogue's data (Scripts/generate-rule-catalogue.py).
+        .target(name: "RuleIDs", swiftSettings: strictSettings),
         .target(name: "URLNormalization", swiftSettings: strictSettings),
         .target(
             name: "UniversalLinks",
-            dependencies: ["LenientJSON", "URLNormalization"],
+            dependencies: ["LenientJSON", "RuleIDs", "URLNormalization"],
             swiftSettings: strictSettings
         ),
         .target(name: "ImageSniffing", swiftSettings: strictSettings),
@@ -59,7 +61,8 @@ let package = Package(
                 "UniversalLinks",
                 "MarkupExtraction",
                 "PageAnalysis",
-                "PageFetching", "RobotsExclusion", "Sitemaps", "SpotlightModel", "URLNormalization", "Verification",
+                "PageFetching", "RobotsExclusion", "RuleIDs", "Sitemaps", "SpotlightModel", "URLNormalization",
+                "Verification",
             ],
             swiftSettings: strictSettings
         ),
@@ -87,7 +90,7 @@ let package = Package(
         .target(
             name: "Verification",
             dependencies: [
-                "ImageSniffing", "LenientJSON", "MarkupExtraction", "SpotlightModel", "UniversalLinks",
+                "ImageSniffing", "LenientJSON", "MarkupExtraction", "RuleIDs", "SpotlightModel", "UniversalLinks",
                 "URLNormalization",
             ],
             swiftSettings: strictSettings
@@ -195,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerificationTests",
-            dependencies: ["Verification", "LenientJSON", "MarkupExtraction", "SpotlightModel"],
+            dependencies: ["Verification", "LenientJSON", "MarkupExtraction", "RuleIDs", "SpotlightModel"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import CrawlStore
 import Foundation
 public import LenientJSON
 public import PageFetching
+import RuleIDs
 import URLNormalization
 public import UniversalLinks
 public import Verification
@@ -127,7 +128,7 @@ public struct AssociationFile: Sendable {
                 }
             if let difference,
                 let finding = verifier.finding(
-                    "UL023", url: fileURL, line: 0, excerpt: "User-Agent: \(unknownUserAgent)",
+                    .ul023, url: fileURL, line: 0, excerpt: "User-Agent: \(unknownUserAgent)",
                     message: "asked with an unknown User-Agent (\(unknownUserAgent)), \(fileURL) \(difference)")
             {
                 file.findings.append(finding)
@@ -148,7 +149,7 @@ public struct AssociationFile: Sendable {
         func add(_ problems: [AASAProblem]) {
             for problem in problems {
                 if let finding = verifier.finding(
-                    problem.ruleID, url: url, line: problem.location?.line ?? 0,
+                    problem.rule, url: url, line: problem.location?.line ?? 0,
                     excerpt: problem.location?.path ?? "", message: problem.message)
                 {
                     findings.append(finding)
@@ -163,7 +164,7 @@ public struct AssociationFile: Sendable {
         case .failure(let error):
             add([
                 AASAProblem(
-                    ruleID: error.kind == .tls ? "UL004" : "UL001", severity: .error,
+                    rule: error.kind == .tls ? .ul004 : .ul001, severity: .error,
                     message: "\(url) could not be fetched: \(error.kind.rawValue): \(error.message)")
             ])
             unusable = "\(url) could not be fetched (\(error.kind.rawValue))"
@@ -187,14 +188,14 @@ public struct AssociationFile: Sendable {
                 "notApplicable",
                 .array(serving.notApplicable.map { ["rule": .string($0.ruleID), "reason": .string($0.reason)] }))
             if response.status == 200 {
-                let servingRules = Set(serving.problems.map(\.ruleID))
+                let servingRules = Set(serving.problems.map(\.rule))
                 let result = AASAValidator.validate(response.body, configuredAppID: appIDs.first)
                 document = result.document
                 // UL007 (size) is also a serving check: report it once.
-                var problems = result.problems.filter { $0.ruleID != "UL007" || !servingRules.contains("UL007") }
+                var problems = result.problems.filter { $0.rule != .ul007 || !servingRules.contains(.ul007) }
                 if let document {
                     for app in appIDs.dropFirst() {
-                        problems += AASAValidator.check(document, configuredAppID: app).filter { $0.ruleID == "UL019" }
+                        problems += AASAValidator.check(document, configuredAppID: app).filter { $0.rule == .ul019 }
                     }
                 } else {
                     unusable = "\(url) is not a valid AASA file"

@@ -60,7 +60,7 @@ extension CrawlReportWriter {
             guard let policy = policies[origin] ?? nil,
                 !policy.isAllowed(productTokens: RobotsBook.applebotTokens, url: skipped.url),
                 let finding = verifier.finding(
-                    "IX001", url: shown(skipped.url), line: 0, excerpt: "robots.txt",
+                    .ix001, url: shown(skipped.url), line: 0, excerpt: "robots.txt",
                     message:
                         "robots.txt disallows \(shown(skipped.url)) for Applebot (not fetched: it disallows SpotCheck too)"
                 )

@@ -32,7 +32,7 @@ public struct SARIFLog: Sendable {
                 findings.map { finding in
                     var result = JSONObject()
                     result.append("ruleId", .string(finding.ruleID))
-                    if let position = index[finding.ruleID] { result.append("ruleIndex", JSONValue(position)) }
+                    if let position = index[finding.rule] { result.append("ruleIndex", JSONValue(position)) }
                     result.append("level", .string(Self.level(finding.severity)))
                     result.append("message", ["text": .string(finding.message)])
                     var physical = JSONObject()
@@ -59,8 +59,8 @@ public struct SARIFLog: Sendable {
 
     static func descriptor(_ rule: Rule) -> JSONObject {
         var object = JSONObject()
-        object.append("id", .string(rule.id))
-        object.append("name", .string(rule.id))
+        object.append("id", .string(rule.id.rawValue))
+        object.append("name", .string(rule.id.rawValue))
         object.append("shortDescription", ["text": .string(rule.check)])
         let fix = RuleCatalogue.fixHints[rule.id]
         var help = "\(rule.check) Source: \(rule.source) (\(rule.authority); \(RuleCatalogue.reference))."

@@ -1,4 +1,5 @@
 public import LenientJSON
+import RuleIDs
 
 /// The outcome of reading an AASA file: the model (when the file is a JSON object) and the structural problems.
 public struct AASAParseResult: Sendable, Hashable {
@@ -30,7 +31,7 @@ extension AASADocument {
         if body.count > maximumByteCount {
             problems.append(
                 AASAProblem(
-                    ruleID: "UL007", severity: .error,
+                    rule: .ul007, severity: .error,
                     message: "the file is \(body.count) bytes, more than the 128 KB (\(maximumByteCount) bytes) limit",
                     location: JSONPath.root.location))
         }
@@ -43,7 +44,7 @@ extension AASADocument {
                 : "its embedded JSON was checked"
             problems.append(
                 AASAProblem(
-                    ruleID: "UL008", severity: .warning,
+                    rule: .ul008, severity: .warning,
                     message: "the file is signed (CMS/PKCS #7 DER), which is deprecated; \(outcome)",
                     location: JSONPath.root.location))
             guard let extracted else { return AASAParseResult(document: nil, problems: problems) }
@@ -57,7 +58,7 @@ extension AASADocument {
         guard case .object(let object) = value else {
             problems.append(
                 AASAProblem(
-                    ruleID: "UL006", severity: .error,
+                    rule: .ul006, severity: .error,
                     message: "the top level is \(JSONTypeName.of(value)), not an object",
                     location: AASALocation(path: "$", line: 1, column: 1)))
             return AASAParseResult(document: nil, problems: problems)
@@ -91,7 +92,7 @@ extension AASADocument {
             message += ": " + diagnostic.reason
         }
         return AASAProblem(
-            ruleID: "UL006", severity: .error, message: message,
+            rule: .ul006, severity: .error, message: message,
             location: AASALocation(path: "$", line: diagnostic?.line, column: diagnostic?.column))
     }
 }
@@ -125,9 +126,9 @@ struct DocumentReader {
     private(set) var problems: [AASAProblem] = []
 
     private mutating func report(
-        _ ruleID: String, _ severity: AASAProblem.Severity, _ message: String, at path: JSONPath
+        _ rule: RuleID, _ severity: AASAProblem.Severity, _ message: String, at path: JSONPath
     ) {
-        problems.append(AASAProblem(ruleID: ruleID, severity: severity, message: message, location: path.location))
+        problems.append(AASAProblem(rule: rule, severity: severity, message: message, location: path.location))
     }
 
     mutating func read(_ object: JSONObject) -> AASADocument {
@@ -157,13 +158,13 @@ struct DocumentReader {
     private mutating func readAppLinks(_ value: JSONValue, at path: JSONPath) -> AASAAppLinks? {
         guard let object = value.objectValue else {
             report(
-                "UL009", .error, "applinks is \(JSONTypeName.of(value)), not an object with a details array", at: path)
+                .ul009, .error, "applinks is \(JSONTypeName.of(value)), not an object with a details array", at: path)
             return nil
         }
         var appLinks = AASAAppLinks(apps: nil)
         switch object["details"] {
         case nil:
-            report("UL009", .error, "applinks has no details array", at: path)
+            report(.ul009, .error, "applinks has no details array", at: path)
         case .array(let entries)?:
             let detailsPath = path.key("details")
             appLinks.details = entries.enumerated().map { readDetail($1, at: detailsPath.index($0)) }
@@ -171,25 +172,25 @@ struct DocumentReader {
             appLinks.usesObsoleteDetailsDictionary = true
             let keys = dictionary.keys.prefix(3).map { Quoted.text($0) }.joined(separator: ", ")
             report(
-                "UL009", .warning,
+                .ul009, .warning,
                 "details is a dictionary keyed by app ID (\(keys)), the obsolete iOS 9 beta form; use an array of "
                     + "entries with appIDs", at: path.key("details"))
         case let other?:
-            report("UL009", .error, "details is \(JSONTypeName.of(other)), not an array", at: path.key("details"))
+            report(.ul009, .error, "details is \(JSONTypeName.of(other)), not an array", at: path.key("details"))
         }
         switch object["apps"] {
         case nil:
-            report("UL010", .info, "applinks.apps is missing; iOS 12 and earlier need \"apps\": []", at: path)
+            report(.ul010, .info, "applinks.apps is missing; iOS 12 and earlier need \"apps\": []", at: path)
         case .array(let apps)?:
             appLinks.apps = apps.compactMap(\.stringValue)
             if !apps.isEmpty {
                 report(
-                    "UL010", .info, "applinks.apps has \(apps.count) element(s); it must be an empty array",
+                    .ul010, .info, "applinks.apps has \(apps.count) element(s); it must be an empty array",
                     at: path.key("apps"))
             }
         case let other?:
             report(
-                "UL010", .info, "applinks.apps is \(JSONTypeName.of(other)); it must be an empty array",
+                .ul010, .info, "applinks.apps is \(JSONTypeName.of(other)); it must be an empty array",
                 at: path.key("apps"))
         }
         if let defaults = object["defaults"] {
@@ -204,7 +205,7 @@ struct DocumentReader {
 
     private mutating func readDefaults(_ value: JSONValue, at path: JSONPath) -> AASAMatchingDefaults? {
         guard let object = value.objectValue else {
-            report("UL014", .error, "defaults is \(JSONTypeName.of(value)), not an object", at: path)
+            report(.ul014, .error, "defaults is \(JSONTypeName.of(value)), not an object", at: path)
             return nil
         }
         var defaults = AASAMatchingDefaults()
@@ -216,7 +217,7 @@ struct DocumentReader {
                 defaults.percentEncoded = readBool(member.value, key: member.key, at: path)
             default:
                 report(
-                    "UL022", .warning,
+                    .ul022, .warning,
                     "defaults has the key \(Quoted.text(member.key)); only caseSensitive and percentEncoded are "
                         + "defaults", at: path.key(member.key))
             }
@@ -226,7 +227,7 @@ struct DocumentReader {
 
     private mutating func readBool(_ value: JSONValue, key: String, at path: JSONPath) -> Bool? {
         guard case .bool(let bool) = value else {
-            report("UL014", .error, "\(key) is \(JSONTypeName.of(value)), not a boolean", at: path.key(key))
+            report(.ul014, .error, "\(key) is \(JSONTypeName.of(value)), not a boolean", at: path.key(key))
             return nil
         }
         return bool
@@ -237,7 +238,7 @@ struct DocumentReader {
     ) -> [AASASubstitutionVariable] {
         guard let object = value.objectValue else {
             report(
-                "UL014", .error, "substitutionVariables is \(JSONTypeName.of(value)), not an object", at: path)
+                .ul014, .error, "substitutionVariables is \(JSONTypeName.of(value)), not an object", at: path)
             return []
         }
         var variables: [AASASubstitutionVariable] = []
@@ -245,13 +246,13 @@ struct DocumentReader {
             let variablePath = path.key(member.key)
             if member.key.contains(where: { $0 == "$" || $0 == "(" || $0 == ")" }) {
                 report(
-                    "UL017", .error,
+                    .ul017, .error,
                     "substitution variable name \(Quoted.text(member.key)) contains $, ( or ), which names cannot",
                     at: variablePath)
             }
             guard let elements = member.value.arrayValue else {
                 report(
-                    "UL014", .error,
+                    .ul014, .error,
                     "substitution variable \(Quoted.text(member.key)) is \(JSONTypeName.of(member.value)), not an "
                         + "array of strings", at: variablePath)
                 continue
@@ -260,14 +261,14 @@ struct DocumentReader {
             for (index, element) in elements.enumerated() {
                 guard let string = element.stringValue else {
                     report(
-                        "UL014", .error,
+                        .ul014, .error,
                         "value \(index) of substitution variable \(Quoted.text(member.key)) is "
                             + "\(JSONTypeName.of(element)), not a string", at: variablePath.index(index))
                     continue
                 }
                 if string.contains("$(") {
                     report(
-                        "UL017", .error,
+                        .ul017, .error,
                         "value \(Quoted.text(string)) of substitution variable \(Quoted.text(member.key)) refers to "
                             + "another variable, which values cannot", at: variablePath.index(index))
                 }
@@ -280,7 +281,7 @@ struct DocumentReader {
 
     private mutating func readDetail(_ value: JSONValue, at path: JSONPath) -> AASADetail {
         guard let object = value.objectValue else {
-            report("UL011", .error, "details entry is \(JSONTypeName.of(value)), not an object with appIDs", at: path)
+            report(.ul011, .error, "details entry is \(JSONTypeName.of(value)), not an object with appIDs", at: path)
             return AASADetail(appIDs: [], isObject: false)
         }
         var detail = AASADetail(appIDs: [])
@@ -291,7 +292,7 @@ struct DocumentReader {
             if let string = singular.stringValue {
                 candidates.append((string, path.key("appID")))
             } else {
-                report("UL011", .error, "appID is \(JSONTypeName.of(singular)), not a string", at: path.key("appID"))
+                report(.ul011, .error, "appID is \(JSONTypeName.of(singular)), not a string", at: path.key("appID"))
             }
         }
         if let plural {
@@ -301,24 +302,24 @@ struct DocumentReader {
                         candidates.append((string, path.key("appIDs").index(index)))
                     } else {
                         report(
-                            "UL011", .error, "appIDs[\(index)] is \(JSONTypeName.of(element)), not a string",
+                            .ul011, .error, "appIDs[\(index)] is \(JSONTypeName.of(element)), not a string",
                             at: path.key("appIDs").index(index))
                     }
                 }
             } else {
                 report(
-                    "UL011", .error, "appIDs is \(JSONTypeName.of(plural)), not an array of strings",
+                    .ul011, .error, "appIDs is \(JSONTypeName.of(plural)), not an array of strings",
                     at: path.key("appIDs"))
             }
         }
         if singular == nil, plural == nil {
-            report("UL011", .error, "details entry has neither appID nor appIDs", at: path)
+            report(.ul011, .error, "details entry has neither appID nor appIDs", at: path)
         } else if singular != nil, plural != nil {
-            report("UL012", .warning, "details entry has both appID and appIDs; use appIDs alone", at: path)
+            report(.ul012, .warning, "details entry has both appID and appIDs; use appIDs alone", at: path)
         }
         for (appID, idPath) in candidates {
             if let reason = AppIDFormat.problem(appID) {
-                report("UL011", .error, "app ID \(Quoted.text(appID)) \(reason)", at: idPath)
+                report(.ul011, .error, "app ID \(Quoted.text(appID)) \(reason)", at: idPath)
             }
             detail.appIDs.append(appID)
         }
@@ -328,7 +329,7 @@ struct DocumentReader {
                 detail.components = array.enumerated().map { readComponent($1, at: componentsPath.index($0)) }
             } else {
                 report(
-                    "UL014", .error, "components is \(JSONTypeName.of(components)), not an array",
+                    .ul014, .error, "components is \(JSONTypeName.of(components)), not an array",
                     at: path.key("components"))
             }
         }
@@ -342,7 +343,7 @@ struct DocumentReader {
                         indices.append(index)
                     } else {
                         report(
-                            "UL014", .error, "paths[\(index)] is \(JSONTypeName.of(element)), not a string",
+                            .ul014, .error, "paths[\(index)] is \(JSONTypeName.of(element)), not a string",
                             at: path.key("paths").index(index))
                     }
                 }
@@ -350,13 +351,13 @@ struct DocumentReader {
                 detail.pathIndices = indices
             } else {
                 report(
-                    "UL014", .error, "paths is \(JSONTypeName.of(paths)), not an array of strings",
+                    .ul014, .error, "paths is \(JSONTypeName.of(paths)), not an array of strings",
                     at: path.key("paths"))
             }
         }
         if object["components"] != nil, object["paths"] != nil {
             report(
-                "UL013", .warning,
+                .ul013, .warning,
                 "details entry has both paths and components; iOS 13 and later ignore paths, earlier versions "
                     + "ignore components", at: path)
         }
@@ -368,7 +369,7 @@ struct DocumentReader {
 
     private mutating func readComponent(_ value: JSONValue, at path: JSONPath) -> AASAComponent {
         guard let object = value.objectValue else {
-            report("UL014", .error, "component is \(JSONTypeName.of(value)), not an object", at: path)
+            report(.ul014, .error, "component is \(JSONTypeName.of(value)), not an object", at: path)
             return AASAComponent(isUsable: false)
         }
         var component = AASAComponent()
@@ -380,7 +381,7 @@ struct DocumentReader {
                     if member.key == "/" { component.path = string } else { component.fragment = string }
                 } else {
                     report(
-                        "UL014", .error, "\"\(member.key)\" is \(JSONTypeName.of(member.value)), not a string",
+                        .ul014, .error, "\"\(member.key)\" is \(JSONTypeName.of(member.value)), not a string",
                         at: memberPath)
                     component.isUsable = false
                 }
@@ -391,14 +392,14 @@ struct DocumentReader {
                     component.exclude = bool
                 } else {
                     report(
-                        "UL014", .error, "exclude is \(JSONTypeName.of(member.value)), not a boolean", at: memberPath)
+                        .ul014, .error, "exclude is \(JSONTypeName.of(member.value)), not a boolean", at: memberPath)
                     component.isUsable = false
                 }
             case "comment":
                 if let string = member.value.stringValue {
                     component.comment = string
                 } else {
-                    report("UL014", .error, "comment is \(JSONTypeName.of(member.value)), not a string", at: memberPath)
+                    report(.ul014, .error, "comment is \(JSONTypeName.of(member.value)), not a string", at: memberPath)
                 }
             case "caseSensitive":
                 component.caseSensitive = readBool(member.value, key: member.key, at: path)
@@ -426,11 +427,11 @@ struct DocumentReader {
                 } else {
                     ignored = true
                     report(
-                        "UL014", .error,
+                        .ul014, .error,
                         "query item \(Quoted.text(member.key)) has \(JSONTypeName.of(member.value)), not a string "
                             + "pattern", at: path.key(member.key))
                     report(
-                        "UL025", .warning,
+                        .ul025, .warning,
                         "query item \(Quoted.text(member.key)) is not a string, so swcutil ignores the whole \"?\" "
                             + "dictionary and the rule matches any query", at: path.key(member.key))
                 }
@@ -438,7 +439,7 @@ struct DocumentReader {
             return ignored ? .ignoredDictionary : .items(items)
         default:
             report(
-                "UL014", .error, "\"?\" is \(JSONTypeName.of(value)), not a string or a dictionary of strings",
+                .ul014, .error, "\"?\" is \(JSONTypeName.of(value)), not a string or a dictionary of strings",
                 at: path)
             component.isUsable = false
             return nil

@@ -1,3 +1,5 @@
+public import RuleIDs
+
 /// One problem with an `apple-app-site-association` file or the way it is served, tied to a rule of the
 /// catalogue (apple-markup-rules.md §7.3, `UL001`–`UL025`).
 public struct AASAProblem: Sendable, Hashable, CustomStringConvertible {
@@ -12,7 +14,7 @@ public struct AASAProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The catalogue rule, e.g. `UL014`.
-    public var ruleID: String
+    public var rule: RuleID
     /// The catalogue severity (UL009 is a warning for the obsolete dictionary form, an error otherwise).
     public var severity: Severity
     /// What is wrong, naming the values found.
@@ -21,12 +23,15 @@ public struct AASAProblem: Sendable, Hashable, CustomStringConvertible {
     public var location: AASALocation?
 
     /// Creates a problem.
-    public init(ruleID: String, severity: Severity, message: String, location: AASALocation? = nil) {
-        self.ruleID = ruleID
+    public init(rule: RuleID, severity: Severity, message: String, location: AASALocation? = nil) {
+        self.rule = rule
         self.severity = severity
         self.message = message
         self.location = location
     }
+
+    /// The rule's id as text, e.g. `UL014`.
+    public var ruleID: String { rule.rawValue }
 
     /// `UL014 error at applinks.details[0] (line 3, column 5): message`.
     public var description: String {

@@ -1,3 +1,5 @@
+public import RuleIDs
+
 /// What a fetch of an AASA file observed (§3.1). Filled in by the fetching code; this module does no I/O.
 public struct AASAServingFacts: Sendable, Hashable {
     /// The URL that was finally read (for messages).
@@ -58,15 +60,18 @@ public struct AASAServingFacts: Sendable, Hashable {
 /// A rule that could not be checked, and why.
 public struct AASANotApplicable: Sendable, Hashable {
     /// The catalogue rule, e.g. `UL004`.
-    public var ruleID: String
+    public var rule: RuleID
     /// Why it was not checked.
     public var reason: String
 
     /// Creates a not-applicable note.
-    public init(ruleID: String, reason: String) {
-        self.ruleID = ruleID
+    public init(rule: RuleID, reason: String) {
+        self.rule = rule
         self.reason = reason
     }
+
+    /// The rule's id as text, e.g. `UL004`.
+    public var ruleID: String { rule.rawValue }
 }
 
 /// The outcome of the serving checks.
@@ -94,43 +99,43 @@ extension AASAValidator {
     public static func checkServing(_ facts: AASAServingFacts) -> AASAServingReport {
         var problems: [AASAProblem] = []
         var notApplicable: [AASANotApplicable] = []
-        func add(_ ruleID: String, _ severity: AASAProblem.Severity, _ message: String) {
-            problems.append(AASAProblem(ruleID: ruleID, severity: severity, message: message))
+        func add(_ rule: RuleID, _ severity: AASAProblem.Severity, _ message: String) {
+            problems.append(AASAProblem(rule: rule, severity: severity, message: message))
         }
         if facts.statusCode != 200 {
-            add("UL001", .error, "\(facts.url) answered HTTP \(facts.statusCode), not 200")
+            add(.ul001, .error, "\(facts.url) answered HTTP \(facts.statusCode), not 200")
         }
         if facts.foundOnlyAtRootPath {
             add(
-                "UL002", .warning,
+                .ul002, .warning,
                 "the file is served only at the deprecated root path (\(facts.url)), not at "
                     + "/.well-known/apple-app-site-association")
         }
         if facts.redirected {
             add(
-                "UL003", .error,
+                .ul003, .error,
                 "the request for \(facts.url) was redirected; the file must be served without redirects")
         }
         if facts.isStandIn {
             notApplicable.append(
                 AASANotApplicable(
-                    ruleID: "UL004",
+                    rule: .ul004,
                     reason: "the server is a stand-in for the public site, so HTTPS and its certificate are not checked"
                 ))
         } else if !facts.isHTTPS {
-            add("UL004", .error, "\(facts.url) is not served over https")
+            add(.ul004, .error, "\(facts.url) is not served over https")
         } else if facts.certificateIsValid == false {
-            add("UL004", .error, "the certificate of \(facts.url) is invalid or not publicly trusted")
+            add(.ul004, .error, "the certificate of \(facts.url) is invalid or not publicly trusted")
         }
         let mediaType = facts.contentType.map(Self.mediaType)
         let accepted = facts.bodyIsSigned ? ["application/json", "application/pkcs7-mime"] : ["application/json"]
         if facts.statusCode == 200, !accepted.contains(mediaType ?? "") {
             let found = facts.contentType.map { "Content-Type \(Quoted.text($0))" } ?? "no Content-Type"
-            add("UL005", .warning, "the file is served with \(found); use application/json")
+            add(.ul005, .warning, "the file is served with \(found); use application/json")
         }
         if facts.bodyByteCount > AASADocument.maximumByteCount {
             add(
-                "UL007", .error,
+                .ul007, .error,
                 "the file is \(facts.bodyByteCount) bytes uncompressed, more than the 128 KB "
                     + "(\(AASADocument.maximumByteCount) bytes) limit")
         }
@@ -149,7 +154,7 @@ extension AASAValidator {
     public static func checkEntitlementDomain(_ entry: String, coveringHost: String? = nil) -> [AASAProblem] {
         var problems: [AASAProblem] = []
         func add(_ message: String) {
-            problems.append(AASAProblem(ruleID: "UL024", severity: .warning, message: message))
+            problems.append(AASAProblem(rule: .ul024, severity: .warning, message: message))
         }
         let quoted = Quoted.text(entry)
         guard let colon = entry.firstIndex(of: ":") else {

@@ -1,3 +1,5 @@
+public import RuleIDs
+
 /// A file read and checked: the model (when there is one) and every problem, each with a catalogue rule id.
 public struct AASAValidationResult: Sendable, Hashable {
     /// The document; `nil` when the body is not a JSON object (see ``AASAParseResult/document``).
@@ -16,18 +18,18 @@ public struct AASAValidationResult: Sendable, Hashable {
 /// the entitlement-domain check (UL024). Pure functions: no I/O.
 public enum AASAValidator {
     /// The catalogue rules this module reports (UL020/UL021 are page-level uses of ``AASAMatcher``, UL023 needs
-    /// two fetches; see docs/universal-links.md).
-    public static let implementedRuleIDs: Set<String> = [
-        "UL001", "UL002", "UL003", "UL004", "UL005", "UL006", "UL007", "UL008", "UL009", "UL010", "UL011", "UL012",
-        "UL013", "UL014", "UL015", "UL016", "UL017", "UL018", "UL019", "UL022", "UL024", "UL025",
+    /// two fetches; see docs/universal-links.md): the file rules' registration in the catalogue.
+    public static let rules: Set<RuleID> = [
+        .ul001, .ul002, .ul003, .ul004, .ul005, .ul006, .ul007, .ul008, .ul009, .ul010, .ul011, .ul012,
+        .ul013, .ul014, .ul015, .ul016, .ul017, .ul018, .ul019, .ul022, .ul024, .ul025,
     ]
 
     /// Rules checked only in part, with what is missing.
-    public static let partlyImplementedRules: [String: String] = [
-        "UL004": "certificate validity comes from the caller; not applicable for a stand-in server",
-        "UL016": "only certain shadowing is reported: match-everything rules, equal paths and literal-prefix `*` "
+    public static let partlyImplementedRules: [RuleID: String] = [
+        .ul004: "certificate validity comes from the caller; not applicable for a stand-in server",
+        .ul016: "only certain shadowing is reported: match-everything rules, equal paths and literal-prefix `*` "
             + "patterns; overlaps through ?, inner * or variables are not",
-        "UL024": "checks an entitlement string given by the caller; the app's signed entitlements are not read",
+        .ul024: "checks an entitlement string given by the caller; the app's signed entitlements are not read",
     ]
 
     /// Reads and checks a file body. `configuredAppID` enables UL019.
@@ -75,7 +77,7 @@ public enum AASAValidator {
                 let known = listed.isEmpty ? "no app IDs" : listed.map { Quoted.text($0) }.joined(separator: ", ")
                 problems.append(
                     AASAProblem(
-                        ruleID: "UL019", severity: .error,
+                        rule: .ul019, severity: .error,
                         message: "the configured app ID \(Quoted.text(configuredAppID)) is in no applinks.details "
                             + "entry (the file lists \(known))",
                         location: JSONPath.root.key("applinks").location))
@@ -109,9 +111,9 @@ struct ModelChecks {
     private static let detailsPath = JSONPath.root.key("applinks").key("details")
 
     private mutating func report(
-        _ ruleID: String, _ severity: AASAProblem.Severity, _ message: String, at path: JSONPath
+        _ rule: RuleID, _ severity: AASAProblem.Severity, _ message: String, at path: JSONPath
     ) {
-        problems.append(AASAProblem(ruleID: ruleID, severity: severity, message: message, location: path.location))
+        problems.append(AASAProblem(rule: rule, severity: severity, message: message, location: path.location))
     }
 
     mutating func run() -> [AASAProblem] {
@@ -134,7 +136,7 @@ struct ModelChecks {
             let componentPath = path.index(index)
             if let pattern = component.path, pattern.hasPrefix("NOT ") {
                 report(
-                    "UL015", .warning,
+                    .ul015, .warning,
                     "path pattern \(Quoted.text(pattern)) starts with \"NOT \", which components do not understand "
                         + "(it is matched literally); use \"exclude\": true", at: componentPath.key("/"))
             }
@@ -142,7 +144,7 @@ struct ModelChecks {
                 checkVariables(in: pattern, at: componentPath.key(key))
                 if settings[index].percentEncoded, let scalar = pattern.unicodeScalars.first(where: { !$0.isASCII }) {
                     report(
-                        "UL018", .warning,
+                        .ul018, .warning,
                         "pattern \(Quoted.text(pattern)) contains the non-ASCII character \(Quoted.text(String(scalar))) "
                             + "but percentEncoded is true, so it can never match; percent-encode it or set "
                             + "percentEncoded to false", at: componentPath.key(key))
@@ -153,7 +155,7 @@ struct ModelChecks {
                     && Shadowing.covers(components[$0], settings[$0], component, settings[index])
             }) {
                 report(
-                    "UL016", .warning,
+                    .ul016, .warning,
                     "rule \(ComponentText.describe(component)) can never apply: the earlier rule components"
                         + "[\(shadowing)] \(ComponentText.describe(components[shadowing])) matches every URL it "
                         + "matches (the first match wins)", at: componentPath)
@@ -184,7 +186,7 @@ struct ModelChecks {
         for name in Self.variableNames(in: pattern)
         where variables[name] == nil && !GlobPattern.predefinedNames.contains(name) {
             report(
-                "UL017", .error,
+                .ul017, .error,
                 "pattern \(Quoted.text(pattern)) uses $(\(name)), which is neither predefined nor in "
                     + "substitutionVariables (the pattern can never match)", at: path)
         }
@@ -208,13 +210,13 @@ struct ModelChecks {
             let patternPath = path.index(indices[position])
             if pattern.hasPrefix("NOT"), !pattern.hasPrefix("NOT ") {
                 report(
-                    "UL015", .warning,
+                    .ul015, .warning,
                     "path \(Quoted.text(pattern)) starts with \"NOT\" without the space, so it is a literal path, not "
                         + "an exclusion; write \"NOT /…\"", at: patternPath)
             }
             if let scalar = pattern.unicodeScalars.first(where: { !$0.isASCII }) {
                 report(
-                    "UL018", .warning,
+                    .ul018, .warning,
                     "path \(Quoted.text(pattern)) contains the non-ASCII character \(Quoted.text(String(scalar))); "
                         + "URLs are compared percent-encoded, so it can never match", at: patternPath)
             }
@@ -223,7 +225,7 @@ struct ModelChecks {
                 Shadowing.coversPath(Shadowing.legacyPattern(paths[$0]), .builtin, stripped, .builtin)
             }) {
                 report(
-                    "UL016", .warning,
+                    .ul016, .warning,
                     "path \(Quoted.text(pattern)) can never apply: the earlier path \(Quoted.text(paths[shadowing])) "
                         + "matches every URL it matches (evaluation stops at the first match)", at: patternPath)
             }
@@ -238,7 +240,7 @@ struct ModelChecks {
                 entry.appIDs.allSatisfy({ decidedApps[$0] != nil })
             {
                 report(
-                    "UL016", .warning,
+                    .ul016, .warning,
                     "details entry for \(entry.appIDs.map { Quoted.text($0) }.joined(separator: ", ")) can never "
                         + "apply: earlier entries (up to details[\(decider)]) for the same app IDs have a rule "
                         + "matching every URL", at: Self.detailsPath.index(entryIndex))

@@ -1,5 +1,6 @@
 public import ImageSniffing
 public import MarkupExtraction
+import RuleIDs
 import SpotlightModel
 
 /// An image a page names, and where.
@@ -67,8 +68,8 @@ public struct ImageProbe: Sendable, Hashable {
 
 /// The image rules (apple-markup-rules.md §7.7 CT009–CT011, and TW003's size limit) for one image a
 /// page names, once it has been fetched.
-struct AssetChecks {
-    static let implemented: Set<String> = ["CT009", "CT010", "CT011"]
+struct AssetChecks: PageRuleGroup {
+    static let rules: Set<RuleID> = [.ct009, .ct010, .ct011, .tw003]
 
     /// Apple's thumbnail guidance (SearchUserExperience.html): 180 px on the short side, tall
     /// images 270 px high; Messages ignores images under 150 px wide (TN3156).
@@ -84,39 +85,39 @@ struct AssetChecks {
     let reference: ImageReference
     let probe: ImageProbe
 
-    func run(_ report: (String, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
         let excerpt = "\(reference.property) \(reference.url)"
-        func flag(_ id: String, _ message: String) { report(id, reference.line, excerpt, message) }
+        func flag(_ id: RuleID, _ message: String) { report(id, reference.line, excerpt, message) }
         if let failure = probe.failure {
-            flag("CT010", "\(reference.property) \(reference.url) is unreachable: \(failure)")
+            flag(.ct010, "\(reference.property) \(reference.url) is unreachable: \(failure)")
             return
         }
         guard let status = probe.status, status == 200 else {
-            flag("CT010", "\(reference.property) \(reference.url) answers HTTP \(probe.status ?? 0), not 200")
+            flag(.ct010, "\(reference.property) \(reference.url) answers HTTP \(probe.status ?? 0), not 200")
             return
         }
         if let mediaType = probe.mediaType, !mediaType.hasPrefix("image/") {
-            flag("CT010", "\(reference.property) \(reference.url) is served as \(mediaType), not an image type")
+            flag(.ct010, "\(reference.property) \(reference.url) is served as \(mediaType), not an image type")
             return
         }
         let size = probe.isTruncated ? "over \(probe.byteCount) bytes" : "\(probe.byteCount) bytes"
         if reference.property == "twitter:image", probe.byteCount > Self.xLimit {
-            flag("TW003", "twitter:image \(reference.url) is \(size); X takes at most 5 MB")
+            flag(.tw003, "twitter:image \(reference.url) is \(size); X takes at most 5 MB")
         } else if probe.byteCount > Self.imagesLimit {
             var limits = ["Apple's #images 2 MB"]
             if probe.byteCount > Self.xLimit { limits.append("X's 5 MB") }
             if probe.byteCount > Self.facebookLimit { limits.append("Facebook's 8 MB") }
-            flag("CT011", "\(reference.property) \(reference.url) is \(size), over \(limits.joined(separator: ", "))")
+            flag(.ct011, "\(reference.property) \(reference.url) is \(size), over \(limits.joined(separator: ", "))")
         }
         guard let header = probe.header else {
             // A body over the fetch limit was not kept: its size is known, its format is not.
             if !probe.isTruncated {
-                flag("CT010", "\(reference.property) \(reference.url): the bytes are no known image format")
+                flag(.ct010, "\(reference.property) \(reference.url): the bytes are no known image format")
             }
             return
         }
         if header.format == .svg {
-            flag("CT010", "\(reference.property) \(reference.url) is an SVG image, which link previews do not show")
+            flag(.ct010, "\(reference.property) \(reference.url) is an SVG image, which link previews do not show")
             return
         }
         guard let (width, height) = header.dimensions else { return }
@@ -132,7 +133,7 @@ struct AssetChecks {
         }
         if !problems.isEmpty {
             flag(
-                "CT009",
+                .ct009,
                 "\(reference.property) \(reference.url) is \(width)×\(height) px: \(problems.joined(separator: "; "))")
         }
     }
@@ -143,8 +144,8 @@ extension PageVerifier {
     public func verifyImages(_ probes: [(ImageReference, ImageProbe)], pageURL: String) -> [Finding] {
         var findings: [Finding] = []
         for (reference, probe) in probes {
-            AssetChecks(reference: reference, probe: probe).run { ruleID, line, excerpt, message in
-                if let finding = finding(ruleID, url: pageURL, line: line, excerpt: excerpt, message: message) {
+            AssetChecks(reference: reference, probe: probe).run { rule, line, excerpt, message in
+                if let finding = finding(rule, url: pageURL, line: line, excerpt: excerpt, message: message) {
                     findings.append(finding)
                 }
             }
@@ -154,10 +155,10 @@ extension PageVerifier {
 }
 
 extension RuleCatalogue {
-    static let assetFixHints: [String: String] = [
-        "CT009":
+    static let assetFixHints: [RuleID: String] = [
+        .ct009:
             "Use an image at least 180 px on its short side (tall images 270 px high), 1200×630 for link previews.",
-        "CT010": "Serve the image with HTTP 200, an image/* Content-Type and PNG, JPEG, GIF or WebP bytes.",
-        "CT011": "Keep images under 2 MB (Apple's #images), and under 5 MB for X and 8 MB for Facebook.",
+        .ct010: "Serve the image with HTTP 200, an image/* Content-Type and PNG, JPEG, GIF or WebP bytes.",
+        .ct011: "Keep images under 2 MB (Apple's #images), and under 5 MB for X and 8 MB for Facebook.",
     ]
 }

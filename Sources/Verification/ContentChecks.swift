@@ -1,17 +1,18 @@
 import Foundation
 import LenientJSON
 import MarkupExtraction
+import RuleIDs
 import SpotlightModel
 
 /// The content-quality rules (apple-markup-rules.md §7.7) that one page decides, on the attribute
 /// set Spotlight would show. CT008 and CT014 (the same image, title or description on many pages)
 /// are site-level checks; CT009–CT011 need the image itself (asset checks).
-struct ContentChecks {
+struct ContentChecks: PageRuleGroup {
     let page: PageMarkup
     let attributes: PageAttributes
 
-    static let implemented: Set<String> = [
-        "CT001", "CT002", "CT003", "CT004", "CT005", "CT006", "CT007", "CT012", "CT013", "CT015",
+    static let rules: Set<RuleID> = [
+        .ct001, .ct002, .ct003, .ct004, .ct005, .ct006, .ct007, .ct012, .ct013, .ct015,
     ]
 
     static let maximumTitleLength = 90
@@ -21,7 +22,7 @@ struct ContentChecks {
     static let maximumKeywords = 5
     static let maximumKeywordMetaLength = 250
 
-    func run(_ report: (String, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
         let set = attributes.attributeSet
         func source(_ field: String) -> (line: Int, name: String) {
             guard let chosen = attributes.provenance(of: field)?.chosen else { return (0, "") }
@@ -32,7 +33,7 @@ struct ContentChecks {
             let (line, name) = source("title")
             if title.count > Self.maximumTitleLength {
                 report(
-                    "CT003", line, title,
+                    .ct003, line, title,
                     "the title (from \(name)) has \(title.count) characters; Apple recommends at most \(Self.maximumTitleLength)"
                 )
             }
@@ -40,40 +41,40 @@ struct ContentChecks {
             let counts = Dictionary(words.map { ($0, 1) }, uniquingKeysWith: +)
             if let (word, count) = counts.filter({ $0.value > 3 && $0.key.count > 2 }).max(by: { $0.value < $1.value })
             {
-                report("CT013", line, title, "\"\(word)\" appears \(count) times in the title (from \(name))")
+                report(.ct013, line, title, "\"\(word)\" appears \(count) times in the title (from \(name))")
             }
         } else {
-            report("CT001", 0, "", "no title from og:title, schema.org name/headline, twitter:title or <title>")
+            report(.ct001, 0, "", "no title from og:title, schema.org name/headline, twitter:title or <title>")
         }
 
         if let description = set.contentDescription, !description.isEmpty {
             let (line, name) = source("contentDescription")
             if description.count > Self.maximumDescriptionLength {
                 report(
-                    "CT004", line, description,
+                    .ct004, line, description,
                     "the description (from \(name)) has \(description.count) characters; Apple recommends at most \(Self.maximumDescriptionLength)"
                 )
             } else if description.count < Self.minimumDescriptionLength {
                 report(
-                    "CT005", line, description,
+                    .ct005, line, description,
                     "the description (from \(name)) has \(description.count) characters, under SpotCheck's threshold of \(Self.minimumDescriptionLength)"
                 )
             }
             if let title = set.title, Self.repeats(description, title) {
                 report(
-                    "CT006", line, description,
+                    .ct006, line, description,
                     "the description (from \(name)) repeats the title \"\(title)\" instead of adding to it")
             }
         } else {
             report(
-                "CT002", 0, "",
+                .ct002, 0, "",
                 "no description from og:description, schema.org description, twitter:description or meta description")
         }
 
         let thumbnailSource = attributes.provenance(of: "thumbnailURL")?.chosen.source.source
         if set.thumbnailURL == nil || thumbnailSource == "apple-touch-icon" {
             report(
-                "CT007", 0, set.thumbnailURL ?? "",
+                .ct007, 0, set.thumbnailURL ?? "",
                 set.thumbnailURL == nil
                     ? "no image: no og:image, schema.org image, twitter:image"
                     : "the only image is the apple-touch-icon, which is not specific to this page's content")
@@ -94,19 +95,19 @@ struct ContentChecks {
             for (name, value, line) in declared {
                 if let language = Self.primaryLanguage(value), language != pageLanguage {
                     report(
-                        "CT015", line, "\(name) \(value)",
+                        .ct015, line, "\(name) \(value)",
                         "\(name) \"\(value)\" disagrees with <html lang=\"\(lang.text)\"> (line \(lang.line))")
                 }
             }
         }
     }
 
-    private func checkKeywords(_ report: (String, Int, String, String) -> Void) {
+    private func checkKeywords(_ report: (RuleID, Int, String, String) -> Void) {
         var sources: [(name: String, line: Int, keywords: [String])] = []
         if let meta = page.keywords.first {
             if meta.content.count > Self.maximumKeywordMetaLength {
                 report(
-                    "CT013", meta.line, "<meta name=\"keywords\" content=\"\(meta.content)\">",
+                    .ct013, meta.line, "<meta name=\"keywords\" content=\"\(meta.content)\">",
                     "meta keywords has \(meta.content.count) characters (SpotCheck's limit: \(Self.maximumKeywordMetaLength))"
                 )
             }
@@ -124,14 +125,14 @@ struct ContentChecks {
             let excerpt = keywords.joined(separator: ", ")
             if keywords.count > Self.maximumKeywords {
                 report(
-                    "CT012", line, excerpt,
+                    .ct012, line, excerpt,
                     "\(name) lists \(keywords.count) keywords; Apple suggests 3 to 5 per item")
             }
             var seen: Set<String> = []
             let repeated = keywords.filter { !seen.insert($0.lowercased()).inserted }
             if !repeated.isEmpty {
                 report(
-                    "CT013", line, excerpt,
+                    .ct013, line, excerpt,
                     "\(name) repeats \(repeated.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
         }
@@ -184,22 +185,22 @@ struct ContentChecks {
 }
 
 extension RuleCatalogue {
-    static let contentFixHints: [String: String] = [
-        "CT001": "Give the page a title: og:title, or at least <title>.",
-        "CT002": "Give the page a description: og:description and meta description.",
-        "CT003": "Shorten the title to 90 characters; keep it specific to the item.",
-        "CT004": "Shorten the description to 300 characters.",
-        "CT005": "Write a one- or two-sentence description of at least 50 characters.",
-        "CT006": "Write a description that adds to the title instead of repeating it.",
-        "CT007": "Add an og:image specific to this page's content (not the logo or icon).",
-        "CT012": "Keep 3 to 5 keywords per item: synonyms, abbreviations, category terms.",
-        "CT013": "List each keyword once, only terms related to the item; do not repeat words in the title.",
-        "CT015": "Make og:locale and inLanguage agree with <html lang>.",
+    static let contentFixHints: [RuleID: String] = [
+        .ct001: "Give the page a title: og:title, or at least <title>.",
+        .ct002: "Give the page a description: og:description and meta description.",
+        .ct003: "Shorten the title to 90 characters; keep it specific to the item.",
+        .ct004: "Shorten the description to 300 characters.",
+        .ct005: "Write a one- or two-sentence description of at least 50 characters.",
+        .ct006: "Write a description that adds to the title instead of repeating it.",
+        .ct007: "Add an og:image specific to this page's content (not the logo or icon).",
+        .ct012: "Keep 3 to 5 keywords per item: synonyms, abbreviations, category terms.",
+        .ct013: "List each keyword once, only terms related to the item; do not repeat words in the title.",
+        .ct015: "Make og:locale and inLanguage agree with <html lang>.",
     ]
 
-    static let contentPartly: [String: String] = [
-        "CT005": "checks the length only; whether the text is a sentence is not judged",
-        "CT013":
+    static let contentPartly: [RuleID: String] = [
+        .ct005: "checks the length only; whether the text is a sentence is not judged",
+        .ct013:
             "checks repeated keywords, words repeated more than 3 times in the title and keyword meta over 250 characters; keywords absent from the page's text are not checked",
     ]
 }

@@ -1,18 +1,19 @@
 import MarkupExtraction
+import RuleIDs
 import SpotlightModel
 import URLNormalization
 
 /// The deep-link rules (apple-markup-rules.md §7.2) besides DL003 (with the X/App Links checks).
 /// DL005 (deep links that appear only after JavaScript) needs a rendering fetch, which SpotCheck
 /// does not do.
-struct DeepLinkChecks {
+struct DeepLinkChecks: PageRuleGroup {
     let page: PageMarkup
     let attributes: PageAttributes
     let context: PageContext
 
-    static let implemented: Set<String> = ["DL001", "DL002", "DL004"]
+    static let rules: Set<RuleID> = [.dl001, .dl002, .dl004]
 
-    func run(_ report: (String, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
         let links = attributes.deepLinks
         let universalLink = context.canonicalIsUniversalLink
         if links.isEmpty, !universalLink {
@@ -24,7 +25,7 @@ struct DeepLinkChecks {
             case .noFile(let reason)?: message += ", and no usable AASA file (\(reason))"
             case .handled?, nil: break
             }
-            report("DL001", 0, "", message)
+            report(.dl001, 0, "", message)
             return
         }
 
@@ -42,7 +43,7 @@ struct DeepLinkChecks {
                 return false
             }
             report(
-                "DL002", other.source.line, "\(other.source.source)=\(other.url)",
+                .dl002, other.source.line, "\(other.source.source)=\(other.url)",
                 "\(other.source.source) is \(other.url) (line \(other.source.line)) but \(first.source.source) is \(first.url) (line \(first.source.line))"
             )
             return true
@@ -61,7 +62,7 @@ struct DeepLinkChecks {
 
         if web.isEmpty, !universalLink, let first = custom.first {
             report(
-                "DL004", first.source.line, "\(first.source.source)=\(first.url)",
+                .dl004, first.source.line, "\(first.source.source)=\(first.url)",
                 "only custom-scheme deep links (\(custom.map(\.url).joined(separator: ", "))); no https link the app handles as a universal link"
             )
         }
@@ -69,10 +70,10 @@ struct DeepLinkChecks {
 }
 
 extension RuleCatalogue {
-    static let deepLinkFixHints: [String: String] = [
-        "DL001":
+    static let deepLinkFixHints: [RuleID: String] = [
+        .dl001:
             "Add a deep link: apple-itunes-app app-argument=<canonical URL>, al:ios:url, or twitter:app:url:iphone (and list the URL in the AASA).",
-        "DL002": "Make every deep link on the page open the same content.",
-        "DL004": "Add an https deep link the app handles as a universal link (app-argument=<canonical URL> + AASA).",
+        .dl002: "Make every deep link on the page open the same content.",
+        .dl004: "Add an https deep link the app handles as a universal link (app-argument=<canonical URL> + AASA).",
     ]
 }

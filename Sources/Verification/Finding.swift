@@ -1,9 +1,10 @@
 public import LenientJSON
+public import RuleIDs
 
 /// One rule broken on one page: which rule, how bad (as configured), where (URL, line, column when
 /// known), the markup that broke it, what is wrong with the actual values, and how to fix it.
 public struct Finding: Sendable, Hashable {
-    public var ruleID: String
+    public var rule: RuleID
     public var severity: Severity
     public var url: String
     public var line: Int
@@ -14,10 +15,10 @@ public struct Finding: Sendable, Hashable {
     public var fixHint: String
 
     public init(
-        ruleID: String, severity: Severity, url: String, line: Int, column: Int? = nil, excerpt: String,
+        rule: RuleID, severity: Severity, url: String, line: Int, column: Int? = nil, excerpt: String,
         message: String, fixHint: String
     ) {
-        self.ruleID = ruleID
+        self.rule = rule
         self.severity = severity
         self.url = url
         self.line = line
@@ -27,21 +28,25 @@ public struct Finding: Sendable, Hashable {
         self.fixHint = fixHint
     }
 
-    /// A finding read back from its JSON (as `json` writes it); nil when a key is missing.
+    /// The rule's id as text (`SAB003`), as reports print it.
+    public var ruleID: String { rule.rawValue }
+
+    /// A finding read back from its JSON (as `json` writes it); nil when a key is missing or the
+    /// rule is not in the catalogue.
     public init?(json: JSONValue) {
-        guard let ruleID = json["rule"]?.stringValue,
+        guard let rule = json["rule"]?.stringValue.flatMap(RuleID.init(rawValue:)),
             let severity = json["severity"]?.stringValue.flatMap(Severity.init),
             let url = json["url"]?.stringValue
         else { return nil }
         self.init(
-            ruleID: ruleID, severity: severity, url: url, line: json["line"]?.intValue ?? 0,
+            rule: rule, severity: severity, url: url, line: json["line"]?.intValue ?? 0,
             column: json["column"]?.intValue, excerpt: json["excerpt"]?.stringValue ?? "",
             message: json["message"]?.stringValue ?? "", fixHint: json["fix"]?.stringValue ?? "")
     }
 
     public var json: JSONObject {
         var object = JSONObject()
-        object.append("rule", .string(ruleID))
+        object.append("rule", .string(rule.rawValue))
         object.append("severity", .string(severity.rawValue))
         object.append("url", .string(url))
         object.append("line", JSONValue(line))
@@ -49,10 +54,9 @@ public struct Finding: Sendable, Hashable {
         object.append("excerpt", .string(excerpt))
         object.append("message", .string(message))
         object.append("fix", .string(fixHint))
-        if let rule = RuleCatalogue.rule(ruleID) {
-            object.append("source", .string(rule.source))
-            object.append("authority", .string(rule.authority))
-        }
+        let entry = RuleCatalogue.rule(rule)
+        object.append("source", .string(entry.source))
+        object.append("authority", .string(entry.authority))
         return object
     }
 }

@@ -1,29 +1,30 @@
 import Foundation
 import MarkupExtraction
+import RuleIDs
 import URLNormalization
 
 /// The indexability rules (apple-markup-rules.md §7.8) that one page and its response decide.
 /// IX009 (fragment-only duplicates) needs the whole crawl; IX010 (a second fetch as another
 /// User-Agent) and IX011 (the App Store Connect support URL) need data SpotCheck does not have.
-struct IndexabilityChecks {
+struct IndexabilityChecks: PageRuleGroup {
     let page: PageMarkup
     let context: PageContext
 
-    static let implemented: Set<String> = [
-        "IX001", "IX002", "IX003", "IX004", "IX005", "IX006", "IX007", "IX008",
+    static let rules: Set<RuleID> = [
+        .ix001, .ix002, .ix003, .ix004, .ix005, .ix006, .ix007, .ix008,
     ]
 
     /// The largest main HTML Apple's link previews read (TN3156: 1 MB, taken as 1 MiB).
     static let maximumHTMLBytes = 1 << 20
 
-    func run(_ report: (String, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
         if context.applebotAllowed == false {
             report(
-                "IX001", 0, "robots.txt",
+                .ix001, 0, "robots.txt",
                 "robots.txt disallows \(page.url) for Applebot (Googlebot's group counts when Applebot is not named)")
         }
         for finding in Self.responseFindings(status: context.status, mediaType: context.mediaType, url: page.url) {
-            report(finding.ruleID, 0, finding.excerpt, finding.message)
+            report(finding.rule, 0, finding.excerpt, finding.message)
         }
 
         // Robots directives: meta robots / applebot, and X-Robots-Tag (unprefixed or for applebot).
@@ -32,21 +33,21 @@ struct IndexabilityChecks {
             let directives = Self.directives(tag.content)
             if directives.contains("noindex") || directives.contains("none") {
                 report(
-                    "IX002", tag.line, excerpt,
+                    .ix002, tag.line, excerpt,
                     "meta \(tag.key) says \"\(tag.content)\": the page is kept out of the index")
             }
             if directives.contains("nosnippet") {
-                report("IX003", tag.line, excerpt, "meta \(tag.key) says \"\(tag.content)\": only the title is shown")
+                report(.ix003, tag.line, excerpt, "meta \(tag.key) says \"\(tag.content)\": only the title is shown")
             }
         }
         for header in context.robotsHeaders {
             guard let directives = Self.headerDirectives(header) else { continue }
             let excerpt = "X-Robots-Tag: \(header)"
             if directives.contains("noindex") || directives.contains("none") {
-                report("IX002", 0, excerpt, "X-Robots-Tag \"\(header)\" keeps the page out of the index")
+                report(.ix002, 0, excerpt, "X-Robots-Tag \"\(header)\" keeps the page out of the index")
             }
             if directives.contains("nosnippet") {
-                report("IX003", 0, excerpt, "X-Robots-Tag \"\(header)\": only the title is shown")
+                report(.ix003, 0, excerpt, "X-Robots-Tag \"\(header)\": only the title is shown")
             }
         }
 
@@ -54,7 +55,7 @@ struct IndexabilityChecks {
             let content = refresh.content
             if content.lowercased().contains("url=") {
                 report(
-                    "IX005", refresh.line, "<meta http-equiv=\"refresh\" content=\"\(content)\">",
+                    .ix005, refresh.line, "<meta http-equiv=\"refresh\" content=\"\(content)\">",
                     "meta refresh \"\(content)\" redirects; link previews do not follow it")
             }
         }
@@ -63,12 +64,12 @@ struct IndexabilityChecks {
 
         if let bytes = context.bodyBytes, bytes > Self.maximumHTMLBytes {
             report(
-                "IX008", 0, "\(bytes) bytes",
+                .ix008, 0, "\(bytes) bytes",
                 "the HTML is \(bytes) bytes, over the \(Self.maximumHTMLBytes) bytes (1 MiB) link previews read")
         }
     }
 
-    private func checkCanonicals(_ report: (String, Int, String, String) -> Void) {
+    private func checkCanonicals(_ report: (RuleID, Int, String, String) -> Void) {
         let canonicals = page.canonicals
         func excerpt(_ tag: MetaTag) -> String { "<link rel=\"\(tag.key)\" href=\"\(tag.asWritten ?? tag.content)\">" }
         let targets = Set(canonicals.map(\.content) + context.headerCanonicals)
@@ -76,17 +77,17 @@ struct IndexabilityChecks {
             let listed =
                 (canonicals.map { "\($0.asWritten ?? $0.content) (line \($0.line))" }
                 + context.headerCanonicals.map { "\($0) (Link header)" }).joined(separator: ", ")
-            report("IX007", second.line, excerpt(second), "\(targets.count) different canonical URLs: \(listed)")
+            report(.ix007, second.line, excerpt(second), "\(targets.count) different canonical URLs: \(listed)")
         }
         for tag in canonicals {
             let written = (tag.asWritten ?? tag.content).trimmingCharacters(in: .whitespaces)
             guard let parsed = URLParser.parse(tag.content), parsed.isCrawlable else {
-                report("IX007", tag.line, excerpt(tag), "canonical \"\(written)\" is not an absolute http(s) URL")
+                report(.ix007, tag.line, excerpt(tag), "canonical \"\(written)\" is not an absolute http(s) URL")
                 continue
             }
             if !URLText.hasScheme(written) {
                 report(
-                    "IX007", tag.line, excerpt(tag),
+                    .ix007, tag.line, excerpt(tag),
                     "canonical \"\(written)\" is relative (resolved to \(tag.content)); write it absolute")
             }
         }
@@ -95,20 +96,20 @@ struct IndexabilityChecks {
             targetKey != pageKey
         else { return }
         report(
-            "IX006", first.line, excerpt(first),
+            .ix006, first.line, excerpt(first),
             "canonical \(first.content) is not this page (\(page.url)): the page is a duplicate, the canonical is indexed"
         )
     }
 
     /// IX004 for a response that is not 200 HTML (usable for pages that were never parsed).
     static func responseFindings(status: Int?, mediaType: String?, url: String) -> [(
-        ruleID: String, excerpt: String, message: String
+        rule: RuleID, excerpt: String, message: String
     )] {
         if let status, status != 200 {
-            return [("IX004", "HTTP \(status)", "the final response for \(url) is HTTP \(status), not 200")]
+            return [(.ix004, "HTTP \(status)", "the final response for \(url) is HTTP \(status), not 200")]
         }
         if let mediaType, mediaType != "text/html", mediaType != "application/xhtml+xml" {
-            return [("IX004", "Content-Type: \(mediaType)", "the final response for \(url) is \(mediaType), not HTML")]
+            return [(.ix004, "Content-Type: \(mediaType)", "the final response for \(url) is \(mediaType), not HTML")]
         }
         return []
     }
@@ -136,15 +137,15 @@ struct IndexabilityChecks {
 }
 
 extension RuleCatalogue {
-    static let indexabilityFixHints: [String: String] = [
-        "IX001":
+    static let indexabilityFixHints: [RuleID: String] = [
+        .ix001:
             "Allow Applebot in robots.txt (a User-agent: Applebot group, or Googlebot's when Applebot is not named).",
-        "IX002": "Remove noindex/none from meta robots, meta applebot and X-Robots-Tag for pages meant for search.",
-        "IX003": "Remove nosnippet so the description can be shown.",
-        "IX004": "Serve the page with HTTP 200 and Content-Type text/html at its canonical URL.",
-        "IX005": "Replace the meta refresh with an HTTP redirect (301/308) or serve the content directly.",
-        "IX006": "Point rel=canonical at this page when it is the one to index; otherwise index the canonical page.",
-        "IX007": "Keep exactly one absolute http(s) rel=canonical link.",
-        "IX008": "Keep the HTML under 1 MB: move inline data and scripts out of the page.",
+        .ix002: "Remove noindex/none from meta robots, meta applebot and X-Robots-Tag for pages meant for search.",
+        .ix003: "Remove nosnippet so the description can be shown.",
+        .ix004: "Serve the page with HTTP 200 and Content-Type text/html at its canonical URL.",
+        .ix005: "Replace the meta refresh with an HTTP redirect (301/308) or serve the content directly.",
+        .ix006: "Point rel=canonical at this page when it is the one to index; otherwise index the canonical page.",
+        .ix007: "Keep exactly one absolute http(s) rel=canonical link.",
+        .ix008: "Keep the HTML under 1 MB: move inline data and scripts out of the page.",
     ]
 }

@@ -1,3 +1,4 @@
+import RuleIDs
 public import SpotlightModel
 import URLNormalization
 
@@ -96,14 +97,14 @@ public struct LinkReport: Sendable {
 }
 
 /// Joins the app's local entries to crawled pages by the normalized URL and checks the AS rules.
-public struct LocalItemLinker: Sendable {
+public struct LocalItemLinker: Sendable, RuleGroup {
     public var verifier: PageVerifier
     /// The instant the expiration rules compare with (seconds since 1970).
     public var now: Double
 
-    static let implemented: Set<String> = [
-        "AS001", "AS002", "AS003", "AS004", "AS005", "AS006", "AS007", "AS008", "AS009", "AS010", "AS011", "AS012",
-        "AS013", "AS014", "AS015",
+    static let rules: Set<RuleID> = [
+        .as001, .as002, .as003, .as004, .as005, .as006, .as007, .as008, .as009, .as010, .as011, .as012,
+        .as013, .as014, .as015,
     ]
 
     public init(verifier: PageVerifier = PageVerifier(), now: Double) {
@@ -117,7 +118,7 @@ public struct LocalItemLinker: Sendable {
         func key(_ url: String) -> String? {
             URLParser.parse(url).flatMap { $0.isCrawlable ? $0.deduplicationKey : nil }
         }
-        func flag(_ rule: String, _ entry: LocalEntry, url: String? = nil, _ message: String) {
+        func flag(_ rule: RuleID, _ entry: LocalEntry, url: String? = nil, _ message: String) {
             if let finding = verifier.finding(
                 rule, url: url ?? "local item \(entry.name)", line: 0, excerpt: entry.name, message: message)
             {
@@ -196,7 +197,7 @@ public struct LocalItemLinker: Sendable {
             compare(entry, with: page, flag: flag)
             if case .activity(let activity) = entry, activity.isEligibleForPublicIndexing, !page.isPubliclyIndexable {
                 flag(
-                    "AS015", entry, url: page.finalURL,
+                    .as015, entry, url: page.finalURL,
                     "\(entry.name) is eligible for public indexing, but \(page.finalURL) is not publicly indexable (robots.txt or noindex)"
                 )
             }
@@ -204,7 +205,7 @@ public struct LocalItemLinker: Sendable {
 
         for (page, identifiers) in identifiersByPage where identifiers.count > 1 {
             if let finding = verifier.finding(
-                "AS002", url: page, line: 0, excerpt: identifiers.sorted().joined(separator: ", "),
+                .as002, url: page, line: 0, excerpt: identifiers.sorted().joined(separator: ", "),
                 message:
                     "\(page) is indexed under \(identifiers.count) identifiers (\(identifiers.sorted().joined(separator: ", "))); use one, the URL, for every API"
             ) {
@@ -214,88 +215,88 @@ public struct LocalItemLinker: Sendable {
         for page in pages where page.isCandidate && !linkedPages.contains(page.finalURL) {
             report.pagesWithoutEntries.append(page.finalURL)
             if let finding = verifier.finding(
-                "AS001", url: page.finalURL, line: 0, excerpt: page.finalURL,
+                .as001, url: page.finalURL, line: 0, excerpt: page.finalURL,
                 message: "\(page.finalURL) is a public-index candidate, but no local item or activity has its URL")
             {
                 report.findings.append(finding)
             }
         }
         report.pagesWithoutEntries.sort()
-        report.findings.sort { ($0.url, $0.ruleID, $0.message) < ($1.url, $1.ruleID, $1.message) }
+        report.findings.sort { ($0.url, $0.rule, $0.message) < ($1.url, $1.rule, $1.message) }
         return report
     }
 
     /// The rules of an entry alone (AS004–AS014).
     private func checkEntry(
-        _ entry: LocalEntry, itemIDs: Set<String>, flag: (String, LocalEntry, String?, String) -> Void
+        _ entry: LocalEntry, itemIDs: Set<String>, flag: (RuleID, LocalEntry, String?, String) -> Void
     ) {
         let set = entry.attributeSet
         if let thumbnail = set?.thumbnailURL, let scheme = URLParser.parse(thumbnail)?.scheme,
             scheme == "http" || scheme == "https"
         {
-            flag("AS007", entry, nil, "thumbnailURL \(thumbnail) is a web URL; Core Spotlight takes a local file URL")
+            flag(.as007, entry, nil, "thumbnailURL \(thumbnail) is a web URL; Core Spotlight takes a local file URL")
         }
         if let content = set?.contentURL, let scheme = URLParser.parse(content)?.scheme, scheme != "file" {
             flag(
-                "AS008", entry, nil,
+                .as008, entry, nil,
                 "contentURL \(content) is a web URL; Apple documents it as the file URL of the content")
         }
         if set?.supportsPhoneCall == true, set?.phoneNumbers.isEmpty ?? true {
-            flag("AS011", entry, nil, "supportsPhoneCall is set without phoneNumbers")
+            flag(.as011, entry, nil, "supportsPhoneCall is set without phoneNumbers")
         }
         if set?.supportsNavigation == true, set?.latitude == nil || set?.longitude == nil {
-            flag("AS011", entry, nil, "supportsNavigation is set without both latitude and longitude")
+            flag(.as011, entry, nil, "supportsNavigation is set without both latitude and longitude")
         }
         if let rating = set?.rating, !(0...5).contains(rating) {
-            flag("AS012", entry, nil, "rating \(rating) is outside Core Spotlight's 0–5 stars")
+            flag(.as012, entry, nil, "rating \(rating) is outside Core Spotlight's 0–5 stars")
         }
         if let hint = set?.rankingHint, !(0...100).contains(hint) {
-            flag("AS012", entry, nil, "rankingHint \(hint) is outside 0–100")
+            flag(.as012, entry, nil, "rankingHint \(hint) is outside 0–100")
         }
         switch entry {
         case .item(let item):
             if (item.attributeSet.keywords.count) > 5 {
-                flag("AS013", entry, nil, "\(item.attributeSet.keywords.count) keywords; Apple suggests 3 to 5")
+                flag(.as013, entry, nil, "\(item.attributeSet.keywords.count) keywords; Apple suggests 3 to 5")
             }
             if let expiration = item.expirationDate {
                 if expiration.secondsSince1970 < now {
                     flag(
-                        "AS009", entry, nil,
+                        .as009, entry, nil,
                         "expirationDate \(expiration.text) has passed: the item is gone from the index")
                 }
             } else {
                 flag(
-                    "AS009", entry, nil,
+                    .as009, entry, nil,
                     "no expirationDate: Core Spotlight expires the item about a month after indexing")
             }
             if let domain = item.domainIdentifier, Self.looksLikeHostName(domain) {
                 flag(
-                    "AS010", entry, nil,
+                    .as010, entry, nil,
                     "domainIdentifier \"\(domain)\" has dots: deleting \"\(domain.split(separator: ".").first ?? "")\" deletes it too (the dots make a hierarchy)"
                 )
             }
             if item.isUpdate, !itemIDs.contains(item.uniqueIdentifier) {
                 flag(
-                    "AS014", entry, nil,
+                    .as014, entry, nil,
                     "isUpdate is set for \(item.uniqueIdentifier), which is not indexed: the update is dropped")
             }
         case .activity(let activity):
             if activity.keywords.count > 5 {
-                flag("AS013", entry, nil, "\(activity.keywords.count) keywords; Apple suggests 3 to 5")
+                flag(.as013, entry, nil, "\(activity.keywords.count) keywords; Apple suggests 3 to 5")
             }
             if let url = activity.webpageURL, let scheme = URLParser.parse(url)?.scheme, scheme != "http",
                 scheme != "https"
             {
-                flag("AS004", entry, nil, "webpageURL \(url) is not http or https (NSUserActivity raises)")
+                flag(.as004, entry, nil, "webpageURL \(url) is not http or https (NSUserActivity raises)")
             }
             if activity.isEligibleForPublicIndexing, activity.webpageURL == nil,
                 activity.requiredUserInfoKeys?.isEmpty ?? true
             {
-                flag("AS005", entry, nil, "isEligibleForPublicIndexing without webpageURL or requiredUserInfoKeys")
+                flag(.as005, entry, nil, "isEligibleForPublicIndexing without webpageURL or requiredUserInfoKeys")
             }
             if let related = activity.contentAttributeSet?.relatedUniqueIdentifier, !itemIDs.contains(related) {
                 flag(
-                    "AS006", entry, nil,
+                    .as006, entry, nil,
                     "relatedUniqueIdentifier \(related) names no indexed item: the activity is not stored")
             }
         }
@@ -303,7 +304,7 @@ public struct LocalItemLinker: Sendable {
 
     /// AS003: the entry's metadata against the page's (Spotlight shows Core Spotlight's).
     private func compare(
-        _ entry: LocalEntry, with page: LinkablePage, flag: (String, LocalEntry, String?, String) -> Void
+        _ entry: LocalEntry, with page: LinkablePage, flag: (RuleID, LocalEntry, String?, String) -> Void
     ) {
         guard let local = entry.attributeSet, let web = page.attributeSet else { return }
         var differences: [String] = []
@@ -326,7 +327,7 @@ public struct LocalItemLinker: Sendable {
         }
         if !differences.isEmpty {
             flag(
-                "AS003", entry, page.finalURL,
+                .as003, entry, page.finalURL,
                 "\(entry.name) differs from \(page.finalURL): \(differences.joined(separator: "; ")); Spotlight shows the local values"
             )
         }
@@ -339,21 +340,21 @@ public struct LocalItemLinker: Sendable {
 }
 
 extension RuleCatalogue {
-    static let localItemFixHints: [String: String] = [
-        "AS001": "Index a Core Spotlight item (or activity) for the page, with its URL as uniqueIdentifier.",
-        "AS002": "Use the page URL as uniqueIdentifier, relatedUniqueIdentifier and webpageURL alike.",
-        "AS003": "Keep the local item's title, description, rating and keywords in step with the page.",
-        "AS004": "Give webpageURL an http or https URL.",
-        "AS005": "Set webpageURL (or requiredUserInfoKeys) on activities eligible for public indexing.",
-        "AS006": "Index the related item before the activity, or fix relatedUniqueIdentifier.",
-        "AS007": "Download the thumbnail and give thumbnailURL the local file URL (or thumbnailData).",
-        "AS008": "Put the web URL in url, not contentURL (a file URL).",
-        "AS009": "Set an expirationDate in the future, and re-index before it passes.",
-        "AS010": "Use domainIdentifier values without dots unless you want a hierarchy.",
-        "AS011": "Give phoneNumbers with supportsPhoneCall, latitude and longitude with supportsNavigation.",
-        "AS012": "Keep rating within 0–5 and rankingHint within 0–100.",
-        "AS013": "Keep 3 to 5 keywords per item.",
-        "AS014": "Index the item without isUpdate first; updates of absent items are dropped.",
-        "AS015": "Do not mark content eligible for public indexing when its page is not publicly indexable.",
+    static let localItemFixHints: [RuleID: String] = [
+        .as001: "Index a Core Spotlight item (or activity) for the page, with its URL as uniqueIdentifier.",
+        .as002: "Use the page URL as uniqueIdentifier, relatedUniqueIdentifier and webpageURL alike.",
+        .as003: "Keep the local item's title, description, rating and keywords in step with the page.",
+        .as004: "Give webpageURL an http or https URL.",
+        .as005: "Set webpageURL (or requiredUserInfoKeys) on activities eligible for public indexing.",
+        .as006: "Index the related item before the activity, or fix relatedUniqueIdentifier.",
+        .as007: "Download the thumbnail and give thumbnailURL the local file URL (or thumbnailData).",
+        .as008: "Put the web URL in url, not contentURL (a file URL).",
+        .as009: "Set an expirationDate in the future, and re-index before it passes.",
+        .as010: "Use domainIdentifier values without dots unless you want a hierarchy.",
+        .as011: "Give phoneNumbers with supportsPhoneCall, latitude and longitude with supportsNavigation.",
+        .as012: "Keep rating within 0–5 and rankingHint within 0–100.",
+        .as013: "Keep 3 to 5 keywords per item.",
+        .as014: "Index the item without isUpdate first; updates of absent items are dropped.",
+        .as015: "Do not mark content eligible for public indexing when its page is not publicly indexable.",
     ]
 }

@@ -1,10 +1,11 @@
 import MarkupExtraction
+import RuleIDs
 import SpotlightModel
 import URLNormalization
 
 /// The Open Graph rules (apple-markup-rules.md §7.4) over a page's `og:*` and type-namespace tags
 /// (`article:*`, `video:*` …), as the extractor keeps them in document order.
-struct OpenGraphChecks {
+struct OpenGraphChecks: PageRuleGroup {
     /// The page, with RDFa property lists split (see `splittingPropertyLists`).
     let page: PageMarkup
 
@@ -34,14 +35,14 @@ struct OpenGraphChecks {
         }
     }
 
-    static let implemented: Set<String> = [
-        "OG001", "OG002", "OG003", "OG004", "OG005", "OG006", "OG007", "OG008", "OG009", "OG010", "OG011",
-        "OG012", "OG013", "OG014", "OG015", "OG016", "OG017", "OG018", "OG019", "OG020", "OG021",
+    static let rules: Set<RuleID> = [
+        .og001, .og002, .og003, .og004, .og005, .og006, .og007, .og008, .og009, .og010, .og011,
+        .og012, .og013, .og014, .og015, .og016, .og017, .og018, .og019, .og020, .og021,
     ]
 
-    /// Calls `report(ruleID, line, excerpt, message)` for each broken rule.
-    func run(_ report: (String, Int, String, String) -> Void) {
-        func flag(_ id: String, _ tag: MetaTag, _ message: String) {
+    /// Calls `report(rule, line, excerpt, message)` for each broken rule.
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
+        func flag(_ id: RuleID, _ tag: MetaTag, _ message: String) {
             report(id, tag.line, Self.excerpt(tag), message)
         }
         checkRequiredProperties(report)
@@ -53,7 +54,7 @@ struct OpenGraphChecks {
         for orphan in page.openGraphMedia.orphans {
             let kind = orphan.key.lowercased().split(separator: ":").dropFirst().first ?? "image"
             flag(
-                "OG009", orphan,
+                .og009, orphan,
                 "\(orphan.key) (line \(orphan.line)) comes before any og:\(kind) it could belong to, so consumers drop it"
             )
         }
@@ -68,14 +69,14 @@ struct OpenGraphChecks {
 
     /// Only on pages that use Open Graph: "any non-marked up webpage should be treated as og:type
     /// website" (ogp.me), and previews of such a page fall back to its `<title>` and text.
-    private func checkRequiredProperties(_ report: (String, Int, String, String) -> Void) {
+    private func checkRequiredProperties(_ report: (RuleID, Int, String, String) -> Void) {
         guard let anchor = page.openGraph.first else { return }
         let line = anchor.line
         let excerpt = Self.excerpt(anchor)
-        let required: [(String, String, String)] = [
-            ("OG001", "og:title", ""),
-            ("OG002", "og:type", "; consumers assume website"),
-            ("OG004", "og:url", ""),
+        let required: [(RuleID, String, String)] = [
+            (.og001, "og:title", ""),
+            (.og002, "og:type", "; consumers assume website"),
+            (.og004, "og:url", ""),
         ]
         for (id, property, consequence) in required where page.openGraphValue(property) == nil {
             report(id, line, excerpt, Self.missingMessage(property, tags: tags(property)) + consequence)
@@ -84,7 +85,7 @@ struct OpenGraphChecks {
         if !images.contains(where: { !$0.url.isEmpty }) {
             let written = tags("og:image") + tags("og:image:url")
             report(
-                "OG003", line, excerpt, Self.missingMessage("og:image", tags: written) + "; previews show no picture")
+                .og003, line, excerpt, Self.missingMessage("og:image", tags: written) + "; previews show no picture")
         }
     }
 
@@ -119,54 +120,54 @@ struct OpenGraphChecks {
         "og:audio:artist", "og:audio:album",
     ]
 
-    private func checkValue(of tag: MetaTag, _ flag: (String, MetaTag, String) -> Void) {
+    private func checkValue(of tag: MetaTag, _ flag: (RuleID, MetaTag, String) -> Void) {
         let key = tag.key.lowercased()
         let value = tag.content
         let quoted = Self.quoted(value)
         // Type-namespace tags written with name= (`video:playerId`, `article:word_count`) are most
         // often a site's own metadata that happens to share the prefix, so only og:* counts here.
         if tag.attribute == .name, key.hasPrefix("og:") {
-            flag("OG007", tag, "\(tag.key) is written with name=; Open Graph uses property=\"\(tag.key)\"")
+            flag(.og007, tag, "\(tag.key) is written with name=; Open Graph uses property=\"\(tag.key)\"")
         }
         if Self.urlProperties.contains(key), !value.isEmpty {
             if !Self.isAbsoluteWebURL(value) {
-                flag("OG005", tag, "\(key) \(quoted) is not an absolute http(s) URL")
+                flag(.og005, tag, "\(key) \(quoted) is not an absolute http(s) URL")
             } else if key == "og:image:secure_url", URLParser.parse(value)?.scheme != "https" {
-                flag("OG012", tag, "og:image:secure_url \(quoted) is not an https URL")
+                flag(.og012, tag, "og:image:secure_url \(quoted) is not an https URL")
             }
         }
         if Self.dimensionProperties.contains(key), Self.positiveInt32(value) == nil {
-            flag("OG010", tag, "\(key) \(quoted) is not a whole number of pixels from 1 to 2147483647")
+            flag(.og010, tag, "\(key) \(quoted) is not a whole number of pixels from 1 to 2147483647")
         }
         if key.hasPrefix("og:"), key.hasSuffix(":type"), let kind = key.split(separator: ":").dropFirst().first,
             ["image", "video", "audio"].contains(kind), !value.isEmpty, !Self.isMediaType(value, for: String(kind))
         {
-            flag("OG011", tag, "\(key) \(quoted) is not \(Self.expectedMediaTypes[String(kind)] ?? "a MIME type")")
+            flag(.og011, tag, "\(key) \(quoted) is not \(Self.expectedMediaTypes[String(kind)] ?? "a MIME type")")
         }
         if key == "og:determiner", !["a", "an", "the", "", "auto"].contains(value) {
-            flag("OG014", tag, "og:determiner \(quoted) is not a, an, the, auto or empty")
+            flag(.og014, tag, "og:determiner \(quoted) is not a, an, the, auto or empty")
         }
         if key == "og:locale" || key == "og:locale:alternate", !Self.isLocale(value) {
-            flag("OG015", tag, "\(key) \(quoted) is not language_TERRITORY (e.g. en_US)")
+            flag(.og015, tag, "\(key) \(quoted) is not language_TERRITORY (e.g. en_US)")
         }
         if Self.dateTimeProperties.contains(key), !value.isEmpty, ISO8601.date(value) == nil {
-            flag("OG017", tag, "\(key) \(quoted) is not an ISO 8601 date or date-time (e.g. 2024-05-01T10:00:00Z)")
+            flag(.og017, tag, "\(key) \(quoted) is not an ISO 8601 date or date-time (e.g. 2024-05-01T10:00:00Z)")
         }
         if Self.positiveIntegerProperties.contains(key), Self.positiveInt32(value) == nil {
             let unit = key.hasSuffix(":duration") ? " of seconds" : ""
-            flag("OG017", tag, "\(key) \(quoted) is not a whole number\(unit) of at least 1")
+            flag(.og017, tag, "\(key) \(quoted) is not a whole number\(unit) of at least 1")
         }
         if key == "profile:gender", !["male", "female"].contains(value) {
-            flag("OG017", tag, "profile:gender \(quoted) is not male or female")
+            flag(.og017, tag, "profile:gender \(quoted) is not male or female")
         }
         if Self.deprecatedProperties.contains(key) {
-            flag("OG020", tag, "\(key) is deprecated in the Open Graph vocabulary; consumers may ignore it")
+            flag(.og020, tag, "\(key) is deprecated in the Open Graph vocabulary; consumers may ignore it")
         }
     }
 
     // MARK: OG006
 
-    private func checkCanonical(_ flag: (String, MetaTag, String) -> Void) {
+    private func checkCanonical(_ flag: (RuleID, MetaTag, String) -> Void) {
         guard let ogURL = page.openGraphValue("og:url"), Self.isAbsoluteWebURL(ogURL.content),
             let canonical = page.canonicals.first(where: { !$0.content.isEmpty }),
             let ogKey = URLParser.parse(ogURL.content)?.deduplicationKey,
@@ -174,7 +175,7 @@ struct OpenGraphChecks {
         else { return }
         if ogKey != canonicalKey {
             flag(
-                "OG006", ogURL,
+                .og006, ogURL,
                 "og:url \(Self.quoted(ogURL.content)) is not the canonical URL \(Self.quoted(canonical.content)) (line \(canonical.line))\(Self.difference(ogKey, canonicalKey))"
             )
         }
@@ -197,7 +198,7 @@ struct OpenGraphChecks {
         "website": "ogp.me/ns/website#",
     ]
 
-    private func checkPrefixes(_ report: (String, Int, String, String) -> Void) {
+    private func checkPrefixes(_ report: (RuleID, Int, String, String) -> Void) {
         var used: [String] = []
         // Prefixes are RDFa: they scope property= attributes, not name= (OG007's business).
         for tag in page.openGraph where tag.attribute == .property {
@@ -211,7 +212,7 @@ struct OpenGraphChecks {
         if !undeclared.isEmpty {
             let wanted = undeclared.map { "\($0): https://\(Self.namespaces[$0] ?? "")" }.joined(separator: " ")
             report(
-                "OG008", first.line, Self.excerpt(first),
+                .og008, first.line, Self.excerpt(first),
                 "\(undeclared.map { "\($0):" }.joined(separator: ", ")) used without a prefix attribute declaring \(undeclared.count == 1 ? "it" : "them") (prefix=\"\(wanted)\")"
             )
         }
@@ -219,7 +220,7 @@ struct OpenGraphChecks {
             guard let namespace = Self.namespaces[declaration.prefix] else { continue }
             if declaration.iri != "https://" + namespace, declaration.iri != "http://" + namespace {
                 report(
-                    "OG008", declaration.line, "prefix=\"\(declaration.prefix): \(Self.shortened(declaration.iri))\"",
+                    .og008, declaration.line, "prefix=\"\(declaration.prefix): \(Self.shortened(declaration.iri))\"",
                     "prefix \(declaration.prefix): is declared as \(Self.quoted(declaration.iri)), not https://\(namespace)"
                 )
             }
@@ -230,7 +231,7 @@ struct OpenGraphChecks {
 
     /// One finding per page, at the first image without a text: a gallery of 40 og:image tags
     /// without og:image:alt is one defect, not 40.
-    private func checkImageAlternativeText(_ flag: (String, MetaTag, String) -> Void) {
+    private func checkImageAlternativeText(_ flag: (RuleID, MetaTag, String) -> Void) {
         let images = page.openGraphMedia.media.filter { $0.kind == .image && !$0.url.isEmpty }
         // `og:image` and a following `og:image:url` with the same URL describe one image.
         let describedURLs = Set(images.filter { !($0.alt ?? "").isEmpty }.map(\.url))
@@ -249,7 +250,7 @@ struct OpenGraphChecks {
             message +=
                 "; \(others.count) more og:image \(others.count == 1 ? "has" : "have") none (line\(others.count == 1 ? "" : "s") \(lines)\(others.count > 5 ? " …" : ""))"
         }
-        flag("OG013", tag, message)
+        flag(.og013, tag, message)
     }
 
     // MARK: OG016
@@ -260,7 +261,7 @@ struct OpenGraphChecks {
         "music.radio_station", "video.movie", "video.episode", "video.tv_show", "video.other", "payment.link",
     ]
 
-    private func checkType(_ flag: (String, MetaTag, String) -> Void) {
+    private func checkType(_ flag: (RuleID, MetaTag, String) -> Void) {
         for tag in page.openGraph where tag.key.lowercased() == "og:type" && !tag.content.isEmpty {
             let value = tag.content
             if Self.globalTypes.contains(value) { continue }
@@ -271,7 +272,7 @@ struct OpenGraphChecks {
             }
             let hint = Self.globalTypes.contains(value.lowercased()) ? " (types are lower-case)" : ""
             flag(
-                "OG016", tag,
+                .og016, tag,
                 "og:type \(Self.quoted(value)) is not an Open Graph global type nor a CURIE with a declared prefix\(hint)"
             )
         }
@@ -286,7 +287,7 @@ struct OpenGraphChecks {
         "profile:gender", "music:duration", "music:release_date", "video:duration", "video:release_date",
     ]
 
-    private func checkRepeatedSingleValues(_ flag: (String, MetaTag, String) -> Void) {
+    private func checkRepeatedSingleValues(_ flag: (RuleID, MetaTag, String) -> Void) {
         var first: [String: MetaTag] = [:]
         for tag in page.openGraph where !tag.content.isEmpty {
             let key = tag.key.lowercased()
@@ -297,7 +298,7 @@ struct OpenGraphChecks {
             }
             if earlier.content != tag.content {
                 flag(
-                    "OG018", tag,
+                    .og018, tag,
                     "\(key) is repeated: \(Self.quoted(tag.content)) (line \(tag.line)) differs from \(Self.quoted(earlier.content)) (line \(earlier.line)); consumers use the first"
                 )
             }
@@ -313,7 +314,7 @@ struct OpenGraphChecks {
                 }
                 if earlier.content != tag.content {
                     flag(
-                        "OG018", tag,
+                        .og018, tag,
                         "\(key) is repeated for the same og:\(group.kind) (line \(group.rootLine)): \(Self.quoted(tag.content)) (line \(tag.line)) differs from \(Self.quoted(earlier.content)) (line \(earlier.line)); consumers use the first"
                     )
                 }
@@ -356,12 +357,12 @@ struct OpenGraphChecks {
 
     // MARK: OG019
 
-    private func checkTitleBranding(_ flag: (String, MetaTag, String) -> Void) {
+    private func checkTitleBranding(_ flag: (RuleID, MetaTag, String) -> Void) {
         guard let title = page.openGraphValue("og:title"), let siteName = page.openGraphValue("og:site_name"),
             Self.containsAsSegment(title.content, siteName.content)
         else { return }
         flag(
-            "OG019", title,
+            .og019, title,
             "og:title \(Self.quoted(title.content)) contains the site name \(Self.quoted(siteName.content)) (og:site_name, line \(siteName.line)); previews show both"
         )
     }
@@ -416,7 +417,7 @@ struct OpenGraphChecks {
         "payment": ["payment.link"],
     ]
 
-    private func checkTypeSpecificProperties(_ report: (String, Int, String, String) -> Void) {
+    private func checkTypeSpecificProperties(_ report: (RuleID, Int, String, String) -> Void) {
         // Without og:type (OG002) or with an unknown one (OG016) there is nothing to compare with.
         guard let typeTag = page.openGraphValue("og:type"), Self.globalTypes.contains(typeTag.content) else { return }
         let type = typeTag.content
@@ -441,7 +442,7 @@ struct OpenGraphChecks {
             let owners = Set(
                 tags.flatMap { Self.propertyTypes[$0.key.lowercased()] ?? Self.namespaceTypes[namespace] ?? [] })
             report(
-                "OG021", first.line, Self.excerpt(first),
+                .og021, first.line, Self.excerpt(first),
                 "\(names.joined(separator: ", ")) (line \(first.line)) belong\(names.count == 1 ? "s" : "") to og:type \(owners.sorted().joined(separator: " or ")), but og:type is \(type) (line \(typeTag.line))"
             )
         }
@@ -537,39 +538,39 @@ extension String {
 }
 
 extension RuleCatalogue {
-    static let openGraphFixHints: [String: String] = [
-        "OG001": "Add <meta property=\"og:title\" content=\"…\"> with the page's own title.",
-        "OG002": "Add <meta property=\"og:type\" content=\"website\"> (or article, video.movie, profile …).",
-        "OG003": "Add <meta property=\"og:image\" content=\"https://…\"> with an image at least 1200×630 pixels.",
-        "OG004": "Add <meta property=\"og:url\" content=\"…\"> with the page's canonical URL.",
-        "OG005": "Write the URL absolute, with https:// and the host (relative URLs are invalid in Open Graph).",
-        "OG006": "Make og:url the same URL as <link rel=\"canonical\">.",
-        "OG007": "Write Open Graph tags with property=\"og:…\", not name=.",
-        "OG008":
+    static let openGraphFixHints: [RuleID: String] = [
+        .og001: "Add <meta property=\"og:title\" content=\"…\"> with the page's own title.",
+        .og002: "Add <meta property=\"og:type\" content=\"website\"> (or article, video.movie, profile …).",
+        .og003: "Add <meta property=\"og:image\" content=\"https://…\"> with an image at least 1200×630 pixels.",
+        .og004: "Add <meta property=\"og:url\" content=\"…\"> with the page's canonical URL.",
+        .og005: "Write the URL absolute, with https:// and the host (relative URLs are invalid in Open Graph).",
+        .og006: "Make og:url the same URL as <link rel=\"canonical\">.",
+        .og007: "Write Open Graph tags with property=\"og:…\", not name=.",
+        .og008:
             "Declare the prefixes on <html>: prefix=\"og: https://ogp.me/ns#\" (plus e.g. article: https://ogp.me/ns/article#).",
-        "OG009": "Put og:image:width, :height, :type, :alt … after the og:image (or og:video, og:audio) they describe.",
-        "OG010":
+        .og009: "Put og:image:width, :height, :type, :alt … after the og:image (or og:video, og:audio) they describe.",
+        .og010:
             "Write og:image:width and og:image:height (or the video's) as whole pixel numbers, e.g. 1200, without units.",
-        "OG011":
+        .og011:
             "Use the file's MIME type: image/png, image/jpeg … for og:image:type; video/* and audio/* for video and audio.",
-        "OG012": "Use an https:// URL in og:image:secure_url.",
-        "OG013": "Add <meta property=\"og:image:alt\" content=\"…\"> after each og:image, describing the image.",
-        "OG014": "Use og:determiner a, an, the, auto, or leave it out.",
-        "OG015": "Write the locale as language_TERRITORY with an underscore, e.g. en_US or fr_FR.",
-        "OG016":
+        .og012: "Use an https:// URL in og:image:secure_url.",
+        .og013: "Add <meta property=\"og:image:alt\" content=\"…\"> after each og:image, describing the image.",
+        .og014: "Use og:determiner a, an, the, auto, or leave it out.",
+        .og015: "Write the locale as language_TERRITORY with an underscore, e.g. en_US or fr_FR.",
+        .og016:
             "Use a global og:type (website, article, book, profile, music.*, video.*) or declare the CURIE's prefix.",
-        "OG017":
+        .og017:
             "Write dates in ISO 8601 (2024-05-01 or 2024-05-01T10:00:00Z), durations and disc/track numbers as whole numbers ≥ 1, and profile:gender as male or female.",
-        "OG018": "Keep one value for each single-valued property; consumers use the first tag.",
-        "OG019": "Leave the site name out of og:title; og:site_name carries it.",
-        "OG020": "Remove the deprecated property or move the data to schema.org markup.",
-        "OG021": "Use the type-specific properties of the page's og:type only, or change og:type to match them.",
+        .og018: "Keep one value for each single-valued property; consumers use the first tag.",
+        .og019: "Leave the site name out of og:title; og:site_name carries it.",
+        .og020: "Remove the deprecated property or move the data to schema.org markup.",
+        .og021: "Use the type-specific properties of the page's og:type only, or change og:type to match them.",
     ]
 
-    static let openGraphPartly: [String: String] = [
-        "OG008":
+    static let openGraphPartly: [RuleID: String] = [
+        .og008:
             "reads RDFa 1.1 prefix attributes only: the extractor does not keep xmlns:og (RDFa 1.0) declarations, so a page declaring og: only with xmlns:og is reported as undeclared, and a wrong xmlns:og URI (http://opengraphprotocol.org/schema/) as undeclared rather than wrong",
-        "OG019":
+        .og019:
             "detects the og:site_name value as a separate segment of og:title (set off by |, -, –, :, · …, case-insensitive); branding written differently from og:site_name, or any branding without og:site_name, is not detected",
     ]
 }

@@ -1,4 +1,5 @@
 public import MarkupExtraction
+public import RuleIDs
 public import SpotlightModel
 
 /// Checks one page's markup against the implemented rules and returns its findings, in a fixed
@@ -24,41 +25,54 @@ public struct PageVerifier: Sendable {
     public func verify(_ page: PageMarkup, attributes: PageAttributes? = nil, context: PageContext = PageContext())
         -> [Finding]
     {
-        let attributes = attributes ?? AttributeSetBuilder().build(page)
         var findings: [Finding] = []
-        func report(_ ruleID: String, _ line: Int, _ excerpt: String, _ message: String) {
-            guard let finding = self.finding(ruleID, url: page.url, line: line, excerpt: excerpt, message: message)
-            else { return }
-            findings.append(finding)
+        runChecks(page, attributes: attributes ?? AttributeSetBuilder().build(page), context: context) {
+            _, rule, line, excerpt, message in
+            if let finding = finding(rule, url: page.url, line: line, excerpt: excerpt, message: message) {
+                findings.append(finding)
+            }
         }
-        SmartAppBannerChecks(page: page, appStoreID: appStoreID, appIDs: appIDs).run(report)
-        TwitterAppLinksChecks(page: page).run(report)
-        DeepLinkChecks(page: page, attributes: attributes, context: context).run(report)
-        UniversalLinkChecks(page: page, attributes: attributes, context: context).run(report)
-        OpenGraphChecks(page: page).run(report)
-        StructuredDataChecks(page: page).run(report)
-        ContentChecks(page: page, attributes: attributes).run(report)
-        IndexabilityChecks(page: page, context: context).run(report)
         return Self.ordered(findings)
+    }
+
+    /// Runs every page check group and tells `report` which group reported each rule, with the
+    /// line, excerpt and message (`verify` makes findings of them; `RuleRegistrationTests` checks
+    /// that a group reports only rules it registers).
+    func runChecks(
+        _ page: PageMarkup, attributes: PageAttributes, context: PageContext,
+        _ report: (_ group: any PageRuleGroup.Type, RuleID, Int, String, String) -> Void
+    ) {
+        func run<Group: PageRuleGroup>(_ group: Group) {
+            group.run { rule, line, excerpt, message in report(Group.self, rule, line, excerpt, message) }
+        }
+        run(SmartAppBannerChecks(page: page, appStoreID: appStoreID, appIDs: appIDs))
+        run(TwitterAppLinksChecks(page: page))
+        run(DeepLinkChecks(page: page, attributes: attributes, context: context))
+        run(UniversalLinkChecks(page: page, attributes: attributes, context: context))
+        run(OpenGraphChecks(page: page))
+        run(StructuredDataChecks(page: page))
+        run(ContentChecks(page: page, attributes: attributes))
+        run(IndexabilityChecks(page: page, context: context))
     }
 
     /// IX004 for a response that was never parsed (not 200, or not HTML).
     public func verifyResponse(url: String, status: Int?, mediaType: String?) -> [Finding] {
         IndexabilityChecks.responseFindings(status: status, mediaType: mediaType, url: url).compactMap {
-            finding($0.ruleID, url: url, line: 0, excerpt: $0.excerpt, message: $0.message)
+            finding($0.rule, url: url, line: 0, excerpt: $0.excerpt, message: $0.message)
         }
     }
 
-    /// A finding of `ruleID` with the configured severity; nil when the rule is switched off.
-    public func finding(_ ruleID: String, url: String, line: Int, excerpt: String, message: String) -> Finding? {
-        guard let rule = RuleCatalogue.rule(ruleID), let severity = configuration.severity(of: rule) else { return nil }
+    /// A finding of `rule` with the configured severity and the rule's fix hint; nil when the rule
+    /// is switched off.
+    public func finding(_ rule: RuleID, url: String, line: Int, excerpt: String, message: String) -> Finding? {
+        guard let severity = configuration.severity(of: RuleCatalogue.rule(rule)) else { return nil }
         return Finding(
-            ruleID: ruleID, severity: severity, url: url, line: line, excerpt: excerpt, message: message,
-            fixHint: RuleCatalogue.fixHints[ruleID] ?? "")
+            rule: rule, severity: severity, url: url, line: line, excerpt: excerpt, message: message,
+            fixHint: RuleCatalogue.fixHints[rule] ?? "")
     }
 
     /// Findings in a fixed order: line, then rule id, then message.
     public static func ordered(_ findings: [Finding]) -> [Finding] {
-        findings.sorted { ($0.line, $0.ruleID, $0.message) < ($1.line, $1.ruleID, $1.message) }
+        findings.sorted { ($0.line, $0.rule, $0.message) < ($1.line, $1.rule, $1.message) }
     }
 }

@@ -1,3 +1,5 @@
+public import RuleIDs
+
 /// How bad a finding is (apple-markup-rules.md §7): an error breaks an Apple requirement (the item
 /// is not a candidate, or a feature is broken); a warning is a likely degraded result or
 /// ambiguous markup; info is advice.
@@ -26,8 +28,8 @@ public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
 /// One rule of the catalogue: its id, default severity and citation are the reference's, word
 /// for word (generated from it); `consumer` says whose behaviour it protects.
 public struct Rule: Sendable, Hashable, Identifiable {
-    /// `SAB003`, `OG005`, … (new rules get new ids in the same scheme).
-    public var id: String
+    /// `SAB003`, `OG005`, … (new rules get new ids in the same scheme, in the catalogue's data).
+    public var id: RuleID
     /// The id's letters: `SAB`, `DL`, `UL`, `OG`, `TW`, `AL`, `SD`, `CT`, `IX`, `AS`.
     public var group: String
     /// The reference section, e.g. `7.1 Smart App Banner (SAB)`.
@@ -57,5 +59,13 @@ public struct Rule: Sendable, Hashable, Identifiable {
         if sourceKinds.contains(.specOwner) { return "spec" }
         if sourceKinds.contains(.thirdParty) { return "third party" }
         return "SpotCheck"
+    }
+}
+
+extension RuleID {
+    /// The rule an id's text names, in any case (`SAB003`, `sab003`); nil when the catalogue has no
+    /// such rule.
+    public init?(text: String) {
+        self.init(rawValue: text.uppercased())
     }
 }

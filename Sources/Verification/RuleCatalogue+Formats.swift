@@ -10,7 +10,7 @@ extension RuleCatalogue {
                 rule.isImplemented
                 ? (partlyImplemented[rule.id] == nil ? "checked" : "partly checked") : "not implemented"
             lines.append(
-                "\(pad(rule.id, 7)) \(pad(severity, 8)) \(pad(status, 16)) \(rule.check)  — \(rule.source)")
+                "\(pad(rule.id.rawValue, 7)) \(pad(severity, 8)) \(pad(status, 16)) \(rule.check)  — \(rule.source)")
         }
         lines.append("")
         lines.append(summaryLine)
@@ -26,7 +26,7 @@ extension RuleCatalogue {
             .array(
                 all.map { rule in
                     var object = JSONObject()
-                    object.append("id", .string(rule.id))
+                    object.append("id", .string(rule.id.rawValue))
                     object.append("group", .string(rule.group))
                     object.append("section", .string(rule.section))
                     object.append("defaultSeverity", .string(rule.severity.rawValue))

@@ -1,4 +1,5 @@
 import LenientJSON
+public import RuleIDs
 
 /// A project's choices about rules: some switched off, some with another severity. Read from
 /// `.spotcheck.json` in the working directory (`{"rules": {"SAB004": "off", "SAB009": "error"}}`)
@@ -12,9 +13,9 @@ public struct RuleConfiguration: Sendable, Hashable {
     /// The configuration file's name.
     public static let fileName = ".spotcheck.json"
 
-    public private(set) var settings: [String: Setting]
+    public private(set) var settings: [RuleID: Setting]
 
-    public init(settings: [String: Setting] = [:]) {
+    public init(settings: [RuleID: Setting] = [:]) {
         self.settings = settings
     }
 
@@ -27,20 +28,20 @@ public struct RuleConfiguration: Sendable, Hashable {
         }
     }
 
-    /// Sets one rule: `level` is `off`, `error`, `warning` or `info`; `origin` names where it came
-    /// from (a file, an option) for the error message.
+    /// Sets one rule: `id` is its text in any case (`SAB004`, `sab004`); `level` is `off`, `error`,
+    /// `warning` or `info`; `origin` names where it came from (a file, an option) for the error message.
     public mutating func set(_ id: String, _ level: String, origin: String) throws(RuleConfigurationError) {
-        guard let rule = RuleCatalogue.rule(id) else {
+        guard let rule = RuleID(text: id) else {
             throw RuleConfigurationError(origin: origin, message: "unknown rule \"\(id)\" (spotcheck rules lists them)")
         }
         switch level.lowercased() {
-        case "off": settings[rule.id] = .off
+        case "off": settings[rule] = .off
         case let name:
             guard let severity = Severity(rawValue: name) else {
                 throw RuleConfigurationError(
-                    origin: origin, message: "\(rule.id): \"\(level)\" is not off, error, warning or info")
+                    origin: origin, message: "\(rule): \"\(level)\" is not off, error, warning or info")
             }
-            settings[rule.id] = .severity(severity)
+            settings[rule] = .severity(severity)
         }
     }
 

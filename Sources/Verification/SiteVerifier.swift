@@ -1,3 +1,4 @@
+import RuleIDs
 import URLNormalization
 
 /// What the site-level rules need to know of one crawled page.
@@ -55,7 +56,7 @@ public struct SitemapListing: Sendable, Hashable {
 /// many pages (CT014, CT008, SAB007), canonicals to pages that are not indexable (IX012), canonical
 /// chains and cycles (IX013), and sitemaps listing non-canonical URLs (IX014). Findings come in
 /// a fixed order (URL, rule, message).
-public struct SiteVerifier: Sendable {
+public struct SiteVerifier: Sendable, RuleGroup {
     public var configuration: RuleConfiguration
 
     /// Pages sharing a title or description before CT014 fires (SpotCheck's threshold).
@@ -64,7 +65,7 @@ public struct SiteVerifier: Sendable {
     /// a default image on a few section pages is common; on three or more it is the site default).
     public static let duplicateLinkPages = 3
 
-    static let implemented: Set<String> = ["CT008", "CT014", "IX009", "IX012", "IX013", "IX014"]
+    static let rules: Set<RuleID> = [.ct008, .ct014, .ix009, .ix012, .ix013, .ix014, .sab007]
 
     public init(configuration: RuleConfiguration = RuleConfiguration()) {
         self.configuration = configuration
@@ -73,8 +74,8 @@ public struct SiteVerifier: Sendable {
     public func verify(_ pages: [SitePage], sitemapListings: [SitemapListing] = []) -> [Finding] {
         let verifier = PageVerifier(configuration: configuration)
         var findings: [Finding] = []
-        func report(_ ruleID: String, _ url: String, _ excerpt: String, _ message: String) {
-            if let finding = verifier.finding(ruleID, url: url, line: 0, excerpt: excerpt, message: message) {
+        func report(_ rule: RuleID, _ url: String, _ excerpt: String, _ message: String) {
+            if let finding = verifier.finding(rule, url: url, line: 0, excerpt: excerpt, message: message) {
                 findings.append(finding)
             }
         }
@@ -104,17 +105,17 @@ public struct SiteVerifier: Sendable {
         let text: (String) -> String = { $0.lowercased().split { $0.isWhitespace }.joined(separator: " ") }
         let link: (String) -> String = { URLParser.parse($0)?.deduplicationKey ?? $0 }
         duplicates(\.title, normalize: text, threshold: Self.duplicateTextPages) { first, title, urls in
-            report("CT014", first.url, title, "the title \"\(title)\" is on \(urls.count) pages: \(listed(urls))")
+            report(.ct014, first.url, title, "the title \"\(title)\" is on \(urls.count) pages: \(listed(urls))")
         }
         duplicates(\.contentDescription, normalize: text, threshold: Self.duplicateTextPages) { first, value, urls in
-            report("CT014", first.url, value, "the same description is on \(urls.count) pages: \(listed(urls))")
+            report(.ct014, first.url, value, "the same description is on \(urls.count) pages: \(listed(urls))")
         }
         duplicates(\.thumbnailURL, normalize: link, threshold: Self.duplicateLinkPages) { first, image, urls in
-            report("CT008", first.url, image, "the image \(image) is the image of \(urls.count) pages: \(listed(urls))")
+            report(.ct008, first.url, image, "the image \(image) is the image of \(urls.count) pages: \(listed(urls))")
         }
         duplicates(\.appArgument, normalize: link, threshold: Self.duplicateLinkPages) { first, argument, urls in
             report(
-                "SAB007", first.url, "app-argument=\(argument)",
+                .sab007, first.url, "app-argument=\(argument)",
                 "the same app-argument \(argument) is on \(urls.count) pages: \(listed(urls))")
         }
 
@@ -132,22 +133,22 @@ public struct SiteVerifier: Sendable {
             if (target.status != nil && target.status != 200) || !target.isHTML {
                 let what = target.status.map { "HTTP \($0)" } ?? "a failed fetch"
                 report(
-                    "IX012", page.url, excerpt,
+                    .ix012, page.url, excerpt,
                     "canonical \(canonical) is \(target.isHTML || target.status != 200 ? what : "not HTML"), not a 200 HTML page"
                 )
             } else if target.applebotAllowed == false {
-                report("IX012", page.url, excerpt, "canonical \(canonical) is blocked for Applebot by robots.txt")
+                report(.ix012, page.url, excerpt, "canonical \(canonical) is blocked for Applebot by robots.txt")
             } else if target.isNoindex {
-                report("IX012", page.url, excerpt, "canonical \(canonical) says noindex")
+                report(.ix012, page.url, excerpt, "canonical \(canonical) says noindex")
             }
             guard let next = target.canonical, link(next) != link(target.url) else { continue }
             if link(next) == link(page.url) {
                 report(
-                    "IX013", page.url, excerpt,
+                    .ix013, page.url, excerpt,
                     "canonical cycle: this page names \(canonical), which names this page back")
             } else {
                 report(
-                    "IX013", page.url, excerpt,
+                    .ix013, page.url, excerpt,
                     "canonical chain: this page names \(canonical), which names \(next); name the final URL directly")
             }
         }
@@ -169,7 +170,7 @@ public struct SiteVerifier: Sendable {
             let listed = urls.sorted()
             for url in listed {
                 report(
-                    "IX009", pageOf[url]?.url ?? url, url,
+                    .ix009, pageOf[url]?.url ?? url, url,
                     "\(listed.count) URLs differ from \(document) only by their #fragment (\(listed.joined(separator: ", "))); Applebot may take them for one page"
                 )
             }
@@ -181,21 +182,21 @@ public struct SiteVerifier: Sendable {
                 link(canonical) != link(listing.location)
             else { continue }
             report(
-                "IX014", page.url, "<loc>\(listing.location)</loc>",
+                .ix014, page.url, "<loc>\(listing.location)</loc>",
                 "\(listing.sitemapURL) (line \(listing.line)) lists \(listing.location), whose canonical is \(canonical)"
             )
         }
-        return findings.sorted { ($0.url, $0.ruleID, $0.message) < ($1.url, $1.ruleID, $1.message) }
+        return findings.sorted { ($0.url, $0.rule, $0.message) < ($1.url, $1.rule, $1.message) }
     }
 }
 
 extension RuleCatalogue {
-    static let siteFixHints: [String: String] = [
-        "CT008": "Give each page an image of its own content, not the site's default image or logo.",
-        "CT014": "Write a title and description specific to each page.",
-        "IX009": "Give each page its own path or query; a #fragment does not make a separate page for crawlers.",
-        "IX012": "Point rel=canonical at the 200, indexable URL of the content (the final URL after redirects).",
-        "IX013": "Point every duplicate directly at the final canonical URL.",
-        "IX014": "List canonical URLs only in sitemaps.",
+    static let siteFixHints: [RuleID: String] = [
+        .ct008: "Give each page an image of its own content, not the site's default image or logo.",
+        .ct014: "Write a title and description specific to each page.",
+        .ix009: "Give each page its own path or query; a #fragment does not make a separate page for crawlers.",
+        .ix012: "Point rel=canonical at the 200, indexable URL of the content (the final URL after redirects).",
+        .ix013: "Point every duplicate directly at the final canonical URL.",
+        .ix014: "List canonical URLs only in sitemaps.",
     ]
 }

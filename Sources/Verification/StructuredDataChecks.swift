@@ -1,5 +1,6 @@
 import LenientJSON
 import MarkupExtraction
+import RuleIDs
 import SpotlightModel
 
 /// The structured-data rules (apple-markup-rules.md §7.6): JSON-LD, Microdata and RDFa.
@@ -8,19 +9,19 @@ import SpotlightModel
 /// Microdata/RDFa items), up to ``StructuredData/maximumDepth`` levels and
 /// ``StructuredData/maximumNodes`` nodes. SD003–SD005 need the schema.org vocabulary, which
 /// SpotCheck does not ship: not checked.
-struct StructuredDataChecks {
+struct StructuredDataChecks: PageRuleGroup {
     let page: PageMarkup
 
-    static let implemented: Set<String> = [
-        "SD001", "SD002", "SD006", "SD007", "SD008", "SD009", "SD010", "SD011", "SD012", "SD013", "SD014",
-        "SD015", "SD016", "SD017", "SD018", "SD019", "SD020", "SD021", "SD022", "SD023", "SD024", "SD025",
-        "SD026", "SD027", "SD028",
+    static let rules: Set<RuleID> = [
+        .sd001, .sd002, .sd006, .sd007, .sd008, .sd009, .sd010, .sd011, .sd012, .sd013, .sd014,
+        .sd015, .sd016, .sd017, .sd018, .sd019, .sd020, .sd021, .sd022, .sd023, .sd024, .sd025,
+        .sd026, .sd027, .sd028,
     ]
 
-    /// Calls `report(ruleID, line, excerpt, message)` for each broken rule.
-    func run(_ report: (String, Int, String, String) -> Void) {
+    /// Calls `report(rule, line, excerpt, message)` for each broken rule.
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
         var seen: Set<String> = []
-        func flag(_ id: String, _ line: Int, _ excerpt: String, _ message: String) {
+        func flag(_ id: RuleID, _ line: Int, _ excerpt: String, _ message: String) {
             guard seen.insert("\(id)|\(line)|\(message)").inserted else { return }
             report(id, line, excerpt, message)
         }
@@ -33,7 +34,7 @@ struct StructuredDataChecks {
         checkPage(collection, flag)
     }
 
-    typealias Flag = (String, Int, String, String) -> Void
+    typealias Flag = (RuleID, Int, String, String) -> Void
 
     // MARK: JSON-LD scripts (SD001, SD002)
 
@@ -48,7 +49,7 @@ struct StructuredDataChecks {
                     : "SpotCheck recovered it leniently, but strict JSON-LD processors ignore the whole script"
                 let more = errors.count > 1 ? " (and \(errors.count - 1) more problem(s))" : ""
                 flag(
-                    "SD001", first.line, excerpt,
+                    .sd001, first.line, excerpt,
                     "the JSON-LD script at line \(script.line) is not valid JSON: line \(first.line), column \(first.column): \(first.reason)\(more); \(outcome)"
                 )
             }
@@ -58,19 +59,19 @@ struct StructuredDataChecks {
                     script.contributedValues.count > 1 ? "top-level object \(index + 1)" : "the top-level value"
                 guard let object = value.objectValue else {
                     flag(
-                        "SD002", script.line, excerpt,
+                        .sd002, script.line, excerpt,
                         "\(position) of the script at line \(script.line) is not an object, so it has no @context")
                     continue
                 }
                 guard let context = object["@context"] else {
                     flag(
-                        "SD002", script.line, excerpt,
+                        .sd002, script.line, excerpt,
                         "\(position) of the script at line \(script.line) has no @context")
                     continue
                 }
                 if !Self.namesSchemaOrg(context) {
                     flag(
-                        "SD002", script.line, "\"@context\": \(Self.describe(context))",
+                        .sd002, script.line, "\"@context\": \(Self.describe(context))",
                         "the @context of \(position) (script at line \(script.line)) is \(Self.describe(context)), not schema.org"
                     )
                 }
@@ -115,7 +116,7 @@ struct StructuredDataChecks {
     private func checkMicrodataSyntax(_ flag: Flag) {
         for diagnostic in page.diagnostics where diagnostic.code == .microdataOrphanProperty {
             flag(
-                "SD007", diagnostic.line, "itemprop (line \(diagnostic.line))",
+                .sd007, diagnostic.line, "itemprop (line \(diagnostic.line))",
                 "\(diagnostic.message): Microdata consumers drop it")
         }
     }
@@ -142,7 +143,7 @@ struct StructuredDataChecks {
         if node.syntax == .microdata {
             for type in node.rawTypes where !Self.isAbsoluteURL(type) {
                 flag(
-                    "SD007", node.line, "itemtype=\"\(StructuredData.shortened(type))\"",
+                    .sd007, node.line, "itemtype=\"\(StructuredData.shortened(type))\"",
                     "itemtype \"\(StructuredData.shortened(type))\" (line \(node.line)) is not an absolute URL; write https://schema.org/\(StructuredData.shortened(type))"
                 )
             }
@@ -161,7 +162,7 @@ struct StructuredDataChecks {
                 if scheme.map({ !["javascript", "vbscript", "data", "file"].contains($0) }) ?? false { continue }
                 if let problem = Self.urlProblem(id) {
                     flag(
-                        "SD024", node.line, "\"@id\": \"\(StructuredData.shortened(id))\"",
+                        .sd024, node.line, "\"@id\": \"\(StructuredData.shortened(id))\"",
                         "@id \"\(StructuredData.shortened(id))\" (JSON-LD, line \(node.line)) \(problem)")
                 }
             }
@@ -171,7 +172,7 @@ struct StructuredDataChecks {
             let name = property.name
             if let replacement = StructuredDataCodes.supersededProperties[name] {
                 let line = property.values.first?.line ?? node.line
-                flag("SD006", line, excerpt(name), "\(name) on \(where_) is superseded by \(replacement)")
+                flag(.sd006, line, excerpt(name), "\(name) on \(where_) is superseded by \(replacement)")
             }
             for value in property.values {
                 checkValue(name, value, node: node, where_: where_, excerpt: excerpt(name, value), flag)
@@ -197,12 +198,12 @@ struct StructuredDataChecks {
                 if (best != nil || worst != nil), high <= low {
                     let line = (bestValues.first ?? worstValues.first)?.line ?? node.line
                     flag(
-                        "SD010", line, excerpt("bestRating"),
+                        .sd010, line, excerpt("bestRating"),
                         "bestRating \(Self.format(high)) is not above worstRating \(Self.format(low)) on \(where_)\(note)"
                     )
                 } else if value < low || value > high {
                     flag(
-                        "SD009", rating.line, excerpt("ratingValue", rating),
+                        .sd009, rating.line, excerpt("ratingValue", rating),
                         "ratingValue \(rating.written) on \(where_) is outside [\(Self.format(low)), \(Self.format(high))]\(note)"
                     )
                 }
@@ -213,7 +214,7 @@ struct StructuredDataChecks {
         if node.isA("AggregateRating") || node.isA("EmployerAggregateRating"), !node.has("ratingCount"),
             !node.has("reviewCount")
         {
-            flag("SD011", node.line, excerpt("aggregateRating"), "\(where_) has neither ratingCount nor reviewCount")
+            flag(.sd011, node.line, excerpt("aggregateRating"), "\(where_) has neither ratingCount nor reviewCount")
         }
 
         // SD014: an Offer with a price needs a currency (on the Offer or its priceSpecification).
@@ -221,7 +222,7 @@ struct StructuredDataChecks {
             !node.has("priceCurrency"), !node.nodes("priceSpecification").contains(where: { $0.has("priceCurrency") })
         {
             flag(
-                "SD014", price.line, excerpt("price", price),
+                .sd014, price.line, excerpt("price", price),
                 "\(where_) has price \(price.written) but no priceCurrency")
         }
 
@@ -231,15 +232,15 @@ struct StructuredDataChecks {
             let lowNumber = low.number, let highNumber = high.number, lowNumber > highNumber
         {
             flag(
-                "SD015", low.line, excerpt("lowPrice", low),
+                .sd015, low.line, excerpt("lowPrice", low),
                 "lowPrice \(low.written) is above highPrice \(high.written) on \(where_)")
         }
 
         // SD017 / SD018: date order.
         compareDates(
-            node, earlier: "startDate", later: "endDate", rule: "SD017", where_: where_, excerpt: excerpt, flag)
+            node, earlier: "startDate", later: "endDate", rule: .sd017, where_: where_, excerpt: excerpt, flag)
         compareDates(
-            node, earlier: "datePublished", later: "dateModified", rule: "SD018", where_: where_, excerpt: excerpt, flag
+            node, earlier: "datePublished", later: "dateModified", rule: .sd018, where_: where_, excerpt: excerpt, flag
         )
 
         // SD023: the SearchAction's target must carry the query-input's placeholder.
@@ -249,7 +250,7 @@ struct StructuredDataChecks {
         if node.isA("ImageObject"), !node.has("contentUrl") {
             let what = node.text("url").map { " (url \"\(StructuredData.shortened($0))\")" } ?? ""
             flag(
-                "SD028", node.line, Self.typeExcerpt(node),
+                .sd028, node.line, Self.typeExcerpt(node),
                 "\(where_)\(what) has no contentUrl")
         }
     }
@@ -264,17 +265,17 @@ struct StructuredDataChecks {
         case "ratingValue", "bestRating", "worstRating":
             if value.number == nil {
                 flag(
-                    "SD008", line, excerpt,
+                    .sd008, line, excerpt,
                     "\(name) \(value.written) on \(where_) is not a plain number (ASCII digits, \".\" for decimals)")
             }
         case "ratingCount", "reviewCount":
             if !StructuredData.isCount(value) {
-                flag("SD011", line, excerpt, "\(name) \(value.written) on \(where_) is not a non-negative integer")
+                flag(.sd011, line, excerpt, "\(name) \(value.written) on \(where_) is not a non-negative integer")
             }
         case "price", "lowPrice", "highPrice":
             if value.number == nil {
                 flag(
-                    "SD012", line, excerpt,
+                    .sd012, line, excerpt,
                     "\(name) \(value.written) on \(where_) is not a plain number (no currency symbol, \".\" for decimals, no thousands separators)"
                 )
             }
@@ -282,15 +283,15 @@ struct StructuredDataChecks {
             let code = (value.text ?? "").trimmedWhitespace
             if !StructuredDataCodes.currencies.contains(code) {
                 flag(
-                    "SD013", line, excerpt,
+                    .sd013, line, excerpt,
                     "priceCurrency \(value.written) on \(where_) is not an ISO 4217 currency code")
             }
         case "startDate", "endDate", "datePublished", "dateModified":
             if case .number = value.kind {
-                flag("SD016", line, excerpt, "\(name) \(value.written) on \(where_) is a number, not an ISO 8601 date")
+                flag(.sd016, line, excerpt, "\(name) \(value.written) on \(where_) is a number, not an ISO 8601 date")
             } else if Self.date(value.text ?? "") == nil {
                 flag(
-                    "SD016", line, excerpt,
+                    .sd016, line, excerpt,
                     "\(name) \(value.written) on \(where_) is not an ISO 8601 date or date-time (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss with an optional zone)"
                 )
             }
@@ -299,16 +300,16 @@ struct StructuredDataChecks {
             if let number = value.number {
                 if number < -limit || number > limit {
                     flag(
-                        "SD019", line, excerpt,
+                        .sd019, line, excerpt,
                         "\(name) \(value.written) on \(where_) is outside [−\(Int(limit)), \(Int(limit))]")
                 }
             } else {
-                flag("SD019", line, excerpt, "\(name) \(value.written) on \(where_) is not a plain decimal number")
+                flag(.sd019, line, excerpt, "\(name) \(value.written) on \(where_) is not a plain decimal number")
             }
         case "telephone":
             if !Self.isPlausiblePhone(value.text ?? "") {
                 flag(
-                    "SD020", line, excerpt,
+                    .sd020, line, excerpt,
                     "telephone \(value.written) on \(where_) does not look like a phone number (E.164, e.g. +14155550100, is best)"
                 )
             }
@@ -316,20 +317,20 @@ struct StructuredDataChecks {
             let text = (value.text ?? "").trimmedWhitespace
             let isURL: Bool = if case .url = value.kind { true } else { false }
             if !isURL, text.lowercased().hasPrefix("mailto:") {
-                flag("SD021", line, excerpt, "email \(value.written) on \(where_) keeps the mailto: prefix")
+                flag(.sd021, line, excerpt, "email \(value.written) on \(where_) keeps the mailto: prefix")
             } else if !Self.isEmailAddress(isURL ? Self.strippingMailto(text) : text) {
-                flag("SD021", line, excerpt, "email \(value.written) on \(where_) is not an e-mail address")
+                flag(.sd021, line, excerpt, "email \(value.written) on \(where_) is not an e-mail address")
             }
         case "addressCountry":
             let code = (value.text ?? "").trimmedWhitespace
             if !StructuredDataCodes.countries.contains(code) {
                 flag(
-                    "SD022", line, excerpt,
+                    .sd022, line, excerpt,
                     "addressCountry \(value.written) on \(where_) is not an ISO 3166-1 alpha-2 code (e.g. US)")
             }
         case "url", "image", "contentUrl", "sameAs":
             if let problem = Self.urlProblem(value.text ?? "") {
-                flag("SD024", line, excerpt, "\(name) \(value.written) on \(where_) \(problem)")
+                flag(.sd024, line, excerpt, "\(name) \(value.written) on \(where_) \(problem)")
             }
         default:
             break
@@ -338,7 +339,7 @@ struct StructuredDataChecks {
     }
 
     private func compareDates(
-        _ node: StructuredNode, earlier: String, later: String, rule: String, where_: String,
+        _ node: StructuredNode, earlier: String, later: String, rule: RuleID, where_: String,
         excerpt: (String, StructuredValue) -> String, _ flag: Flag
     ) {
         guard let first = node.values(earlier).first, let second = node.values(later).first,
@@ -385,13 +386,13 @@ struct StructuredDataChecks {
             if let name = names.first {
                 if !placeholders.contains(name) {
                     flag(
-                        "SD023", target.line, excerpt("target", target),
+                        .sd023, target.line, excerpt("target", target),
                         "the target \(target.written) of \(where_) has no {\(name)} placeholder, which its query-input names"
                     )
                 }
             } else if placeholders.isEmpty {
                 flag(
-                    "SD023", target.line, excerpt("target", target),
+                    .sd023, target.line, excerpt("target", target),
                     "the target \(target.written) of \(where_) has no {placeholder}")
             }
         }
@@ -408,7 +409,7 @@ struct StructuredDataChecks {
                 collection.all.contains { $0.types.contains(where: Self.isSchemaOrgTerm) }
                 ? "schema.org data, but none of the kinds Apple named" : "no schema.org data"
             flag(
-                "SD025", line, excerpt,
+                .sd025, line, excerpt,
                 "the page has no Open Graph tags and \(found) (AggregateRating, Offer, priceRange, interactionStatistic, Organization, Recipe, SearchAction, ImageObject)"
             )
         }
@@ -457,7 +458,7 @@ struct StructuredDataChecks {
                 let list = distinct.prefix(4).map { "\($0.typeName) (\($0.syntax.rawValue), line \($0.line))" }
                     .joined(separator: ", ")
                 flag(
-                    "SD026", distinct[1].line, Self.typeExcerpt(distinct[1]),
+                    .sd026, distinct[1].line, Self.typeExcerpt(distinct[1]),
                     "\(distinct.count) candidate main entities: \(list); "
                         + (canonical == nil
                             ? "the page has no canonical URL to tell which one it is about"
@@ -472,7 +473,7 @@ struct StructuredDataChecks {
             URLNormalizer.normalize(url) != canonical, !matchesCanonical(main)
         {
             flag(
-                "SD026", urlValue.line, "\"url\": \(urlValue.written)",
+                .sd026, urlValue.line, "\"url\": \(urlValue.written)",
                 "the main entity \(main.typeName) (line \(main.line)) has url \(urlValue.written), not the canonical URL \(canonicalText ?? "")"
             )
         }
@@ -485,7 +486,7 @@ struct StructuredDataChecks {
             let b = Self.words(ogTitle.content)
             if !a.isEmpty, !b.isEmpty, a.isDisjoint(with: b) {
                 flag(
-                    "SD027", nameValue.line, "\"name\": \(nameValue.written)",
+                    .sd027, nameValue.line, "\"name\": \(nameValue.written)",
                     "\(main.typeName).name \(nameValue.written) (line \(nameValue.line)) and og:title \"\(StructuredData.shortened(ogTitle.content))\" (line \(ogTitle.line)) name different things"
                 )
             }
@@ -508,7 +509,7 @@ struct StructuredDataChecks {
             ogKeys.isDisjoint(with: entityKeys)
         {
             flag(
-                "SD027", first.line, "\"image\": \(first.written)",
+                .sd027, first.line, "\"image\": \(first.written)",
                 "\(main.typeName).image \(first.written) and og:image \"\(StructuredData.shortened(og.content))\" (line \(og.line)) share no image"
             )
         }
@@ -709,47 +710,47 @@ extension String {
 }
 
 extension RuleCatalogue {
-    static let structuredDataFixHints: [String: String] = [
-        "SD001":
+    static let structuredDataFixHints: [RuleID: String] = [
+        .sd001:
             "Make the script body valid JSON (no trailing commas, comments or unescaped quotes); check it with a strict JSON parser.",
-        "SD002": "Add \"@context\": \"https://schema.org\" to each top-level JSON-LD object.",
-        "SD006":
+        .sd002: "Add \"@context\": \"https://schema.org\" to each top-level JSON-LD object.",
+        .sd006:
             "Use the replacement property (interactionCount → interactionStatistic with an InteractionCounter; plural properties → their singular form).",
-        "SD007":
+        .sd007:
             "Put every itemprop inside an itemscope element (or reach it with itemref), and write itemtype as an absolute URL such as https://schema.org/Movie.",
-        "SD008":
+        .sd008:
             "Write ratingValue, bestRating and worstRating as plain numbers: ASCII digits and \".\" (4.5, not \"4,5\" or \"4.5/5\").",
-        "SD009":
+        .sd009:
             "Keep ratingValue within [worstRating, bestRating], or state the scale (e.g. bestRating 10) the value is on.",
-        "SD010": "Make bestRating greater than worstRating.",
-        "SD011": "Give AggregateRating a ratingCount or reviewCount, as a non-negative integer without separators.",
-        "SD012":
+        .sd010: "Make bestRating greater than worstRating.",
+        .sd011: "Give AggregateRating a ratingCount or reviewCount, as a non-negative integer without separators.",
+        .sd012:
             "Write prices as plain numbers (1234.50): no currency symbol, \".\" for decimals, no thousands separators; put the currency in priceCurrency.",
-        "SD013": "Use an ISO 4217 code for priceCurrency, e.g. USD or EUR.",
-        "SD014": "Add priceCurrency (ISO 4217) next to price.",
-        "SD015": "Make lowPrice at most highPrice.",
-        "SD016": "Write dates as ISO 8601: 2024-05-01 or 2024-05-01T19:30:00+02:00.",
-        "SD017": "Make endDate the same as or later than startDate.",
-        "SD018": "Make dateModified the same as or later than datePublished.",
-        "SD019": "Write latitude in [−90, 90] and longitude in [−180, 180] as decimal numbers with \".\".",
-        "SD020": "Write telephone as an international number, ideally E.164 (+14155550100).",
-        "SD021": "Write email as a bare address (name@example.com), without mailto:, in JSON-LD and text.",
-        "SD022": "Use an ISO 3166-1 alpha-2 code for addressCountry, e.g. US or GB.",
-        "SD023":
+        .sd013: "Use an ISO 4217 code for priceCurrency, e.g. USD or EUR.",
+        .sd014: "Add priceCurrency (ISO 4217) next to price.",
+        .sd015: "Make lowPrice at most highPrice.",
+        .sd016: "Write dates as ISO 8601: 2024-05-01 or 2024-05-01T19:30:00+02:00.",
+        .sd017: "Make endDate the same as or later than startDate.",
+        .sd018: "Make dateModified the same as or later than datePublished.",
+        .sd019: "Write latitude in [−90, 90] and longitude in [−180, 180] as decimal numbers with \".\".",
+        .sd020: "Write telephone as an international number, ideally E.164 (+14155550100).",
+        .sd021: "Write email as a bare address (name@example.com), without mailto:, in JSON-LD and text.",
+        .sd022: "Use an ISO 3166-1 alpha-2 code for addressCountry, e.g. US or GB.",
+        .sd023:
             "Put the query-input name as a {placeholder} in the SearchAction target, e.g. target …?q={search_term_string} with query-input \"required name=search_term_string\".",
-        "SD024": "Write url, @id, image, contentUrl and sameAs as absolute https URLs.",
-        "SD025":
+        .sd024: "Write url, @id, image, contentUrl and sameAs as absolute https URLs.",
+        .sd025:
             "Add Open Graph tags, or schema.org data Apple reads (AggregateRating, Offer, Organization, Recipe, SearchAction, ImageObject).",
-        "SD026":
+        .sd026:
             "Give the page one main entity whose url (or @id / mainEntityOfPage) is the canonical URL, or point to it with WebPage.mainEntity.",
-        "SD027": "Make the main entity's name and image agree with og:title and og:image.",
-        "SD028": "Give every ImageObject a contentUrl with the image file's absolute URL.",
+        .sd027: "Make the main entity's name and image agree with og:title and og:image.",
+        .sd028: "Give every ImageObject a contentUrl with the image file's absolute URL.",
     ]
 
-    static let structuredDataPartly: [String: String] = [
-        "SD006":
+    static let structuredDataPartly: [RuleID: String] = [
+        .sd006:
             "only interactionCount and the retired plural properties (actors, reviews, employees …); schema.org's full supersededBy list (schema.ttl) is not shipped",
-        "SD009":
+        .sd009:
             "a missing worstRating is taken as 0, SpotCheck's rating scale (docs/extract-json.md), not the catalogue's 1; a missing bestRating is 5",
     ]
 }

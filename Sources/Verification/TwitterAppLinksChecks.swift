@@ -1,18 +1,19 @@
 import MarkupExtraction
+import RuleIDs
 import URLNormalization
 
 /// The X card (TW) and App Links (AL) rules (apple-markup-rules.md §7.5), and DL003 (App Store IDs
 /// that disagree across the Smart App Banner, App Links and X tags).
-struct TwitterAppLinksChecks {
+struct TwitterAppLinksChecks: PageRuleGroup {
     let page: PageMarkup
 
-    static let implemented: Set<String> = [
-        "TW001", "TW002", "TW003", "TW004", "TW005", "AL001", "AL002", "AL003", "AL004", "AL005", "DL003",
-        "TW006",
+    static let rules: Set<RuleID> = [
+        .tw001, .tw002, .tw003, .tw004, .tw005, .al001, .al002, .al003, .al004, .al005, .dl003,
+        .tw006,
     ]
 
-    func run(_ report: (String, Int, String, String) -> Void) {
-        func flag(_ id: String, _ tag: MetaTag, _ message: String) {
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
+        func flag(_ id: RuleID, _ tag: MetaTag, _ message: String) {
             report(id, tag.line, "<meta \(tag.attribute.rawValue)=\"\(tag.key)\" content=\"\(tag.content)\">", message)
         }
         for tag in page.twitter {
@@ -21,31 +22,31 @@ struct TwitterAppLinksChecks {
             switch key {
             case "twitter:card":
                 if !["summary", "summary_large_image", "app", "player"].contains(value) {
-                    flag("TW001", tag, "twitter:card \"\(value)\" is not summary, summary_large_image, app or player")
+                    flag(.tw001, tag, "twitter:card \"\(value)\" is not summary, summary_large_image, app or player")
                 }
             case "twitter:title" where value.count > 70:
-                flag("TW002", tag, "twitter:title has \(value.count) characters; X shows at most 70")
+                flag(.tw002, tag, "twitter:title has \(value.count) characters; X shows at most 70")
             case "twitter:description" where value.count > 200:
-                flag("TW002", tag, "twitter:description has \(value.count) characters; X shows at most 200")
+                flag(.tw002, tag, "twitter:description has \(value.count) characters; X shows at most 200")
             case "twitter:image", "twitter:image:src":
                 if Self.path(of: value).lowercased().hasSuffix(".svg") {
-                    flag("TW003", tag, "\(key) \"\(value)\" is an SVG image, which X does not show")
+                    flag(.tw003, tag, "\(key) \"\(value)\" is an SVG image, which X does not show")
                 }
             case "twitter:image:alt" where value.count > 420:
-                flag("TW003", tag, "twitter:image:alt has \(value.count) characters; the limit is 420")
+                flag(.tw003, tag, "twitter:image:alt has \(value.count) characters; the limit is 420")
             case "twitter:app:id:iphone", "twitter:app:id:ipad":
                 if !Self.isNumeric(value) {
-                    flag("TW004", tag, "\(key) \"\(value)\" is not the numeric App Store ID (a bundle ID?)")
+                    flag(.tw004, tag, "\(key) \"\(value)\" is not the numeric App Store ID (a bundle ID?)")
                 }
             case "twitter:url":
                 if let canonical = page.canonicals.first?.content,
                     let canonicalKey = URLParser.parse(canonical)?.deduplicationKey,
                     URLParser.parse(value)?.deduplicationKey != canonicalKey
                 {
-                    flag("TW006", tag, "twitter:url \"\(value)\" differs from the canonical URL \(canonical)")
+                    flag(.tw006, tag, "twitter:url \"\(value)\" differs from the canonical URL \(canonical)")
                 }
             case let name where name.hasPrefix("twitter:app:url:"):
-                if !value.contains("://") { flag("TW005", tag, "\(key) \"\(value)\" has no \"://\"") }
+                if !value.contains("://") { flag(.tw005, tag, "\(key) \"\(value)\" has no \"://\"") }
             default:
                 break
             }
@@ -60,34 +61,34 @@ struct TwitterAppLinksChecks {
                 groups[String(parts[1]), default: []].append(tag)
             }
             if key.hasSuffix(":app_store_id"), !Self.isNumeric(tag.content) {
-                flag("AL002", tag, "\(key) \"\(tag.content)\" is not the numeric App Store ID")
+                flag(.al002, tag, "\(key) \"\(tag.content)\" is not the numeric App Store ID")
             }
             if key.hasSuffix(":url"), key != "al:web:url" {
                 if !Self.isURL(tag.content) {
-                    flag("AL003", tag, "\(key) \"\(tag.content)\" is not a URL")
+                    flag(.al003, tag, "\(key) \"\(tag.content)\" is not a URL")
                 } else if let scheme = tag.content.split(separator: ":").first, scheme.contains("_") {
-                    flag("AL003", tag, "\(key) scheme \"\(scheme)\" contains \"_\", which URL schemes may not")
+                    flag(.al003, tag, "\(key) scheme \"\(scheme)\" contains \"_\", which URL schemes may not")
                 }
             }
             if key == "al:web:should_fallback", !["true", "false"].contains(tag.content.lowercased()) {
-                flag("AL004", tag, "al:web:should_fallback \"\(tag.content)\" is not true or false")
+                flag(.al004, tag, "al:web:should_fallback \"\(tag.content)\" is not true or false")
             }
             if key == "al:web:url" {
                 if let url = URLParser.parse(tag.content), url.isCrawlable {
                     if let canonical = page.canonicals.first?.content, let canonicalURL = URLParser.parse(canonical),
                         canonicalURL.deduplicationKey != url.deduplicationKey
                     {
-                        flag("AL005", tag, "al:web:url \"\(tag.content)\" differs from the canonical URL \(canonical)")
+                        flag(.al005, tag, "al:web:url \"\(tag.content)\" differs from the canonical URL \(canonical)")
                     }
                 } else {
-                    flag("AL005", tag, "al:web:url \"\(tag.content)\" is not an absolute http(s) URL")
+                    flag(.al005, tag, "al:web:url \"\(tag.content)\" is not an absolute http(s) URL")
                 }
             }
         }
         for platform in ["ios", "iphone", "ipad"] {
             guard let tags = groups[platform], let first = tags.first else { continue }
             if !tags.contains(where: { $0.key.lowercased() == "al:\(platform):url" }) {
-                flag("AL001", first, "al:\(platform):* tags without al:\(platform):url")
+                flag(.al001, first, "al:\(platform):* tags without al:\(platform):url")
             }
         }
 
@@ -114,7 +115,7 @@ struct TwitterAppLinksChecks {
         for ids in [iPhone, iPad] {
             if let first = ids.first, let other = ids.first(where: { $0.1 != first.1 }) {
                 report(
-                    "DL003", other.2, "\(other.0)=\(other.1)",
+                    .dl003, other.2, "\(other.0)=\(other.1)",
                     "\(other.0) is \(other.1) (line \(other.2)) but \(first.0) is \(first.1) (line \(first.2))")
                 break
             }
@@ -137,21 +138,21 @@ struct TwitterAppLinksChecks {
 }
 
 extension RuleCatalogue {
-    static let twitterAppLinksFixHints: [String: String] = [
-        "TW001": "Use twitter:card summary, summary_large_image, app or player.",
-        "TW002": "Shorten twitter:title to 70 characters and twitter:description to 200.",
-        "TW003": "Use a PNG, JPEG, WebP or GIF image under 5 MB, and an alt text under 420 characters.",
-        "TW004": "Use the numeric App Store ID in twitter:app:id:iphone/ipad, not the bundle ID.",
-        "TW005": "Write twitter:app:url:* as a full URL with \"://\", e.g. myapp://movies/up.",
-        "AL001": "Add al:ios:url (or al:iphone:url / al:ipad:url) next to the other al:* tags of that platform.",
-        "AL002": "Use the numeric App Store ID in al:*:app_store_id.",
-        "AL003": "Write al:*:url as a URL whose scheme has letters, digits, + - . only.",
-        "AL004": "Set al:web:should_fallback to true or false.",
-        "AL005": "Make al:web:url the page's absolute canonical http(s) URL.",
-        "TW006": "Make twitter:url the page's canonical URL, or leave it out.",
-        "DL003": "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id and twitter:app:id:*.",
+    static let twitterAppLinksFixHints: [RuleID: String] = [
+        .tw001: "Use twitter:card summary, summary_large_image, app or player.",
+        .tw002: "Shorten twitter:title to 70 characters and twitter:description to 200.",
+        .tw003: "Use a PNG, JPEG, WebP or GIF image under 5 MB, and an alt text under 420 characters.",
+        .tw004: "Use the numeric App Store ID in twitter:app:id:iphone/ipad, not the bundle ID.",
+        .tw005: "Write twitter:app:url:* as a full URL with \"://\", e.g. myapp://movies/up.",
+        .al001: "Add al:ios:url (or al:iphone:url / al:ipad:url) next to the other al:* tags of that platform.",
+        .al002: "Use the numeric App Store ID in al:*:app_store_id.",
+        .al003: "Write al:*:url as a URL whose scheme has letters, digits, + - . only.",
+        .al004: "Set al:web:should_fallback to true or false.",
+        .al005: "Make al:web:url the page's absolute canonical http(s) URL.",
+        .tw006: "Make twitter:url the page's canonical URL, or leave it out.",
+        .dl003: "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id and twitter:app:id:*.",
     ]
 
     /// TW003's 5 MB limit is checked when a crawl fetches the image (AssetChecks).
-    static let twitterAppLinksPartly: [String: String] = [:]
+    static let twitterAppLinksPartly: [RuleID: String] = [:]
 }

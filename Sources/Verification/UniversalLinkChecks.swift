@@ -1,29 +1,30 @@
 import MarkupExtraction
+import RuleIDs
 import SpotlightModel
 
 /// The universal-link rules that judge one page against its host's `apple-app-site-association`
 /// (apple-markup-rules.md §7.3 UL020, UL021; §7.1 SAB021). The file's own rules (UL001–UL019,
 /// UL022, UL024, UL025) are checked once per host by the crawl (`UniversalLinks`).
-struct UniversalLinkChecks {
+struct UniversalLinkChecks: PageRuleGroup {
     let page: PageMarkup
     let attributes: PageAttributes
     let context: PageContext
 
-    static let implemented: Set<String> = ["UL020", "UL021", "SAB021"]
+    static let rules: Set<RuleID> = [.ul020, .ul021, .sab021]
 
-    func run(_ report: (String, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, Int, String, String) -> Void) {
         let canonical = page.canonicals.first
         let canonicalURL = canonical?.content ?? page.url
         let excerpt = canonical.map { "<link rel=\"canonical\" href=\"\($0.asWritten ?? $0.content)\">" } ?? page.url
         switch context.canonicalLink {
         case .excluded(let rule)?:
             report(
-                "UL021", canonical?.line ?? 0, excerpt,
+                .ul021, canonical?.line ?? 0, excerpt,
                 "the AASA excludes \(canonicalURL) for the app: \(rule)")
         case .notMatched?:
             if let link = attributes.deepLinks.first {
                 report(
-                    "UL020", canonical?.line ?? 0, excerpt,
+                    .ul020, canonical?.line ?? 0, excerpt,
                     "no AASA rule matches \(canonicalURL) for the app, though the page advertises a deep link (\(link.source.source) \(link.url))"
                 )
             }
@@ -36,10 +37,10 @@ struct UniversalLinkChecks {
             switch context.appArgumentLink {
             case .excluded(let rule)?:
                 report(
-                    "SAB021", banner.line, excerpt, "app-argument \(argument) is excluded by its host's AASA: \(rule)")
+                    .sab021, banner.line, excerpt, "app-argument \(argument) is excluded by its host's AASA: \(rule)")
             case .notMatched?:
                 report(
-                    "SAB021", banner.line, excerpt,
+                    .sab021, banner.line, excerpt,
                     "no rule of its host's AASA matches app-argument \(argument) for the app")
             case .handled?, .noFile?, nil:
                 break
@@ -49,10 +50,10 @@ struct UniversalLinkChecks {
 }
 
 extension RuleCatalogue {
-    static let universalLinkPageFixHints: [String: String] = [
-        "UL020":
+    static let universalLinkPageFixHints: [RuleID: String] = [
+        .ul020:
             "Add a components rule for this path to the app's applinks.details entry (before any broader exclude).",
-        "UL021": "Check that the exclusion is intended; remove the exclude rule if the page should open the app.",
-        "SAB021": "Make app-argument a URL the app's AASA handles (or add a rule for it).",
+        .ul021: "Check that the exclusion is intended; remove the exclude rule if the page should open the app.",
+        .sab021: "Make app-argument a URL the app's AASA handles (or add a rule for it).",
     ]
 }

@@ -9,14 +9,14 @@ struct MachineReportTests {
 
     static let findings = [
         Finding(
-            ruleID: "SAB003", severity: .error, url: "https://www.example.com/a.html", line: 13, column: 5,
+            rule: .sab003, severity: .error, url: "https://www.example.com/a.html", line: 13, column: 5,
             excerpt: "<meta name=\"apple-itunes-app\" content=\"app-id=x\">", message: "app-id \"x\" is not all digits",
             fixHint: "Use the numeric App Store ID."),
         Finding(
-            ruleID: "CT002", severity: .error, url: "https://www.example.com/b.html", line: 0, excerpt: "",
+            rule: .ct002, severity: .error, url: "https://www.example.com/b.html", line: 0, excerpt: "",
             message: hostile, fixHint: ""),
         Finding(
-            ruleID: "SAB004", severity: .info, url: "https://www.example.com/a.html", line: 13, excerpt: "",
+            rule: .sab004, severity: .info, url: "https://www.example.com/a.html", line: 13, excerpt: "",
             message: "short", fixHint: ""),
     ]
 

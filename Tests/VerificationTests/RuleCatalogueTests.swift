@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import RuleIDs
 import Testing
 import Verification
 
@@ -61,7 +62,7 @@ struct RuleCatalogueTests {
         #expect(rule.severity == severity)
         #expect(rule.authority == authority)
         #expect(rule.citesApple == citesApple)
-        #expect(RuleCatalogue.rule(id.lowercased())?.id == id)
+        #expect(RuleCatalogue.rule(id.lowercased())?.id.rawValue == id)
     }
 
     /// The catalogue in the code is the reference's, row for row (skipped without ../shared).
@@ -86,11 +87,47 @@ struct RuleCatalogueTests {
         let reference = RuleCatalogue.all.filter(\.isFromReference)
         #expect(rows.count == reference.count, "run Scripts/generate-rule-catalogue.py")
         for (row, rule) in zip(rows, reference) {
-            #expect(row.0 == rule.id)
+            #expect(row.0 == rule.id.rawValue)
             #expect(row.1 == rule.severity.rawValue, "\(rule.id)")
             #expect(row.2 == rule.check, "\(rule.id): run Scripts/generate-rule-catalogue.py")
             #expect(row.3 == rule.source, "\(rule.id)")
         }
+    }
+
+    /// SpotCheck's own rules are Scripts/spotcheck-rules.md's, row for row (the same generator).
+    @Test func ownRulesMatchTheirData() throws {
+        let path = Self.projectRoot.appendingPathComponent("Scripts/spotcheck-rules.md").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var sections: [String] = []
+        var rows: [[String]] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("### ") { sections.append(String(line.dropFirst(4))) }
+            guard line.hasPrefix("| "), line.hasSuffix("|") else { continue }
+            let cells = line.dropFirst(2).dropLast().split(separator: " | ", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            if cells.count == 4, RuleID(rawValue: cells[0]) != nil { rows.append(cells) }
+        }
+        let own = RuleCatalogue.all.filter { !$0.isFromReference }
+        #expect(rows.count == own.count, "run Scripts/generate-rule-catalogue.py")
+        for (row, rule) in zip(rows, own) {
+            #expect(row == [rule.id.rawValue, rule.severity.rawValue, rule.check, rule.source], "\(rule.id)")
+            #expect(sections == [rule.section], "\(rule.id)")
+        }
+    }
+
+    /// `RuleID` has one case per row of the catalogue, in its order (both are generated from the
+    /// same data), and reads, prints, sorts and encodes as the id's text.
+    @Test func ruleIDsAreTheCataloguesRowsInOrder() throws {
+        #expect(RuleID.allCases.map(\.rawValue) == RuleCatalogue.all.map(\.id.rawValue))
+        #expect(RuleID.allCases.count == 157)
+        #expect(RuleID(rawValue: "SAB003") == .sab003)
+        #expect(RuleID(text: "og010") == .og010)
+        #expect(RuleID(text: "XYZ001") == nil)
+        #expect("\(RuleID.tw006)" == "TW006")
+        #expect(RuleID.allCases.sorted().map(\.rawValue) == RuleID.allCases.map(\.rawValue).sorted())
+        let encoded = try JSONEncoder().encode([RuleID.ix012])
+        #expect(String(decoding: encoded, as: UTF8.self) == #"["IX012"]"#)
+        #expect(try JSONDecoder().decode([RuleID].self, from: encoded) == [.ix012])
     }
 
     @Test func docsRulesMarkdownIsCurrent() throws {
