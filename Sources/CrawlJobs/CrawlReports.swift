@@ -1,9 +1,9 @@
 import CrawlStore
-public import Crawling
+import Crawling
 import Foundation
 import LenientJSON
-public import Reports
-public import Verification
+import Reports
+import Verification
 
 /// The reports of a stored crawl: report.json and candidates.jsonl, the baseline comparison, the
 /// files of `--format`, and the findings for the console. Used after a crawl and by

@@ -11,6 +11,8 @@ public struct ValidationReport: Sendable {
     public var problems: [InputProblem] = []
     /// Findings of the rules over all the pages (duplicates, canonical targets).
     public var siteFindings: [Finding] = []
+    /// How many page inputs the arguments named (readable or not).
+    public var inputCount = 0
     public var generatedAt: Date
     public var arguments: [String]
 

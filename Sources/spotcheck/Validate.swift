@@ -44,80 +44,69 @@ struct Validate: ParsableCommand {
     }
 
     func run() throws {
-        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(paths)
-        var standardError = StandardError()
-        for problem in problems { print("spotcheck: error: \(problem)", to: &standardError) }
-        var configured = PageAnalyzer(
+        var validation = try makeValidation()
+        if let associationFile { try use(associationFile, in: &validation) }
+        let output = StandardOutput()
+        let quiet = self.quiet
+        let report = validation.run(paths) { problem in
+            var standardError = StandardError()
+            print("spotcheck: error: \(problem)", to: &standardError)
+        } onPage: { page in
+            if !quiet { output.write(PageSummary(page: page).text) }
+        }
+        if !quiet, !report.siteFindings.isEmpty {
+            output.write(FindingsListing.text(siteFindings: report.siteFindings, heading: "across the pages:") + "\n")
+        }
+        output.flush()
+        try write(report)
+        let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
+        if report.inputCount == 0 { throw ExitStatus.noInput }
+        if !report.problems.isEmpty { throw ExitStatus.inputUnreadable }
+        if verification.failOn.fails(findings.map(\.severity)) { throw ExitStatus.verdictNegative }
+    }
+
+    private func makeValidation() throws -> PageValidation {
+        var analyzer = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
         do {
-            configured.verifier = try verification.makeVerifier()
+            analyzer.verifier = try verification.makeVerifier()
         } catch {
+            var standardError = StandardError()
             print("spotcheck: error: \(error)", to: &standardError)
             throw ExitStatus.badConfiguration
         }
-        if let associationFile {
-            guard let data = FileManager.default.contents(atPath: associationFile) else {
-                print("spotcheck: error: \(associationFile): cannot be read", to: &standardError)
-                throw ExitStatus.badConfiguration
-            }
-            let result = AASAValidator.validate([UInt8](data), configuredAppID: verification.appIDs.first)
-            for problem in result.problems {
-                print(
-                    "\(associationFile): \(problem.severity.rawValue) \(problem.ruleID)\(problem.location.map { " at \($0)" } ?? ""): \(problem.message)"
-                )
-            }
-            guard let document = result.document else {
-                print("spotcheck: error: \(associationFile): not a usable AASA file", to: &standardError)
-                throw ExitStatus.badConfiguration
-            }
-            configured.universalLinks = UniversalLinkJudge(document: document, appIDs: verification.appIDs)
-        }
-        let analyzer = configured
-        let output = StandardOutput()
-        let collected = Mutex<[Result<AnalyzedPage, InputProblem>]>([])
-        let quiet = self.quiet
-        OrderedParallel.run(count: inputs.count, jobs: extraction.resolvedJobs) { index in
-            analyzer.analyze(inputs[index])
-        } emit: { _, result in
-            collected.withLock { $0.append(result) }
-            if !quiet, case .success(let page) = result { output.write(PageSummary(page: page).text) }
-        }
-        output.flush()
+        return PageValidation(analyzer: analyzer, baseURL: baseURL, jobs: extraction.resolvedJobs)
+    }
 
-        var report = ValidationReport(arguments: paths)
-        report.problems = problems
-        for result in collected.withLock({ $0 }) {
-            switch result {
-            case .success(let page): report.pages.append(page)
-            case .failure(let problem):
-                report.problems.append(problem)
-                print("spotcheck: error: \(problem)", to: &standardError)
+    /// `--aasa FILE`: its problems are printed; an unusable file is a configuration error.
+    private func use(_ associationFile: String, in validation: inout PageValidation) throws {
+        do {
+            let problems = try validation.useAssociationFile(
+                associationFile, bytes: FileManager.default.contents(atPath: associationFile).map { [UInt8]($0) },
+                appIDs: verification.appIDs)
+            for problem in problems {
+                let place = problem.location.map { " at \($0)" } ?? ""
+                print("\(associationFile): \(problem.severity.rawValue) \(problem.ruleID)\(place): \(problem.message)")
             }
+        } catch {
+            var standardError = StandardError()
+            print("spotcheck: error: \(error)", to: &standardError)
+            throw ExitStatus.badConfiguration
         }
-        if let configuration = analyzer.verifier?.configuration, report.pages.count > 1 {
-            report.siteFindings = SiteVerifier(configuration: configuration).verify(report.pages.map(\.sitePage))
-            if !quiet, !report.siteFindings.isEmpty {
-                output.write(
-                    FindingsListing.text(siteFindings: report.siteFindings, heading: "across the pages:") + "\n")
-                output.flush()
-            }
-        }
+    }
+
+    /// report.json and the files of `--format`, then the totals line.
+    private func write(_ report: ValidationReport) throws {
         let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
         let folder = self.output ?? ValidationReport.defaultFolder(name: name)
         let reportPath: String
         do {
             reportPath = try report.write(into: folder)
-        } catch {
-            print(
-                "spotcheck: error: cannot write the report into \(folder): \(error.localizedDescription)",
-                to: &standardError)
-            throw ExitStatus.outputNotWritable
-        }
-        do {
             _ = try reportFormats.files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
                 suite: paths.joined(separator: " "), into: folder)
         } catch {
+            var standardError = StandardError()
             print("spotcheck: error: cannot write the reports into \(folder): \(error)", to: &standardError)
             throw ExitStatus.outputNotWritable
         }
@@ -129,9 +118,6 @@ struct Validate: ParsableCommand {
         print(
             "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", ")); report: \(reportPath)"
         )
-        if inputs.isEmpty { throw ExitStatus.noInput }
-        if !report.problems.isEmpty { throw ExitStatus.inputUnreadable }
-        if verification.failOn.fails(findings.map(\.severity)) { throw ExitStatus.verdictNegative }
     }
 }
 

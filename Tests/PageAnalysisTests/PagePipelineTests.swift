@@ -43,8 +43,8 @@ struct PagePipelineTests {
         var analyzer = PageAnalyzer()
         analyzer.verifier = verifier
         let validated = analyzer.analyze(html: html, input: PageInput(path: "a.html", url: url))
-        let crawled = await PagePipeline(verifier: verifier).check(html: html, url: url, facts: ServedFacts()) { _ in
-            PageLookups()
+        let crawled = await PagePipeline(verifier: verifier).check(html: html, url: url, facts: ServedFacts()) {
+            _ async in PageLookups()
         }
         #expect(validated.findings == crawled.findings)
         #expect(validated.candidacy == crawled.candidacy)
