@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "CrawlScheduling", swiftSettings: strictSettings),
         .target(
             name: "CrawlStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["LenientJSON", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .target(name: "PageFetching", dependencies: ["CCurl"], swiftSettings: strictSettings),
@@ -162,7 +162,9 @@ let package = Package(
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
         .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
-        .testTarget(name: "CrawlStoreTests", dependencies: ["CrawlStore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "CrawlStoreTests", dependencies: ["CrawlStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .testTarget(

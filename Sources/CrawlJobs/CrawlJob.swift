@@ -5,6 +5,7 @@ import LenientJSON
 import LoopbackServer
 import Reports
 import SpotlightIndex
+import SpotlightModel
 import URLNormalization
 import Verification
 
@@ -123,15 +124,16 @@ public struct CrawlJob: Sendable {
         let mapping = settings.publicOrigin.flatMap {
             OriginMapping(fetchOrigin: OriginMapping.origin(of: parsedSeed), publicOrigin: $0)
         }
-        let reports = CrawlReports(
+        var reports = CrawlReports(
             store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: request.verifier.configuration),
-            localEntries: local.entries, reportFiles: request.reportFiles, suite: settings.publicOrigin ?? settings.seed
-        )
-        let written = try reports.write(into: folder, baseline: request.baseline, events: events)
+            localEntries: local.entries, reportFiles: request.reportFiles, suite: settings.publicOrigin ?? settings.seed)
+        reports.includesMarkup = request.includesMarkup
+        let result = try reports.write(
+            into: folder, baseline: request.baseline, collectingCandidates: local.index != nil, events: events)
+        let written = result.written
         if let index = local.index {
-            try feed(index, from: folder, domain: candidateDomain, events: events)
+            try feed(result.candidates, into: index, domain: candidateDomain, events: events)
         }
-        try reports.announceFindings(events: events, siteFindings: written.siteFindings)
         var outcome = CrawlOutcome(
             summary: summary, totals: written.totals, reportFolder: folder, reportPath: written.path,
             storePath: storePath)
@@ -180,13 +182,11 @@ public struct CrawlJob: Sendable {
         }
     }
 
-    private func feed(_ index: LocalIndex, from folder: String, domain: String, events: (CrawlEvent) -> Void)
-        throws(CrawlJobError)
-    {
+    private func feed(
+        _ candidates: [SearchableItem], into index: LocalIndex, domain: String, events: (CrawlEvent) -> Void
+    ) throws(CrawlJobError) {
         do {
-            let (indexed, removed) = try LocalEntrySources.feed(
-                candidatesFile: (folder as NSString).appendingPathComponent("candidates.jsonl"), into: index,
-                domain: domain)
+            let (indexed, removed) = try LocalEntrySources.feed(candidates, into: index, domain: domain)
             events(.indexFed(index: index.path, domain: domain, indexed: indexed, removed: removed))
         } catch {
             throw CrawlJobError(.localItemsUnreadable, "\(error)")

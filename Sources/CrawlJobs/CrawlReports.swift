@@ -3,6 +3,8 @@ import Crawling
 import Foundation
 import LenientJSON
 import Reports
+import SpotlightIndex
+import SpotlightModel
 import Verification
 
 /// The reports of a stored crawl: report.json and candidates.jsonl, the baseline comparison, the
@@ -14,46 +16,60 @@ struct CrawlReports: Sendable {
     let siteVerifier: SiteVerifier
     let localEntries: [LocalEntry]?
     let reportFiles: ReportFiles
+    /// `--include-markup`: every page's full markup dump in report.json.
+    var includesMarkup = false
     /// The name of the JUnit suite.
     let suite: String
 
-    private var writer: CrawlReportWriter {
-        CrawlReportWriter(store: store, mapping: mapping, siteVerifier: siteVerifier, localEntries: localEntries)
+    /// What a report run gives back besides the files: the writer's totals and site findings,
+    /// and the candidates as searchable items when asked for (the index feed).
+    struct Result {
+        var written: CrawlReportWriter.Written
+        var candidates: [SearchableItem]
     }
 
-    /// Writes every report into `folder`; `baseline` (a report.json or its folder) is compared
-    /// with the new report.json.
-    func write(into folder: String, baseline: String?, events: (CrawlEvent) -> Void) throws(CrawlJobError)
-        -> CrawlReportWriter.Written
-    {
-        let writer = self.writer
+    /// Writes every report into `folder` from one pass over the store; `baseline` (a report.json or
+    /// its folder) is compared with the new report.json. Each page's findings go to `events` as
+    /// the pass reaches it, the site's after it.
+    func write(
+        into folder: String, baseline: String?, collectingCandidates: Bool = false,
+        events: (CrawlEvent) -> Void
+    ) throws(CrawlJobError) -> Result {
+        var writer = CrawlReportWriter(
+            store: store, mapping: mapping, siteVerifier: siteVerifier, localEntries: localEntries)
+        writer.includesMarkup = includesMarkup
+        var candidates: [SearchableItem] = []
         let written: CrawlReportWriter.Written
         do {
-            written = try writer.write(into: folder)
+            written = try writer.write(into: folder, collectingFindings: reportFiles.wantsMore) { page in
+                if !page.findings.isEmpty { events(.pageFindings(url: page.url, findings: page.findings)) }
+                if collectingCandidates, let item = page.candidateItem, let searchable = try? SearchableItem(json: item)
+                {
+                    candidates.append(searchable)
+                }
+            }
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): report.json not written: \(error)")
         }
+        events(.siteFindings(written.siteFindings))
         var baselineDiff: ReportDiff?
         if let baseline {
-            baselineDiff = try compare(baseline: baseline, with: written.path, in: folder)
-            if let baselineDiff {
-                events(
-                    .baselineCompared(
-                        baselineDiff, path: (folder as NSString).appendingPathComponent("baseline-diff.json")))
-            }
+            let diff = try compare(baseline: baseline, with: written.path, in: folder)
+            baselineDiff = diff
+            events(.baselineCompared(diff, path: (folder as NSString).appendingPathComponent("baseline-diff.json")))
         }
-        guard reportFiles.wantsMore else { return written }
+        guard reportFiles.wantsMore else { return Result(written: written, candidates: candidates) }
         do {
-            let pages = try writer.pageFindings()
             for path in try reportFiles.write(
-                pages: pages, siteFindings: written.siteFindings, suite: suite, into: folder, baseline: baselineDiff)
+                pages: written.pageFindings, siteFindings: written.siteFindings, suite: suite, into: folder,
+                baseline: baselineDiff)
             {
                 events(.wrote(path: path))
             }
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): \(error)")
         }
-        return written
+        return Result(written: written, candidates: candidates)
     }
 
     private func compare(baseline: String, with reportPath: String, in folder: String) throws(CrawlJobError)
@@ -74,24 +90,5 @@ struct CrawlReports: Sendable {
             throw CrawlJobError(.outputNotWritable, "\(path): \(error)")
         }
         return diff
-    }
-
-    /// Each page's findings (in report order), then the site's, as events; a large crawl's
-    /// findings are never held at once.
-    func announceFindings(events: (CrawlEvent) -> Void, siteFindings: [Finding]) throws(CrawlJobError) {
-        do {
-            try store.forEachPage { pages in
-                for page in pages {
-                    guard let stored = page.findingsJSON, stored != "[]" else { continue }
-                    let findings = (JSONParser.parse(stored, lenient: false).value?.arrayValue ?? []).compactMap(
-                        Finding.init(json:))
-                    guard !findings.isEmpty else { continue }
-                    events(.pageFindings(url: mapping?.publicURL(page.finalURL) ?? page.finalURL, findings: findings))
-                }
-            }
-        } catch {
-            throw CrawlJobError(.storeUnusable, "\(error)")
-        }
-        events(.siteFindings(siteFindings))
     }
 }

@@ -26,6 +26,9 @@ public struct CrawlRequest: Sendable {
     public var reportFiles: ReportFiles
     /// `--baseline`: an earlier crawl's report.json (or its folder).
     public var baseline: String?
+    /// `--include-markup`: every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph,
+    /// links …) in report.json, not only its analysis.
+    public var includesMarkup = false
 
     public init(
         seed: String?, publicOrigin: String? = nil, settings: CrawlSettings, output: String? = nil,

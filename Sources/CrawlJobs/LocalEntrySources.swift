@@ -27,16 +27,15 @@ enum LocalEntrySources {
         return items + (try index.activities().map { LocalEntry.activity($0.record.activity) })
     }
 
-    /// Upserts the crawl's candidates (candidates.jsonl) into `index` and deletes the crawl's
-    /// earlier candidates that are no longer candidates (page gone or lost its markup), so that
-    /// feeding the same crawl twice changes nothing. Returns (indexed, removed).
-    static func feed(candidatesFile path: String, into index: LocalIndex, domain: String) throws -> (Int, Int) {
-        var items: [SearchableItem] = []
-        try LocalItemsFile.read(path: path) { _, result in
-            if case .success(.item(var item)) = result {
-                item.domainIdentifier = domain
-                items.append(item)
-            }
+    /// Upserts the crawl's candidates (the items of candidates.jsonl, from the report pass) into
+    /// `index` and deletes the crawl's earlier candidates that are no longer candidates (page gone
+    /// or lost its markup), so that feeding the same crawl twice changes nothing. Returns
+    /// (indexed, removed).
+    static func feed(_ candidates: [SearchableItem], into index: LocalIndex, domain: String) throws -> (Int, Int) {
+        let items = candidates.map { item in
+            var item = item
+            item.domainIdentifier = domain
+            return item
         }
         let current = Set(items.map(\.uniqueIdentifier))
         let stale = try index.items().filter {

@@ -55,7 +55,7 @@ public enum StoredCrawl {
     /// written; `events` hears the files as they are written.
     public static func writeReports(
         of location: String, into output: String?, siteRules configuration: RuleConfiguration,
-        reportFiles: ReportFiles
+        reportFiles: ReportFiles, includesMarkup: Bool = false
     ) throws(CrawlJobError) -> [String] {
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
@@ -84,13 +84,14 @@ public enum StoredCrawl {
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): cannot create the output folder: \(error)")
         }
-        let reports = CrawlReports(
+        var reports = CrawlReports(
             store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: configuration),
             localEntries: nil, reportFiles: reportFiles, suite: settings?.publicOrigin ?? run.seed)
+        reports.includesMarkup = includesMarkup
         var written: [String] = []
         let report = try reports.write(into: folder, baseline: nil) { event in
             if case .wrote(let path) = event { written.append(path) }
         }
-        return [report.path] + written
+        return [report.written.path] + written
     }
 }

@@ -95,7 +95,9 @@ extension CrawlStore {
     static let pageColumns = """
         frontier_id, requested_url, final_url, key, final_key, depth, status, content_type, headers_json, \
         redirects_json, timings_json, body_bytes, body_sha256, etag, last_modified, not_modified, error_kind, \
-        error_message, markup_json, attribute_set_json, findings_json, applebot_allowed, fetched_at
+        error_message, markup_json, attribute_set_json, findings_json, applebot_allowed, fetched_at, \
+        unique_identifier, canonical, app_argument, title, description, thumbnail_url, is_candidate, \
+        failing_conditions, error_count, warning_count, info_count, payload_version
         """
 
     static func insert(_ page: PageRecord, generation: Int, _ db: Database) throws {
@@ -103,22 +105,36 @@ extension CrawlStore {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO page (generation, \(pageColumns))
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try statement.execute(arguments: [
             generation, page.frontierID, page.requestedURL, page.finalURL, page.key, page.finalKey, page.depth,
             page.status, page.contentType, page.headersJSON, page.redirectsJSON, page.timingsJSON, page.bodyBytes,
             page.bodySHA256, page.etag, page.lastModified, page.notModified, page.errorKind, page.errorMessage,
             page.markupJSON, page.attributeSetJSON, page.findingsJSON, page.applebotAllowed, page.fetchedAt,
+            page.verdict?.uniqueIdentifier, page.verdict?.canonical, page.verdict?.appArgument, page.verdict?.title,
+            page.verdict?.contentDescription, page.verdict?.thumbnailURL, page.verdict?.isCandidate,
+            page.verdict.map { $0.failingConditions.joined(separator: " ") }, page.findingCounts.errors,
+            page.findingCounts.warnings, page.findingCounts.infos, page.payloadVersion,
         ])
     }
 
     static func pageRecord(_ row: Row) -> PageRecord {
-        PageRecord(
+        let failing: String? = row[30]
+        let verdict: PageVerdict? =
+            failing.map {
+                PageVerdict(
+                    uniqueIdentifier: row[23], canonical: row[24], appArgument: row[25], title: row[26],
+                    contentDescription: row[27], thumbnailURL: row[28], isCandidate: row[29],
+                    failingConditions: $0.split(separator: " ").map(String.init))
+            }
+        return PageRecord(
             frontierID: row[0], requestedURL: row[1], finalURL: row[2], key: row[3], finalKey: row[4], depth: row[5],
             status: row[6], contentType: row[7], headersJSON: row[8], redirectsJSON: row[9], timingsJSON: row[10],
             bodyBytes: row[11], bodySHA256: row[12], etag: row[13], lastModified: row[14], notModified: row[15],
             errorKind: row[16], errorMessage: row[17], markupJSON: row[18], attributeSetJSON: row[19],
-            findingsJSON: row[20], applebotAllowed: row[21], fetchedAt: row[22])
+            findingsJSON: row[20], applebotAllowed: row[21], fetchedAt: row[22], verdict: verdict,
+            findingCounts: FindingCounts(errors: row[31], warnings: row[32], infos: row[33]), payloadVersion: row[34])
     }
 }

@@ -68,8 +68,58 @@ public struct SkippedURL: Sendable, Hashable, Codable {
     }
 }
 
-/// What a fetch of one frontier entry produced. JSON fields are opaque text written by the caller.
+/// What the reports compare across pages, as typed columns (canonical URL, app-argument, title,
+/// description, thumbnail, candidacy, finding counts), so a report over 20,000 pages never parses
+/// every page's analysis to read them.
+public struct PageVerdict: Sendable, Hashable, Codable {
+    public var uniqueIdentifier: String?
+    public var canonical: String?
+    public var appArgument: String?
+    public var title: String?
+    public var contentDescription: String?
+    public var thumbnailURL: String?
+    /// nil when the page was not analysed (not 200 HTML).
+    public var isCandidate: Bool?
+    /// The candidacy conditions that fail (`Candidacy.Condition` raw values), in order.
+    public var failingConditions: [String]
+
+    public init(
+        uniqueIdentifier: String? = nil, canonical: String? = nil, appArgument: String? = nil, title: String? = nil,
+        contentDescription: String? = nil, thumbnailURL: String? = nil, isCandidate: Bool? = nil,
+        failingConditions: [String] = []
+    ) {
+        self.uniqueIdentifier = uniqueIdentifier
+        self.canonical = canonical
+        self.appArgument = appArgument
+        self.title = title
+        self.contentDescription = contentDescription
+        self.thumbnailURL = thumbnailURL
+        self.isCandidate = isCandidate
+        self.failingConditions = failingConditions
+    }
+}
+
+/// A page's findings counted by severity (typed columns).
+public struct FindingCounts: Sendable, Hashable, Codable {
+    public var errors: Int
+    public var warnings: Int
+    public var infos: Int
+
+    public init(errors: Int = 0, warnings: Int = 0, infos: Int = 0) {
+        self.errors = errors
+        self.warnings = warnings
+        self.infos = infos
+    }
+}
+
+/// What a fetch of one frontier entry produced: typed columns for what the crawl and the reports
+/// query, and the analysis payload (`markupJSON`, the `extract` contract plus the attribute set's
+/// provenance and deep links, versioned by `payloadVersion`) as JSON the crawler wrote.
 public struct PageRecord: Sendable, Hashable, Codable {
+    /// The current payload version: 2 (since 2026-11-25) has no summary spliced into the
+    /// analysis (it is in typed columns); 1 had it.
+    public static let currentPayloadVersion = 2
+
     /// The frontier entry this page completes.
     public var frontierID: Int64
     public var requestedURL: String
@@ -103,6 +153,11 @@ public struct PageRecord: Sendable, Hashable, Codable {
     public var applebotAllowed: Bool?
     /// Seconds since 1970.
     public var fetchedAt: Double
+    /// The typed verdict of an analysed page; nil when it was not analysed.
+    public var verdict: PageVerdict?
+    /// The page's findings by severity.
+    public var findingCounts: FindingCounts
+    public var payloadVersion: Int
 
     public init(
         frontierID: Int64, requestedURL: String, finalURL: String, key: String, finalKey: String? = nil, depth: Int,
@@ -110,7 +165,8 @@ public struct PageRecord: Sendable, Hashable, Codable {
         timingsJSON: String = "{}", bodyBytes: Int = 0, bodySHA256: String? = nil, etag: String? = nil,
         lastModified: String? = nil, notModified: Bool = false, errorKind: String? = nil, errorMessage: String? = nil,
         markupJSON: String? = nil, attributeSetJSON: String? = nil, findingsJSON: String? = nil,
-        applebotAllowed: Bool? = nil, fetchedAt: Double
+        applebotAllowed: Bool? = nil, fetchedAt: Double, verdict: PageVerdict? = nil,
+        findingCounts: FindingCounts = FindingCounts(), payloadVersion: Int = PageRecord.currentPayloadVersion
     ) {
         self.frontierID = frontierID
         self.requestedURL = requestedURL
@@ -135,6 +191,9 @@ public struct PageRecord: Sendable, Hashable, Codable {
         self.findingsJSON = findingsJSON
         self.applebotAllowed = applebotAllowed
         self.fetchedAt = fetchedAt
+        self.verdict = verdict
+        self.findingCounts = findingCounts
+        self.payloadVersion = payloadVersion
     }
 }
 

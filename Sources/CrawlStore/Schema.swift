@@ -11,8 +11,30 @@ enum Schema {
         migrator.registerMigration("v2") { db in
             try db.execute(sql: v2)
         }
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: v3)
+            try StoredVerdictBackfill.run(db)
+        }
         return migrator
     }
+
+    /// v3: the page's verdict in typed columns (what the reports compare across pages and count),
+    /// and the payload's version. Pages of an earlier store are filled in from their stored
+    /// analysis by `StoredVerdictBackfill`, so `report`, `diff` and `--resume` keep working.
+    private static let v3 = """
+        ALTER TABLE page ADD COLUMN unique_identifier TEXT;
+        ALTER TABLE page ADD COLUMN canonical TEXT;
+        ALTER TABLE page ADD COLUMN app_argument TEXT;
+        ALTER TABLE page ADD COLUMN title TEXT;
+        ALTER TABLE page ADD COLUMN description TEXT;
+        ALTER TABLE page ADD COLUMN thumbnail_url TEXT;
+        ALTER TABLE page ADD COLUMN is_candidate INTEGER;
+        ALTER TABLE page ADD COLUMN failing_conditions TEXT;
+        ALTER TABLE page ADD COLUMN error_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE page ADD COLUMN warning_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE page ADD COLUMN info_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE page ADD COLUMN payload_version INTEGER NOT NULL DEFAULT 1;
+        """
 
     /// v2: the site-level files checked once per host (apple-app-site-association), with what
     /// was found and the findings, as JSON the caller writes.

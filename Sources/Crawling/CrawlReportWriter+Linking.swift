@@ -4,29 +4,26 @@ import LenientJSON
 import SpotlightIndex
 import SpotlightModel
 import URLNormalization
-public import Verification
+import Verification
 
 extension CrawlReportWriter {
-    /// Joins the app's local entries to the stored pages (`LocalItemLinker`): links, entries
-    /// without a page and why, candidate pages without an entry, and the AS findings.
-    public func linking() throws -> LinkReport? {
+    /// What the local-item linker needs of a stored page.
+    static func linkablePage(_ record: PageRecord, shown: (String) -> String) -> LinkablePage {
+        let failing = record.verdict?.failingConditions ?? []
+        let attributes = record.attributeSetJSON
+            .flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
+            .flatMap { try? AttributeSet(json: $0) }
+        return LinkablePage(
+            url: shown(record.requestedURL), finalURL: shown(record.finalURL), status: record.status,
+            canonical: record.verdict?.canonical, isCandidate: record.verdict?.isCandidate == true,
+            isPubliclyIndexable: record.applebotAllowed != false && !failing.contains("noindex"),
+            attributeSet: attributes)
+    }
+
+    /// Joins the app's local entries to the pages the report pass gathered (`LocalItemLinker`):
+    /// links, entries without a page and why, candidate pages without an entry, and the AS findings.
+    func linking(_ pages: [LinkablePage]) throws -> LinkReport? {
         guard let localEntries else { return nil }
-        var pages: [LinkablePage] = []
-        try store.forEachPage { records in
-            for record in records {
-                let summary = record.markupJSON.flatMap(StoredPageSummary.init(markup:))
-                let failing = summary?.failing ?? []
-                let attributes = record.attributeSetJSON
-                    .flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
-                    .flatMap { try? AttributeSet(json: $0) }
-                pages.append(
-                    LinkablePage(
-                        url: shown(record.requestedURL), finalURL: shown(record.finalURL), status: record.status,
-                        canonical: summary?.canonical, isCandidate: summary?.isCandidate == true,
-                        isPubliclyIndexable: record.applebotAllowed != false && !failing.contains("noindex"),
-                        attributeSet: attributes))
-            }
-        }
         var notFetched: [String: String] = [:]
         for skipped in try store.skippedURLs() {
             let url = shown(skipped.url)

@@ -2,21 +2,12 @@ import CrawlStore
 import LenientJSON
 import RobotsExclusion
 import URLNormalization
-public import Verification
+import Verification
 
 extension CrawlReportWriter {
-    /// The site-level findings (duplicates across pages, canonical targets, sitemaps), from one
-    /// pass over the stored pages; each page is reduced to the few strings the rules compare.
-    public func siteFindings() throws -> [Finding] {
-        try siteFindings(linking: try linking())
-    }
-
-    /// The same, with the local-item linking already made (`write` makes it once for both).
-    func siteFindings(linking: LinkReport?) throws -> [Finding] {
-        var pages: [SitePage] = []
-        try store.forEachPage { records in
-            for record in records { pages.append(Self.sitePage(record, shown: shown)) }
-        }
+    /// The site-level findings (duplicates across pages, canonical targets, sitemaps) over the
+    /// pages the report pass gathered, with the local-item linking's (AS) findings.
+    func siteFindings(_ pages: [SitePage], linking: LinkReport?) throws -> [Finding] {
         let listings = try store.sitemapEntries().map {
             SitemapListing(location: $0.location, sitemapURL: $0.sitemapURL, line: $0.line)
         }
@@ -28,18 +19,6 @@ extension CrawlReportWriter {
         }
         findings += linking?.findings ?? []
         return findings
-    }
-
-    /// Every stored page's findings, by public URL, in report order (for SARIF, JUnit and HTML).
-    public func pageFindings() throws -> [(url: String, findings: [Finding])] {
-        var pages: [(url: String, findings: [Finding])] = []
-        try store.forEachPage { records in
-            for record in records {
-                let findings = record.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-                pages.append((shown(record.finalURL), findings?.arrayValue?.compactMap(Finding.init(json:)) ?? []))
-            }
-        }
-        return pages
     }
 
     /// IX001 for URLs the crawl did not fetch because robots.txt disallows them, when it
@@ -70,12 +49,13 @@ extension CrawlReportWriter {
         return findings
     }
 
+    /// What the site rules compare of a stored page: its typed verdict columns.
     static func sitePage(_ record: PageRecord, shown: (String) -> String) -> SitePage {
-        let summary = record.markupJSON.flatMap(StoredPageSummary.init(markup:))
+        let verdict = record.verdict
         return SitePage(
             url: shown(record.finalURL), status: record.status, isHTML: record.markupJSON != nil,
-            applebotAllowed: record.applebotAllowed, isNoindex: summary?.failing.contains("noindex") ?? false,
-            canonical: summary?.canonical, title: summary?.title, contentDescription: summary?.contentDescription,
-            thumbnailURL: summary?.thumbnailURL, appArgument: summary?.appArgument)
+            applebotAllowed: record.applebotAllowed, isNoindex: verdict?.failingConditions.contains("noindex") ?? false,
+            canonical: verdict?.canonical, title: verdict?.title, contentDescription: verdict?.contentDescription,
+            thumbnailURL: verdict?.thumbnailURL, appArgument: verdict?.appArgument)
     }
 }

@@ -1,17 +1,21 @@
 public import CrawlStore
 import Foundation
-import LenientJSON
+public import LenientJSON
 import URLNormalization
 public import Verification
 
-/// Writes a crawl's `report.json` from its store, streaming: pages are read in batches and written
-/// as they come, so a 20,000-page crawl does not sit in memory. Every page carries its status,
-/// redirects, timings, markup summary and attribute set; `coverage` lists every URL that was not
-/// fetched and why. Documented in docs/crawl-report.md.
+/// Writes a crawl's reports from its store in one pass: the stored pages are read once, in order,
+/// a batch at a time, and every output consumes that one stream as it goes — report.json's pages,
+/// candidates.jsonl, the totals, the pages the site rules and the local-item linking compare, the
+/// page findings for SARIF/JUnit/HTML and the console. The site-level results are computed after
+/// the pass from what it gathered, and report.json is assembled from its header, the pages written
+/// during the pass and its tail. Documented in docs/crawl.md.
 public struct CrawlReportWriter: Sendable {
-    public static let schemaVersion = 1
+    /// 2 since 2026-11-25: a page's `markup` holds its analysis (attribute set, provenance, deep
+    /// links, candidacy, diagnostics …) without the raw markup dump unless `--include-markup`.
+    public static let schemaVersion = 2
 
-    public let store: CrawlStore
+    public let store: any CrawlRecordSource
     public let mapping: OriginMapping?
     /// The rules over the whole crawl, with the project's rule configuration.
     public let siteVerifier: SiteVerifier
@@ -19,9 +23,12 @@ public struct CrawlReportWriter: Sendable {
     public let localEntries: [LocalEntry]?
     /// The instant expiration dates are compared with (seconds since 1970).
     public let now: Double
+    /// `--include-markup`: keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open
+    /// Graph, links …) in report.json.
+    public var includesMarkup = false
 
     public init(
-        store: CrawlStore, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
+        store: any CrawlRecordSource, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
         localEntries: [LocalEntry]? = nil, now: Double = Crawler.wallClock()
     ) {
         self.store = store
@@ -44,72 +51,143 @@ public struct CrawlReportWriter: Sendable {
         /// Findings by severity (`error`, `warning`, `info`) and by rule id.
         public var findingsBySeverity: [String: Int] = [:]
         public var findingsByRule: [String: Int] = [:]
-    }
 
-    /// Counts over the stored pages (one pass), with the site-level findings.
-    public func totals(siteFindings: [Finding]? = nil) throws -> Totals {
-        var totals = Totals()
-        try store.forEachPage { pages in
-            for page in pages {
-                totals.pages += 1
-                totals.byStatus[page.status.map(String.init) ?? "none", default: 0] += 1
-                if let kind = page.errorKind { totals.problems[kind, default: 0] += 1 }
-                if page.notModified { totals.notModified += 1 }
-                if let markup = page.markupJSON, let candidacy = Self.candidacy(inMarkup: markup) {
-                    if candidacy.isEmpty { totals.candidates += 1 }
-                    for condition in candidacy { totals.notCandidates[condition, default: 0] += 1 }
-                }
-                if page.applebotAllowed == false { totals.applebotBlocked += 1 }
-                totals.bytes += page.bodyBytes
-                for finding in Self.parsed(page.findingsJSON ?? "[]").arrayValue ?? [] {
-                    if let severity = finding["severity"]?.stringValue {
-                        totals.findingsBySeverity[severity, default: 0] += 1
-                    }
-                    if let rule = finding["rule"]?.stringValue { totals.findingsByRule[rule, default: 0] += 1 }
-                }
+        mutating func add(_ page: PageRecord, findings: [Finding]) {
+            pages += 1
+            byStatus[page.status.map(String.init) ?? "none", default: 0] += 1
+            if let kind = page.errorKind { problems[kind, default: 0] += 1 }
+            if page.notModified { notModified += 1 }
+            if let verdict = page.verdict, verdict.isCandidate != nil {
+                if verdict.failingConditions.isEmpty { candidates += 1 }
+                for condition in verdict.failingConditions { notCandidates[condition, default: 0] += 1 }
+            }
+            if page.applebotAllowed == false { applebotBlocked += 1 }
+            bytes += page.bodyBytes
+            add(findings)
+        }
+
+        mutating func add(_ findings: [Finding]) {
+            for finding in findings {
+                findingsBySeverity[finding.severity.rawValue, default: 0] += 1
+                findingsByRule[finding.ruleID, default: 0] += 1
             }
         }
-        for finding in try siteFindings ?? self.siteFindings() {
-            totals.findingsBySeverity[finding.severity.rawValue, default: 0] += 1
-            totals.findingsByRule[finding.ruleID, default: 0] += 1
-        }
-        return totals
     }
 
-    /// What `write(into:)` wrote: the report's path, its totals and the site-level findings (so
-    /// callers need not compute them again).
+    /// What `write(into:)` wrote: the report's path, its totals, the site-level findings and,
+    /// when asked for, every page's findings (for SARIF, JUnit, HTML).
     public struct Written: Sendable {
         public var path: String
         public var totals: Totals
         public var siteFindings: [Finding]
+        public var pageFindings: [(url: String, findings: [Finding])]
     }
 
-    /// Writes `report.json` (and `candidates.jsonl`) into `folder`.
+    /// One page as the report pass hands it on: its public URL, its findings and, for a
+    /// candidate, the searchable item written to candidates.jsonl.
+    public struct StreamedPage: Sendable {
+        public var url: String
+        public var findings: [Finding]
+        public var candidateItem: JSONObject?
+    }
+
+    /// Writes `report.json` and `candidates.jsonl` into `folder`, reading the store's pages once.
+    /// `onPage` hears each page as the pass reaches it; with `collectingFindings`,
+    /// `Written.pageFindings` has every page's findings.
     @discardableResult
-    public func write(into folder: String) throws -> Written {
-        let generatedAt = Date()
+    public func write(
+        into folder: String, collectingFindings: Bool = false, onPage: (StreamedPage) -> Void = { _ in }
+    ) throws -> Written {
         let path = (folder as NSString).appendingPathComponent("report.json")
-        let temporary = path + ".partial"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else {
-            throw CrawlError("\(temporary): cannot be written")
+        var pagesOutput = try PartialFile(path + ".pages.partial")
+        var candidates = try PartialFile((folder as NSString).appendingPathComponent("candidates.jsonl"))
+        var pass = Pass(collectingFindings: collectingFindings, linking: localEntries != nil)
+        try store.forEachPage(batchSize: 64) { pages in
+            for page in pages {
+                let findings = Self.findings(page.findingsJSON)
+                pass.add(page, findings: findings, shown: shown)
+                pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + pageJSON(page))
+                let item = candidateItem(page)
+                if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
+                onPage(StreamedPage(url: shown(page.finalURL), findings: findings, candidateItem: item))
+            }
         }
-        var output = BufferedOutput(handle: handle)
-        let run = try store.currentRun()
-        let linking = try linking()
-        let siteFindings = try siteFindings(linking: linking)
-        let totals = try totals(siteFindings: siteFindings)
+        try candidates.commit()
+        try pagesOutput.close()
+        let linking = try linking(pass.linkablePages)
+        let siteFindings = try siteFindings(pass.sitePages, linking: linking)
+        var totals = pass.totals
+        totals.add(siteFindings)
+        try assemble(
+            path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: siteFindings, linking: linking)
+        return Written(path: path, totals: totals, siteFindings: siteFindings, pageFindings: pass.pageFindings)
+    }
+
+    /// What the pass gathers for the outputs that need every page first.
+    struct Pass {
+        let collectingFindings: Bool
+        let linking: Bool
+        var totals = Totals()
+        var sitePages: [SitePage] = []
+        var linkablePages: [LinkablePage] = []
+        var pageFindings: [(url: String, findings: [Finding])] = []
+
+        mutating func add(_ page: PageRecord, findings: [Finding], shown: (String) -> String) {
+            totals.add(page, findings: findings)
+            sitePages.append(CrawlReportWriter.sitePage(page, shown: shown))
+            if linking { linkablePages.append(CrawlReportWriter.linkablePage(page, shown: shown)) }
+            if collectingFindings { pageFindings.append((shown(page.finalURL), findings)) }
+        }
+    }
+
+    /// report.json: the header with the totals, the pages the pass wrote, the site-level results.
+    private func assemble(
+        _ path: String, pagesFile: String, totals: Totals, siteFindings: [Finding], linking: LinkReport?
+    ) throws {
+        var output = try PartialFile(path)
         let skipped = try store.skippedURLs()
         let notCrawled = try store.sitemapLocationsNotCrawled()
         let notInSitemaps = try store.sitemapEntries().isEmpty ? [] : try store.pagesNotInSitemaps()
         let stale = try store.stalePages()
+        var text = try header(totals: totals, skipped: skipped, notCrawled: notCrawled.count,
+            notInSitemaps: notInSitemaps.count, stale: stale.count).serialized(pretty: true)
+        text.removeLast()  // "}": the header object is left open for "pages".
+        while text.last == "\n" || text.last == " " { text.removeLast() }
+        output.write(text + ",\n  \"pages\": [")
+        try output.append(contentsOf: pagesFile)
+        try FileManager.default.removeItem(atPath: pagesFile)
+        output.write(totals.pages == 0 ? "],\n" : "\n  ],\n")
+        output.write("  \"siteFindings\": [")
+        for (index, finding) in siteFindings.enumerated() {
+            output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
+        }
+        output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
+        if let linking {
+            output.write("  \"linking\": " + Self.linkingJSON(linking).serialized(pretty: false) + ",\n")
+        }
+        // Site files checked once per host (apple-app-site-association).
+        let files = try store.siteFiles().filter { $0.kind == "aasa" }
+        output.write("  \"universalLinks\": [")
+        for (index, file) in files.enumerated() {
+            output.write((index == 0 ? "\n    " : ",\n    ") + file.summaryJSON)
+        }
+        output.write(files.isEmpty ? "],\n" : "\n  ],\n")
+        let coverage = coverageJSON(skipped: skipped, notCrawled: notCrawled, notInSitemaps: notInSitemaps, stale: stale)
+        var tail = JSONValue.object(["coverage": coverage]).serialized(pretty: true)
+        tail.removeFirst()  // "{"
+        output.write(tail + "\n")
+        try output.commit()
+    }
 
+    private func header(totals: Totals, skipped: [SkippedURL], notCrawled: Int, notInSitemaps: Int, stale: Int)
+        throws -> JSONValue
+    {
+        let run = try store.currentRun()
         var header = JSONObject()
         header.append("tool", "spotcheck")
         header.append("kind", "crawl")
         header.append("schemaVersion", JSONValue(Self.schemaVersion))
-        header.append("generatedAt", .string(ISO8601DateFormatter().string(from: generatedAt)))
+        header.append("generatedAt", .string(ISO8601DateFormatter().string(from: Date())))
         var crawl = JSONObject()
         crawl.append("seed", .string(run?.seed ?? ""))
         if let mapping { crawl.append("publicOrigin", .string(mapping.publicOrigin)) }
@@ -136,56 +214,16 @@ public struct CrawlReportWriter: Sendable {
         findings.append("byRule", .object(Self.counts(totals.findingsByRule)))
         summary.append("findings", .object(findings))
         summary.append("skipped", .object(Self.counts(Dictionary(grouping: skipped, by: \.reason).mapValues(\.count))))
-        summary.append("sitemapLocationsNotCrawled", JSONValue(notCrawled.count))
-        summary.append("pagesNotInSitemaps", JSONValue(notInSitemaps.count))
-        summary.append("stalePages", JSONValue(stale.count))
+        summary.append("sitemapLocationsNotCrawled", JSONValue(notCrawled))
+        summary.append("pagesNotInSitemaps", JSONValue(notInSitemaps))
+        summary.append("stalePages", JSONValue(stale))
         header.append("summary", .object(summary))
+        return .object(header)
+    }
 
-        // The header object, left open for "pages".
-        var text = JSONValue.object(header).serialized(pretty: true)
-        text.removeLast()  // "}"
-        while text.last == "\n" || text.last == " " { text.removeLast() }
-        output.write(text + ",\n  \"pages\": [")
-        var first = true
-        let candidatesPath = (folder as NSString).appendingPathComponent("candidates.jsonl")
-        guard FileManager.default.createFile(atPath: candidatesPath + ".partial", contents: nil),
-            let candidatesHandle = FileHandle(forWritingAtPath: candidatesPath + ".partial")
-        else {
-            throw CrawlError("\(candidatesPath): cannot be written")
-        }
-        var candidates = BufferedOutput(handle: candidatesHandle)
-        try store.forEachPage { pages in
-            for page in pages {
-                output.write(first ? "\n    " : ",\n    ")
-                first = false
-                output.write(pageJSON(page))
-                if let item = candidateItem(page) { candidates.write(item.serialized(pretty: false) + "\n") }
-            }
-        }
-        try candidates.close()
-        if FileManager.default.fileExists(atPath: candidatesPath) {
-            try FileManager.default.removeItem(atPath: candidatesPath)
-        }
-        try FileManager.default.moveItem(atPath: candidatesPath + ".partial", toPath: candidatesPath)
-        output.write(first ? "],\n" : "\n  ],\n")
-
-        output.write("  \"siteFindings\": [")
-        for (index, finding) in siteFindings.enumerated() {
-            output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
-        }
-        output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
-        if let linking {
-            output.write("  \"linking\": " + Self.linkingJSON(linking).serialized(pretty: false) + ",\n")
-        }
-
-        // Site files checked once per host (apple-app-site-association).
-        let files = try store.siteFiles()
-        output.write("  \"universalLinks\": [")
-        for (index, file) in files.enumerated() where file.kind == "aasa" {
-            output.write((index == 0 ? "\n    " : ",\n    ") + file.summaryJSON)
-        }
-        output.write(files.isEmpty ? "],\n" : "\n  ],\n")
-
+    private func coverageJSON(
+        skipped: [SkippedURL], notCrawled: [CrawlStore.SitemapEntryRecord], notInSitemaps: [String], stale: [PageRecord]
+    ) -> JSONValue {
         var coverage = JSONObject()
         coverage.append(
             "skipped",
@@ -205,16 +243,17 @@ public struct CrawlReportWriter: Sendable {
                 }))
         coverage.append("pagesNotInSitemaps", .array(notInSitemaps.map { .string(shown($0)) }))
         coverage.append("stalePages", .array(stale.map { .string(shown($0.finalURL)) }))
-        var tail = JSONValue.object(["coverage": .object(coverage)]).serialized(pretty: true)
-        tail.removeFirst()  // "{"
-        output.write(tail + "\n")
-        try output.close()
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: temporary, toPath: path)
-        return Written(path: path, totals: totals, siteFindings: siteFindings)
+        return .object(coverage)
     }
 
     func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
+
+    /// The markup members that are the raw dump, left out of report.json unless `--include-markup`
+    /// (`summary` was the payload-1 copy of what are now typed columns: never shown).
+    static let markupDumpKeys: Set<String> = [
+        "jsonLD", "jsonLDScripts", "microdata", "rdfa", "openGraph", "twitter", "appLinks", "smartAppBanners",
+        "links", "sources", "summary",
+    ]
 
     private func pageJSON(_ page: PageRecord) -> String {
         var object = JSONObject()
@@ -236,30 +275,26 @@ public struct CrawlReportWriter: Sendable {
         object.append("headers", Self.parsed(page.headersJSON))
         if let findings = page.findingsJSON { object.append("findings", Self.parsed(findings)) }
         var text = JSONValue.object(object).serialized(pretty: false)
-        // The stored page analysis is spliced in as written (it is JSON we produced).
-        if let markup = page.markupJSON {
-            text.removeLast()
-            text += ",\"markup\":" + markup + "}"
+        guard let markup = page.markupJSON else { return text }
+        text.removeLast()
+        if includesMarkup, page.payloadVersion >= 2 {
+            // Our own JSON, spliced in as written.
+            return text + ",\"markup\":" + markup + "}"
         }
-        return text
-    }
-
-    /// The failing candidacy conditions a page's stored markup records (empty: a candidate); nil
-    /// when it records none (a page that was not parsed). Read from the stored summary, without
-    /// parsing the whole page.
-    static func candidacy(inMarkup markup: String) -> [String]? {
-        guard let summary = StoredPageSummary(markup: markup), summary.isCandidate != nil else { return nil }
-        return summary.failing
+        var analysis = Self.parsed(markup).objectValue ?? JSONObject()
+        let dropped = includesMarkup ? ["summary"] : Self.markupDumpKeys
+        analysis.members.removeAll { dropped.contains($0.key) }
+        return text + ",\"markup\":" + JSONValue.object(analysis).serialized(pretty: false) + "}"
     }
 
     /// A candidate page as a searchable item (`index import` takes it): the canonical URL as
     /// `uniqueIdentifier` (reference §5.5) and in `attributeSet.url`, `web-<host with dashes>` as
     /// `domainIdentifier`.
-    func candidateItem(_ page: PageRecord) -> JSONValue? {
-        guard let summary = page.markupJSON.flatMap(StoredPageSummary.init(markup:)), summary.isCandidate == true,
+    func candidateItem(_ page: PageRecord) -> JSONObject? {
+        guard let verdict = page.verdict, verdict.isCandidate == true,
             let attributes = page.attributeSetJSON.map(Self.parsed)?.objectValue
         else { return nil }
-        let identifier = summary.uniqueIdentifier ?? shown(page.finalURL)
+        let identifier = verdict.uniqueIdentifier ?? shown(page.finalURL)
         var attributeSet = attributes
         if attributeSet["url"] == nil { attributeSet.append("url", .string(identifier)) }
         var item = JSONObject()
@@ -269,10 +304,15 @@ public struct CrawlReportWriter: Sendable {
             item.append("domainIdentifier", .string("web-" + String(host.map { $0 == "." ? "-" : $0 })))
         }
         item.append("attributeSet", .object(attributeSet))
-        return .object(item)
+        return item
     }
 
-    private static func parsed(_ json: String) -> JSONValue {
+    static func findings(_ json: String?) -> [Finding] {
+        guard let json, json != "[]" else { return [] }
+        return (parsed(json).arrayValue ?? []).compactMap(Finding.init(json:))
+    }
+
+    static func parsed(_ json: String) -> JSONValue {
         JSONParser.parse(json, lenient: false).value ?? .null
     }
 
@@ -287,12 +327,20 @@ public struct CrawlReportWriter: Sendable {
     }
 }
 
-/// Appends to a file through a 1 MiB buffer.
-struct BufferedOutput {
-    let handle: FileHandle
-    var buffer: [UInt8] = []
+/// A file written through a 1 MiB buffer under `<path>.partial`, moved into place by `commit()`,
+/// so a reader never sees half a report.
+struct PartialFile {
+    let path: String
+    let partialPath: String
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
 
-    init(handle: FileHandle) {
+    init(_ path: String) throws {
+        self.path = path
+        partialPath = path.hasSuffix(".partial") ? path : path + ".partial"
+        guard FileManager.default.createFile(atPath: partialPath, contents: nil),
+            let handle = FileHandle(forWritingAtPath: partialPath)
+        else { throw CrawlError("\(partialPath): cannot be written") }
         self.handle = handle
         buffer.reserveCapacity(1 << 20)
     }
@@ -300,6 +348,14 @@ struct BufferedOutput {
     mutating func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 20 { flush() }
+    }
+
+    /// Copies another file's bytes in, a megabyte at a time.
+    mutating func append(contentsOf file: String) throws {
+        flush()
+        guard let source = FileHandle(forReadingAtPath: file) else { throw CrawlError("\(file): cannot be read") }
+        defer { try? source.close() }
+        while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty { handle.write(chunk) }
     }
 
     mutating func flush() {
@@ -311,5 +367,12 @@ struct BufferedOutput {
     mutating func close() throws {
         flush()
         try handle.close()
+    }
+
+    /// Closes the file and moves it to `path`.
+    mutating func commit() throws {
+        try close()
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
     }
 }

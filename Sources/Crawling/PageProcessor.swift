@@ -178,6 +178,9 @@ struct PageProcessor: Sendable {
             record.markupJSON = previous.markupJSON
             record.attributeSetJSON = previous.attributeSetJSON
             record.findingsJSON = previous.findingsJSON
+            record.verdict = previous.verdict
+            record.findingCounts = previous.findingCounts
+            record.payloadVersion = previous.payloadVersion
             record.etag = record.etag ?? previous.etag
             record.lastModified = record.lastModified ?? previous.lastModified
             return .page(
@@ -210,6 +213,7 @@ struct PageProcessor: Sendable {
                 url: mapping?.publicURL(record.finalURL) ?? record.finalURL, status: response.status,
                 mediaType: response.mediaType)
             record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
+            record.findingCounts = Self.counts(findings)
             return .page(record, links: [], skipped: [])
         }
         return await analyze(response, record: record, depth: entry.depth)
@@ -240,17 +244,13 @@ struct PageProcessor: Sendable {
             "failing": .array(candidacy.failing.map { .string($0.rawValue) }),
         ]
         json.append("candidate", candidate)
-        // What the reports compare across pages, first, so they read it without parsing the page.
+        // What the reports compare across pages, as the record's typed columns.
         let set = page.attributes.attributeSet
-        var summary = JSONObject()
-        summary.append("uniqueIdentifier", .string(page.attributes.uniqueIdentifier))
-        summary.append("canonical", page.markup.canonicals.first.map { .string($0.content) } ?? .null)
-        summary.append("appArgument", page.markup.smartAppBanner?.appArgument.map { .string($0) } ?? .null)
-        summary.append("title", set.title.map { .string($0) } ?? .null)
-        summary.append("description", set.contentDescription.map { .string($0) } ?? .null)
-        summary.append("thumbnailURL", set.thumbnailURL.map { .string($0) } ?? .null)
-        summary.append("candidate", candidate)
-        json.members.insert(JSONObject.Member(key: StoredPageSummary.key, value: .object(summary)), at: 0)
+        record.verdict = PageVerdict(
+            uniqueIdentifier: page.attributes.uniqueIdentifier, canonical: page.markup.canonicals.first?.content,
+            appArgument: page.markup.smartAppBanner?.appArgument, title: set.title,
+            contentDescription: set.contentDescription, thumbnailURL: set.thumbnailURL,
+            isCandidate: candidacy.isCandidate, failingConditions: candidacy.failing.map(\.rawValue))
         json.append(
             "links",
             .array(page.markup.links.map { ["href": .string($0.href), "line": JSONValue($0.line)] })
@@ -259,6 +259,7 @@ struct PageProcessor: Sendable {
         record.attributeSetJSON = JSONValue.object(page.attributes.attributeSet.json).serialized(pretty: false)
         let findings = checked.findings
         record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
+        record.findingCounts = Self.counts(findings)
         if let title = page.markup.title?.text, Self.looksLikeNotFound(title) {
             record.errorKind = "soft-404"
             record.errorMessage = "HTTP 200 for a not-found page (title \"\(title)\")"
@@ -279,6 +280,19 @@ struct PageProcessor: Sendable {
             if let probe = await images.probe(reference.url) { lookups.imageProbes.append((reference, probe)) }
         }
         return lookups
+    }
+
+    /// Findings by severity, for the record's typed columns.
+    static func counts(_ findings: [Finding]) -> FindingCounts {
+        var counts = FindingCounts()
+        for finding in findings {
+            switch finding.severity {
+            case .error: counts.errors += 1
+            case .warning: counts.warnings += 1
+            case .info: counts.infos += 1
+            }
+        }
+        return counts
     }
 
     /// Links of a page kept from an earlier crawl (a 304), so the re-crawl still reaches what it linked.

@@ -82,6 +82,9 @@ struct Crawl: AsyncParsableCommand {
     )
     var baseline: String?
 
+    @Flag(help: "Keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in report.json.")
+    var includeMarkup = false
+
     @Option(help: "The app's local items (JSON array or JSON Lines), joined to the pages by URL (AS rules).")
     var items: String?
 
@@ -164,10 +167,12 @@ struct Crawl: AsyncParsableCommand {
             seed: "", allowedHosts: allowHost, include: include, exclude: exclude, concurrency: concurrency,
             perHost: perHost, delay: delay, maximumDepth: depth, maximumPages: maxPages, userAgent: userAgent,
             maximumBodyBytes: maxBody, timeout: timeout, useSitemaps: !noSitemaps)
-        return CrawlRequest(
+        var request = CrawlRequest(
             seed: seed, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,
             verifier: verifier, itemsFile: items, indexPath: indexPath, reportFiles: reportFormats.files,
             baseline: baseline)
+        request.includesMarkup = includeMarkup
+        return request
     }
 }
 

@@ -28,6 +28,9 @@ struct Report: ParsableCommand {
 
     @OptionGroup var reportFormats: ReportFormats
 
+    @Flag(help: "Keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in report.json.")
+    var includeMarkup = false
+
     func run() throws {
         var standardError = StandardError()
         let configuration: RuleConfiguration
@@ -39,7 +42,8 @@ struct Report: ParsableCommand {
         }
         do {
             let written = try StoredCrawl.writeReports(
-                of: store, into: output, siteRules: configuration, reportFiles: reportFormats.files)
+                of: store, into: output, siteRules: configuration, reportFiles: reportFormats.files,
+                includesMarkup: includeMarkup)
             for file in written { print("wrote \(file)") }
         } catch {
             print("spotcheck: error: \(error)", to: &standardError)

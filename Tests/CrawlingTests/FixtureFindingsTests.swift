@@ -72,7 +72,7 @@ struct FixtureFindingsTests {
         var broken = report.objectValue ?? JSONObject()
         _ = broken.removeValue(forKey: "siteFindings")
         _ = broken.removeValue(forKey: "schemaVersion")
-        broken.append("schemaVersion", 2)
+        broken.append("schemaVersion", 3)
         #expect(check.problems(.object(broken)).count >= 2)
 
         // `report` writes the same report again from the store, without fetching.
