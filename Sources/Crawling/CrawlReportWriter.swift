@@ -179,12 +179,12 @@ public struct CrawlReportWriter: Sendable {
         }
 
         // Site files checked once per host (apple-app-site-association).
-        let files = try store.siteFiles()
+        let associationFiles = try store.siteFiles().filter { $0.kind == "aasa" }
         output.write("  \"universalLinks\": [")
-        for (index, file) in files.enumerated() where file.kind == "aasa" {
+        for (index, file) in associationFiles.enumerated() {
             output.write((index == 0 ? "\n    " : ",\n    ") + file.summaryJSON)
         }
-        output.write(files.isEmpty ? "],\n" : "\n  ],\n")
+        output.write(associationFiles.isEmpty ? "],\n" : "\n  ],\n")
 
         var coverage = JSONObject()
         coverage.append(
