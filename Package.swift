@@ -16,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
@@ -29,7 +30,6 @@ let package = Package(
         ),
         .target(name: "CHTMLScanner", dependencies: ["CLibXML2"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -55,11 +55,12 @@ let package = Package(
         .target(
             name: "Crawling",
             dependencies: [
-                "CLibCrypto", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "SpotlightIndex",
+                "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "SpotlightIndex",
                 "UniversalLinks",
                 "MarkupExtraction",
                 "PageAnalysis",
                 "PageFetching", "RobotsExclusion", "Sitemaps", "SpotlightModel", "URLNormalization", "Verification",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -92,7 +93,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "Reports", dependencies: ["LenientJSON", "Verification"], swiftSettings: strictSettings),
+        .target(
+            name: "Reports",
+            dependencies: ["LenientJSON", "Verification", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SpotlightIndex",
             dependencies: [
