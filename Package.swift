@@ -47,8 +47,13 @@ let package = Package(
         .target(name: "ImageSniffing", swiftSettings: strictSettings),
         .target(name: "CrawlScheduling", swiftSettings: strictSettings),
         .target(
-            name: "CrawlStore",
+            name: "DatabaseOpening",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CrawlStore",
+            dependencies: ["DatabaseOpening", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .target(name: "PageFetching", dependencies: ["CCurl"], swiftSettings: strictSettings),
@@ -101,7 +106,8 @@ let package = Package(
         .target(
             name: "SpotlightIndex",
             dependencies: [
-                "LenientJSON", "SpotlightModel", "URLNormalization", .product(name: "GRDB", package: "GRDB.swift"),
+                "DatabaseOpening", "LenientJSON", "SpotlightModel", "URLNormalization",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
