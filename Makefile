@@ -2,7 +2,7 @@
 # Both install the Debian packages the build needs when they are missing.
 
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev
+APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 

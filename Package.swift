@@ -16,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
@@ -29,7 +30,6 @@ let package = Package(
         ),
         .target(name: "CHTMLScanner", dependencies: ["CLibXML2"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -49,20 +49,25 @@ let package = Package(
         .target(name: "ImageSniffing", swiftSettings: strictSettings),
         .target(name: "CrawlScheduling", swiftSettings: strictSettings),
         .target(
+            name: "DatabaseOpening",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "CrawlStore",
-            dependencies: ["LenientJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["DatabaseOpening", "LenientJSON", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .target(name: "PageFetching", dependencies: ["CCurl"], swiftSettings: strictSettings),
         .target(
             name: "Crawling",
             dependencies: [
-                "CLibCrypto", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "SpotlightIndex",
+                "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "SpotlightIndex",
                 "UniversalLinks",
                 "MarkupExtraction",
                 "PageAnalysis",
                 "PageFetching", "RobotsExclusion", "RuleIDs", "Sitemaps", "SpotlightModel", "URLNormalization",
-                "Verification",
+                "Verification", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -95,21 +100,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "Reports", dependencies: ["LenientJSON", "Verification"], swiftSettings: strictSettings),
+        .target(
+            name: "Reports",
+            dependencies: ["LenientJSON", "Verification", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         // The crawl as a library call: request in, outcome out (the CLI only maps options and exit codes).
         .target(
             name: "CrawlJobs",
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "Reports", "SpotlightIndex",
-                "SpotlightModel",
-                "URLNormalization", "Verification",
+                "SpotlightModel", "URLNormalization", "Verification",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SpotlightIndex",
             dependencies: [
-                "LenientJSON", "SpotlightModel", "URLNormalization", .product(name: "GRDB", package: "GRDB.swift"),
+                "DatabaseOpening", "LenientJSON", "SpotlightModel", "URLNormalization",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

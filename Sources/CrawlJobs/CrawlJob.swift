@@ -126,7 +126,8 @@ public struct CrawlJob: Sendable {
         }
         var reports = CrawlReports(
             store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: request.verifier.configuration),
-            localEntries: local.entries, reportFiles: request.reportFiles, suite: settings.publicOrigin ?? settings.seed)
+            localEntries: local.entries, reportFiles: request.reportFiles, suite: settings.publicOrigin ?? settings.seed
+        )
         reports.includesMarkup = request.includesMarkup
         let result = try reports.write(
             into: folder, baseline: request.baseline, collectingCandidates: local.index != nil, events: events)

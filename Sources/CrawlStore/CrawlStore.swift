@@ -1,4 +1,4 @@
-import Foundation
+import DatabaseOpening
 import GRDB
 
 /// The crawl's SQLite store: runs, the frontier (the queue and the seen set), pages, skipped URLs,
@@ -25,28 +25,11 @@ public final class CrawlStore: Sendable {
             // DatabasePool already sets it on the writer in WAL mode; stated here, not assumed.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        // Two processes opening a new store at once (a crawl and a viewer) race twice: switching
-        // a new file to WAL answers SQLITE_BUSY at once (SQLite does not call the busy handler
-        // for it), and the migrator's check and its transaction are not one step, so the slower
-        // one may fail to create tables the other has just committed. Busy: try again shortly;
-        // tables already there: the schema is complete, use it.
-        var attempts = 0
-        while true {
-            do {
-                let pool = try DatabasePool(path: path, configuration: configuration)
-                do {
-                    try Schema.migrator.migrate(pool)
-                } catch {
-                    guard try pool.read({ try Schema.migrator.hasCompletedMigrations($0) }) else { throw error }
-                }
-                self.pool = pool
-                return
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < 100 {
-                attempts += 1
-                usleep(20_000)
-            } catch {
-                throw CrawlStoreError(wrapping: error, path: path, operation: "open")
-            }
+        // A crawl and a viewer may create a new store at the same moment: PoolOpener retries.
+        do {
+            pool = try PoolOpener.open(path: path, configuration: configuration, migrator: Schema.migrator)
+        } catch {
+            throw CrawlStoreError(wrapping: error, path: path, operation: "open")
         }
     }
 

@@ -46,7 +46,8 @@ enum StoredVerdictBackfill {
             uniqueIdentifier: analysis["uniqueIdentifier"]?.stringValue,
             canonical: analysis["canonical"]?[0]?.stringValue,
             appArgument: analysis["smartAppBanner"]?["appArgument"]?.stringValue,
-            title: attributes?["title"]?.stringValue, contentDescription: attributes?["contentDescription"]?.stringValue,
+            title: attributes?["title"]?.stringValue,
+            contentDescription: attributes?["contentDescription"]?.stringValue,
             thumbnailURL: attributes?["thumbnailURL"]?.stringValue,
             isCandidate: analysis["candidate"]?["isCandidate"]?.boolValue,
             failingConditions: analysis["candidate"]?["failing"]?.arrayValue?.compactMap(\.stringValue) ?? [])

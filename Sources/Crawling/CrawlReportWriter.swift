@@ -149,8 +149,10 @@ public struct CrawlReportWriter: Sendable {
         let notCrawled = try store.sitemapLocationsNotCrawled()
         let notInSitemaps = try store.sitemapEntries().isEmpty ? [] : try store.pagesNotInSitemaps()
         let stale = try store.stalePages()
-        var text = try header(totals: totals, skipped: skipped, notCrawled: notCrawled.count,
-            notInSitemaps: notInSitemaps.count, stale: stale.count).serialized(pretty: true)
+        var text = try header(
+            totals: totals, skipped: skipped, notCrawled: notCrawled.count,
+            notInSitemaps: notInSitemaps.count, stale: stale.count
+        ).serialized(pretty: true)
         text.removeLast()  // "}": the header object is left open for "pages".
         while text.last == "\n" || text.last == " " { text.removeLast() }
         output.write(text + ",\n  \"pages\": [")
@@ -172,7 +174,8 @@ public struct CrawlReportWriter: Sendable {
             output.write((index == 0 ? "\n    " : ",\n    ") + file.summaryJSON)
         }
         output.write(files.isEmpty ? "],\n" : "\n  ],\n")
-        let coverage = coverageJSON(skipped: skipped, notCrawled: notCrawled, notInSitemaps: notInSitemaps, stale: stale)
+        let coverage = coverageJSON(
+            skipped: skipped, notCrawled: notCrawled, notInSitemaps: notInSitemaps, stale: stale)
         var tail = JSONValue.object(["coverage": coverage]).serialized(pretty: true)
         tail.removeFirst()  // "{"
         output.write(tail + "\n")

@@ -16,18 +16,36 @@ struct TransferSubmission: Sendable {
 ///
 /// `@unchecked Sendable` invariant: the pointer is used only on the loop thread (created before it
 /// starts, cleaned up by it when it ends), except for `curl_multi_wakeup`, which libcurl documents
-/// as callable from any thread.
+/// as callable from any thread. Other threads call it only while holding `CurlMultiLoop`'s inbox
+/// lock and only while the inbox says the loop is not `closed`; the loop thread sets `closed` and
+/// runs `curl_multi_cleanup` under that same lock, so no wakeup can reach a cleaned-up handle.
 struct MultiHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 }
 
 /// Runs libcurl's multi interface on one dedicated thread. Other threads talk to it only through
-/// `inbox` (a mutex) and `curl_multi_wakeup`.
+/// `inbox` (a mutex) and `curl_multi_wakeup` (called with the mutex held).
+///
+/// Transfer IDs are handed out by ``makeTransferID()`` before submission, and every ID handed out
+/// must then be submitted once (``Fetcher`` does, even for a cancelled task). The inbox tracks each
+/// ID from hand-out to completion, so a cancellation is kept only for an ID not yet submitted
+/// (until its submission consumes it), forwarded to the loop only for a transfer in flight, and
+/// dropped for an ID that has completed: every set is bounded by the transfers in progress.
 final class CurlMultiLoop: Sendable {
     private struct Inbox {
         var submissions: [TransferSubmission] = []
-        var cancellations: [UInt64] = []
+        /// Cancellations of transfers in flight, for the loop thread to act on.
+        var cancellations: Set<UInt64> = []
+        /// IDs handed out and not yet submitted.
+        var unsubmitted: Set<UInt64> = []
+        /// IDs among `unsubmitted` whose task was cancelled: their submission completes at once.
+        var cancelledBeforeSubmission: Set<UInt64> = []
+        /// IDs submitted whose completion has not been called yet.
+        var inFlight: Set<UInt64> = []
+        /// Set by `shutdown()`: submissions are refused from then on.
         var stopping = false
+        /// Set by the loop thread when it cleans up the multi handle (only after `stopping`).
+        var closed = false
         var nextID: UInt64 = 1
     }
 
@@ -60,40 +78,87 @@ final class CurlMultiLoop: Sendable {
         thread.start()
     }
 
+    /// A new transfer ID; submit it once with ``submit(id:request:completion:)``.
     func makeTransferID() -> UInt64 {
         inbox.withLock { inbox in
             defer { inbox.nextID += 1 }
+            inbox.unsubmitted.insert(inbox.nextID)
             return inbox.nextID
         }
     }
 
+    /// Hands a transfer to the loop thread. `completion` is called once: by the loop thread with
+    /// the result, or at once (on this thread) when the ID was cancelled already or the loop is
+    /// shutting down.
     func submit(
         id: UInt64, request: FetchRequest, completion: @escaping @Sendable (Result<FetchResponse, FetchError>) -> Void
     ) {
-        let accepted = inbox.withLock { inbox in
-            guard !inbox.stopping else { return false }
-            inbox.submissions.append(TransferSubmission(id: id, request: request, completion: completion))
-            return true
+        enum Outcome { case queued, cancelled, refused }
+        // The loop thread calls this instead of `completion`: the ID leaves `inFlight` first.
+        let finish: @Sendable (Result<FetchResponse, FetchError>) -> Void = { [self] result in
+            inbox.withLock { _ = $0.inFlight.remove(id) }
+            completion(result)
         }
-        if accepted {
+        let outcome = inbox.withLock { inbox -> Outcome in
+            inbox.unsubmitted.remove(id)
+            if inbox.cancelledBeforeSubmission.remove(id) != nil { return .cancelled }
+            guard !inbox.stopping else { return .refused }
+            inbox.inFlight.insert(id)
+            inbox.submissions.append(TransferSubmission(id: id, request: request, completion: finish))
+            // Not `closed`: the loop closes only after `stopping`.
             curl_multi_wakeup(multi.pointer)
-        } else {
+            return .queued
+        }
+        switch outcome {
+        case .queued: break
+        case .cancelled:
+            completion(.failure(FetchError(kind: .cancelled, url: request.url, message: "cancelled")))
+        case .refused:
             completion(.failure(FetchError(kind: .cancelled, url: request.url, message: "the fetcher was shut down")))
         }
     }
 
+    /// Cancels a transfer: before its submission (which then completes as cancelled), or while in
+    /// flight. A cancellation that comes after the completion does nothing.
     func cancel(id: UInt64) {
-        inbox.withLock { $0.cancellations.append(id) }
-        curl_multi_wakeup(multi.pointer)
+        inbox.withLock { inbox in
+            if inbox.unsubmitted.contains(id) {
+                inbox.cancelledBeforeSubmission.insert(id)
+            } else if inbox.inFlight.contains(id), !inbox.closed {
+                inbox.cancellations.insert(id)
+                curl_multi_wakeup(multi.pointer)
+            }
+        }
     }
 
     func shutdown() {
-        let wasStopping = inbox.withLock { inbox in
-            defer { inbox.stopping = true }
-            return inbox.stopping
+        inbox.withLock { inbox in
+            guard !inbox.stopping else { return }
+            inbox.stopping = true
+            // Not `closed`: the loop closes only after `stopping`.
+            curl_multi_wakeup(multi.pointer)
         }
-        if !wasStopping { curl_multi_wakeup(multi.pointer) }
     }
+
+    /// The sizes of the inbox's per-ID records (for tests: all zero when no transfer is in
+    /// progress).
+    struct Bookkeeping: Equatable, Sendable {
+        var unsubmitted = 0
+        var cancelledBeforeSubmission = 0
+        var inFlight = 0
+        var cancellationsQueued = 0
+    }
+
+    var bookkeeping: Bookkeeping {
+        inbox.withLock { inbox in
+            Bookkeeping(
+                unsubmitted: inbox.unsubmitted.count, cancelledBeforeSubmission: inbox.cancelledBeforeSubmission.count,
+                inFlight: inbox.inFlight.count, cancellationsQueued: inbox.cancellations.count)
+        }
+    }
+
+    /// Whether the loop thread has ended and cleaned up the multi handle.
+    var hasExited: Bool { inbox.withLock { $0.closed } }
 
     // MARK: - The loop thread
 
@@ -107,8 +172,16 @@ final class CurlMultiLoop: Sendable {
                 }
                 return (inbox.submissions, inbox.cancellations, inbox.stopping)
             }
+            for submission in submissions {
+                if cancellations.contains(submission.id) {
+                    // Submitted and cancelled before the loop took either.
+                    submission.completion(
+                        .failure(FetchError(kind: .cancelled, url: submission.request.url, message: "cancelled")))
+                } else {
+                    transfers.start(submission)
+                }
+            }
             transfers.cancel(ids: cancellations)
-            for submission in submissions { transfers.start(submission) }
             if stopping {
                 transfers.cancelAll()
                 break
@@ -119,17 +192,11 @@ final class CurlMultiLoop: Sendable {
             curl_multi_poll(multi.pointer, nil, 0, 1000, nil)
         }
         transfers.releaseHandles()
-        curl_multi_cleanup(multi.pointer)
-        // Submissions that raced with the shutdown.
-        let late = inbox.withLock { inbox in
-            defer { inbox.submissions.removeAll() }
-            return inbox.submissions
-        }
-        for submission in late {
-            submission.completion(
-                .failure(
-                    FetchError(kind: .cancelled, url: submission.request.url, message: "the fetcher was shut down"))
-            )
+        // The iteration that saw `stopping` took every submission (`submit` refuses new ones
+        // from then on) and completed them all; what is left is the handle itself.
+        inbox.withLock { inbox in
+            inbox.closed = true
+            curl_multi_cleanup(multi.pointer)
         }
     }
 }
@@ -223,8 +290,6 @@ private final class ActiveTransfers {
     private let configuration: FetcherConfiguration
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     private var idleHandles: [UnsafeMutableRawPointer] = []
-    /// Cancellations that arrived before their submission.
-    private var earlyCancellations: Set<UInt64> = []
 
     init(multi: UnsafeMutableRawPointer, configuration: FetcherConfiguration) {
         self.multi = multi
@@ -232,11 +297,6 @@ private final class ActiveTransfers {
     }
 
     func start(_ submission: TransferSubmission) {
-        if earlyCancellations.remove(submission.id) != nil {
-            submission.completion(
-                .failure(FetchError(kind: .cancelled, url: submission.request.url, message: "cancelled")))
-            return
-        }
         guard let easy = idleHandles.popLast() ?? curl_easy_init() else {
             submission.completion(
                 .failure(FetchError(kind: .other, url: submission.request.url, message: "curl_easy_init failed"))
@@ -328,12 +388,12 @@ private final class ActiveTransfers {
         transfer.submission.completion(result)
     }
 
-    func cancel(ids: [UInt64]) {
+    /// Removes and completes the transfers with these IDs; an ID no longer active (its transfer
+    /// completed after the cancellation was queued) is ignored.
+    func cancel(ids: some Collection<UInt64>) {
+        guard !ids.isEmpty else { return }
         for id in ids {
-            guard let (easy, transfer) = active.first(where: { $0.value.submission.id == id }) else {
-                earlyCancellations.insert(id)
-                continue
-            }
+            guard let (easy, transfer) = active.first(where: { $0.value.submission.id == id }) else { continue }
             active[easy] = nil
             curl_multi_remove_handle(multi, easy)
             recycle(easy)

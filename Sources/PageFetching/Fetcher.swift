@@ -4,7 +4,8 @@
 /// calling task cancels its transfer.
 public final class Fetcher: Sendable {
     public let configuration: FetcherConfiguration
-    private let loop: CurlMultiLoop
+    /// Internal for the tests of its bookkeeping.
+    let loop: CurlMultiLoop
 
     public init(configuration: FetcherConfiguration) throws(FetchError) {
         self.configuration = configuration
@@ -20,15 +21,11 @@ public final class Fetcher: Sendable {
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let loop = self.loop
         let id = loop.makeTransferID()
+        // Submitted even when the task is cancelled already: `onCancel` has then run first, and
+        // the loop completes the submission as cancelled, which is also what forgets the ID.
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<FetchResponse, FetchError>, Never>) in
-                if Task.isCancelled {
-                    continuation.resume(
-                        returning: .failure(FetchError(kind: .cancelled, url: request.url, message: "cancelled"))
-                    )
-                    return
-                }
                 loop.submit(id: id, request: request) { continuation.resume(returning: $0) }
             }
         } onCancel: {

@@ -1,10 +1,18 @@
+import Crypto
+
 /// The HTML report's own style sheet and script, and the Content-Security-Policy that admits
 /// exactly these two by their SHA-256 (so an injected `<script>`, `<style>`, inline handler or
 /// `javascript:` URL would not run even if escaping failed).
 enum HTMLAssets {
     static let contentSecurityPolicy =
-        "default-src 'none'; img-src https: http:; style-src 'sha256-\(SHA256.base64Digest(style))'; "
-        + "script-src 'sha256-\(SHA256.base64Digest(script))'; base-uri 'none'; form-action 'none'"
+        "default-src 'none'; img-src https: http:; style-src 'sha256-\(base64SHA256(style))'; "
+        + "script-src 'sha256-\(base64SHA256(script))'; base-uri 'none'; form-action 'none'"
+
+    /// The SHA-256 of `text`'s UTF-8 bytes (swift-crypto), in base64, as a CSP `'sha256-…'`
+    /// source takes it.
+    static func base64SHA256(_ text: String) -> String {
+        Base64.encode(Array(SHA256.hash(data: Array(text.utf8))))
+    }
 
     static let style = """
 

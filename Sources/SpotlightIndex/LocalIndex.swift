@@ -1,3 +1,4 @@
+import DatabaseOpening
 import Foundation
 import GRDB
 public import SpotlightModel
@@ -41,50 +42,46 @@ public final class LocalIndex: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        var attempts = 0
-        while true {
-            do {
-                let pool = try DatabasePool(path: path, configuration: configuration)
-                let hasFTS5 = try pool.write { try IndexSchema.hasFullTextSearch($0) }
-                guard hasFTS5 else {
-                    throw LocalIndexError(
-                        path: path, kind: .fullTextSearchUnavailable,
-                        message:
-                            "this SQLite (\(try pool.read { try String.fetchOne($0, sql: "SELECT sqlite_version()") } ?? "?")) has no FTS5 module; the index needs it for search"
-                    )
-                }
-                let migrator = IndexSchema.migrator
-                let unknown = try pool.read { db in
-                    try db.tableExists("grdb_migrations")
-                        ? try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) : []
-                }
-                guard unknown.isEmpty else {
-                    throw LocalIndexError(
-                        path: path, kind: .cannotOpen,
-                        message: "written by a newer SpotCheck (schema \(unknown.sorted().joined(separator: ", ")))")
-                }
-                let isForeign = try pool.read { db in
-                    try !db.tableExists("grdb_migrations")
-                        && (try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0) > 0
-                }
-                guard !isForeign else {
-                    throw LocalIndexError(
-                        path: path, kind: .cannotOpen,
-                        message: "is an SQLite database but not a SpotCheck index (it has other tables)")
-                }
-                do {
-                    try migrator.migrate(pool)
-                } catch {
-                    guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
-                }
-                self.pool = pool
-                return
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < 100 {
-                attempts += 1
-                usleep(20_000)
-            } catch {
-                throw LocalIndexError(wrapping: error, path: path, operation: "open", kind: .cannotOpen)
+        // Two imports (or an import and a search) may create a new index at the same moment:
+        // PoolOpener retries.
+        do {
+            pool = try PoolOpener.open(path: path, configuration: configuration, migrator: IndexSchema.migrator) {
+                try Self.refuseUnusable($0, path: path)
             }
+        } catch {
+            throw LocalIndexError(wrapping: error, path: path, operation: "open", kind: .cannotOpen)
+        }
+    }
+
+    /// Throws for a file the index cannot use: an SQLite without FTS5, a file written by a newer
+    /// SpotCheck, or another application's database.
+    private static func refuseUnusable(_ pool: DatabasePool, path: String) throws {
+        let hasFTS5 = try pool.write { try IndexSchema.hasFullTextSearch($0) }
+        guard hasFTS5 else {
+            throw LocalIndexError(
+                path: path, kind: .fullTextSearchUnavailable,
+                message:
+                    "this SQLite (\(try pool.read { try String.fetchOne($0, sql: "SELECT sqlite_version()") } ?? "?")) has no FTS5 module; the index needs it for search"
+            )
+        }
+        let migrator = IndexSchema.migrator
+        let unknown = try pool.read { db in
+            try db.tableExists("grdb_migrations")
+                ? try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) : []
+        }
+        guard unknown.isEmpty else {
+            throw LocalIndexError(
+                path: path, kind: .cannotOpen,
+                message: "written by a newer SpotCheck (schema \(unknown.sorted().joined(separator: ", ")))")
+        }
+        let isForeign = try pool.read { db in
+            try !db.tableExists("grdb_migrations")
+                && (try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0) > 0
+        }
+        guard !isForeign else {
+            throw LocalIndexError(
+                path: path, kind: .cannotOpen,
+                message: "is an SQLite database but not a SpotCheck index (it has other tables)")
         }
     }
 

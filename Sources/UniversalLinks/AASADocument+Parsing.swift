@@ -447,10 +447,13 @@ struct DocumentReader {
     }
 }
 
-/// The app ID format: `<10 alphanumeric characters>.<bundle ID>` (§3.2).
-enum AppIDFormat {
-    /// Why `appID` is not in the format, or `nil` when it is.
-    static func problem(_ appID: String) -> String? {
+/// The app ID format: `<10 alphanumeric characters>.<bundle ID>` (§3.2), where the bundle ID is
+/// ASCII letters, digits, `-` and `.` with no empty part. The one check of app IDs: the
+/// association-file rule UL011 and the command line's `--app` both use it.
+public enum AppIDFormat {
+    /// Why `appID` is not in the format (a phrase that follows the app ID in a message), or `nil`
+    /// when it is.
+    public static func problem(_ appID: String) -> String? {
         let scalars = Array(appID.unicodeScalars)
         guard scalars.count > 11, scalars[10] == "." else {
             return "is not <10-character prefix>.<bundle ID>"
@@ -468,6 +471,11 @@ enum AppIDFormat {
                 + "other than letters, digits, - and . or an empty part"
         }
         return nil
+    }
+
+    /// Whether `appID` is in the format.
+    public static func isValid(_ appID: String) -> Bool {
+        problem(appID) == nil
     }
 
     private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {

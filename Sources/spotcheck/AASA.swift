@@ -44,8 +44,10 @@ struct AASA: AsyncParsableCommand {
         var timeout = 30.0
 
         func validate() throws {
-            for app in appIDs where !VerificationOptions.isAppID(app) {
-                throw ValidationError("--app takes an app ID, TEAMID.bundle.id: \(app)")
+            for app in appIDs {
+                if let problem = AppIDFormat.problem(app) {
+                    throw ValidationError("--app takes an app ID, TEAMID.bundle.id: \(app) \(problem)")
+                }
             }
         }
 

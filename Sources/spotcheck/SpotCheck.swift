@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UniversalLinks
 import Verification
 
 @main
@@ -91,20 +92,11 @@ struct VerificationOptions: ParsableArguments {
         if let appStoreID, appStoreID.isEmpty || !appStoreID.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw ValidationError("--app-id takes the numeric App Store ID, e.g. 1234567890")
         }
-        for app in appIDs where !Self.isAppID(app) {
-            throw ValidationError(
-                "--app takes an app ID, TEAMID.bundle.id (10 letters or digits, a dot, the bundle ID): \(app)")
+        for app in appIDs {
+            if let problem = AppIDFormat.problem(app) {
+                throw ValidationError("--app takes an app ID, TEAMID.bundle.id: \(app) \(problem)")
+            }
         }
-    }
-
-    /// `ABCDE12345.com.example.app`: a 10-character alphanumeric prefix, a dot, a bundle ID.
-    static func isAppID(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, parts[0].count == 10,
-            parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-        else { return false }
-        return !parts[1].isEmpty
-            && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-.".contains($0)) }
     }
 
     /// The verifier: `.spotcheck.json` in the working directory, then `--rule`, then `--app-id`.

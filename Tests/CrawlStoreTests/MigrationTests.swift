@@ -12,7 +12,8 @@ struct MigrationTests {
         #"{"url":"https://a.test/","uniqueIdentifier":"https://a.test/","canonical":["https://a.test/"],"smartAppBanner":{"appArgument":"app://x"},"attributeSet":{"title":"Up","contentDescription":"A house flies.","thumbnailURL":"https://a.test/up.jpg"},"candidate":{"isCandidate":false,"failing":["noindex","no-deep-link"]}}"#,
     ]
 
-    @Test("an earlier store's pages get their verdict and finding counts from their stored analysis", arguments: payloads)
+    @Test(
+        "an earlier store's pages get their verdict and finding counts from their stored analysis", arguments: payloads)
     func backfill(payload: String) throws {
         let folder = try TemporaryFolder()
         do {

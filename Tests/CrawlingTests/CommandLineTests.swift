@@ -75,6 +75,33 @@ struct CommandLineTests {
         #expect(switchedOff.status == 0, "\(switchedOff.output)")
     }
 
+    /// The CLI checks `--app` with the library's app-ID format (`AppIDFormat`), the one the
+    /// association-file rules use: an empty bundle-ID part is refused by both.
+    @Test(
+        "--app refuses what AppIDFormat refuses (exit 64) and takes what it takes",
+        arguments: ["ABCDE12345.com..x", "ABCDE12345.com.x.", "ABCDE12345.", "ABCDE1234.com.x", "ABCDE1234é.com.x"])
+    func appIDsAreValidatedAsTheLibraryDoes(appID: String) async throws {
+        let executable = try spotcheckExecutable()
+        let page = Self.fixtures + "/movies/the-incredibles.html"
+        let folder = try temporaryFolder("cli-app-id")
+        let validate = try await runProcess(
+            executable, ["validate", page, "--output", folder, "--quiet", "--app", appID])
+        #expect(validate.status == 64, "validate --app \(appID): \(validate.output)")
+        #expect(validate.output.contains(appID), "\(validate.output)")
+        let aasa = try await runProcess(
+            executable, ["aasa", "check", Self.fixtures + "/.well-known/apple-app-site-association", "--app", appID])
+        #expect(aasa.status == 64, "aasa check --app \(appID): \(aasa.output)")
+    }
+
+    @Test func anAppIDInTheFormatIsAccepted() async throws {
+        let executable = try spotcheckExecutable()
+        let page = Self.fixtures + "/movies/the-incredibles.html"
+        let folder = try temporaryFolder("cli-app-id-ok")
+        let accepted = try await runProcess(
+            executable, ["validate", page, "--output", folder, "--quiet", "--app", "ABCDE12345.com.example.app-1"])
+        #expect(accepted.status == 0, "\(accepted.output)")
+    }
+
     @Test func anInvalidRuleConfigurationExitsSevenNamingIt() async throws {
         let executable = try spotcheckExecutable()
         let result = try await runProcess(executable, ["rules", "--rule", "SAB999=off"])

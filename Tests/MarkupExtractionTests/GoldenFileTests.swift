@@ -73,11 +73,13 @@ struct GoldenFileTests {
         }
     }
 
-    @Test("every golden file belongs to a fixture page")
-    func noStaleGoldens() {
-        guard !Self.isRecording, let enumerator = FileManager.default.enumerator(atPath: Self.goldenRoot.path) else {
-            return
-        }
+    @Test(
+        "every golden file belongs to a fixture page",
+        .disabled(if: isRecording, "recording the golden files (SPOTCHECK_RECORD_GOLDEN=1)"))
+    func noStaleGoldens() throws {
+        try #require(
+            FileManager.default.fileExists(atPath: Self.goldenRoot.path), "no golden folder at \(Self.goldenRoot.path)")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: Self.goldenRoot.path))
         let expected = Set(Self.fixtures.map { $0 + ".json" })
         var stale: [String] = []
         while let relative = enumerator.nextObject() as? String {

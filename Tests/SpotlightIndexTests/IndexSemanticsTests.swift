@@ -4,6 +4,7 @@ import LenientJSON
 import SpotCheckTestSupport
 import SpotlightIndex
 import SpotlightModel
+import Synchronization
 import Testing
 
 @Suite("Items: upsert, isUpdate, deletes")
@@ -418,5 +419,21 @@ struct OpeningTests {
         }
         let index = try LocalIndex(path: folder + "/i.sqlite", clock: clock.reading)
         #expect(try index.identifiers() == ["a"])
+    }
+
+    @Test("indexes opened at the same moment on a new file all open (two imports racing)")
+    func concurrentCreation() throws {
+        for _ in 0..<40 {
+            let path = try temporaryFolder("race") + "/index.sqlite"
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try LocalIndex(path: path).identifiers()
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+        }
     }
 }

@@ -30,6 +30,7 @@ import Synchronization
 /// | Path | Answer |
 /// |---|---|
 /// | `/torture/large/{n}` | 200 `text/plain`, `n` bytes of `x` |
+/// | `/torture/drip/{name}` | the drip, at a path of the test's own (to wait for its request with ``requestArrived(path:count:)``) |
 /// | `/torture/retry-after/{status}/{seconds}` | `status` (429 or 503) with `Retry-After: seconds`, every time |
 ///
 /// `/slow/{n}.html` (n in `0..<slowPageCount`) answers after `slowDelay` with a page that has a
@@ -179,24 +180,8 @@ public struct TortureServer: Sendable {
             return Self.html(title: "Patience rewarded", body: "<p>Served after a 429.</p>")
         }
 
-        router.get("/torture/drip") { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/html; charset=utf-8"],
-                body: ResponseBody { writer in
-                    try await writer.write(
-                        ByteBuffer(string: "<!DOCTYPE html><html><head><title>Drip</title></head><body>\n"))
-                    // 300 drops, 200 ms apart: 60 s. A closed connection or a stopping server
-                    // makes `write` or `sleep` throw, which ends the stream.
-                    for drop in 0..<300 {
-                        try await Task.sleep(for: .milliseconds(200))
-                        try await writer.write(ByteBuffer(string: "<p>\(drop)</p>\n"))
-                    }
-                    try await writer.write(ByteBuffer(string: "</body></html>\n"))
-                    try await writer.finish(nil)
-                }
-            )
-        }
+        router.get("/torture/drip") { _, _ in Self.drip() }
+        router.get("/torture/drip/:name") { _, _ in Self.drip() }
 
         router.get("/torture/gzip-bomb") { _, _ in
             Response(
@@ -327,6 +312,29 @@ public struct TortureServer: Sendable {
     static func redirect(_ status: HTTPResponse.Status, to location: String) -> Response {
         Response(status: status, headers: [.location: location])
     }
+
+    /// The drip: a page head, then a few bytes every 200 ms for 60 s, then the page's end.
+    static func drip() -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8"],
+            body: ResponseBody { writer in
+                try await writer.write(
+                    ByteBuffer(string: "<!DOCTYPE html><html><head><title>Drip</title></head><body>\n"))
+                // 300 drops, 200 ms apart: 60 s. A closed connection or a stopping server
+                // makes `write` or `sleep` throw, which ends the stream.
+                for drop in 0..<300 {
+                    try await Task.sleep(for: .milliseconds(200))
+                    try await writer.write(ByteBuffer(string: "<p>\(drop)</p>\n"))
+                }
+                try await writer.write(ByteBuffer(string: Self.dripEnd))
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    /// The last bytes of a drip that ran its 60 s (absent from one that was cut short).
+    public static let dripEnd = "</body></html>\n"
 }
 
 /// Thrown by `/torture/drop`'s body writer to cut the response short.
@@ -384,20 +392,57 @@ extension TortureServer {
     /// Requests every torture server of this process has received whose path starts with
     /// `pathPrefix` (for tests that check what a crawler fetched, and how often).
     public static func requestCount(pathPrefix: String) -> Int {
-        requestPaths.withLock { paths in
-            paths.reduce(0) { $0 + ($1.key.hasPrefix(pathPrefix) ? $1.value : 0) }
+        requestLog.withLock { log in
+            log.counts.reduce(0) { $0 + ($1.key.hasPrefix(pathPrefix) ? $1.value : 0) }
+        }
+    }
+
+    /// Returns once the torture servers of this process have received `count` requests for
+    /// exactly `path` (at once if they already have): the event a test waits for before acting
+    /// on a request in progress, instead of sleeping. The request has reached the route, which
+    /// has not answered yet. Give the test a time limit in case the request never comes.
+    public static func requestArrived(path: String, count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let arrived = requestLog.withLock { log in
+                guard log.counts[path, default: 0] < count else { return true }
+                log.waiters.append(RequestWaiter(path: path, count: count, continuation: continuation))
+                return false
+            }
+            if arrived { continuation.resume() }
         }
     }
 }
 
-/// Counts requests by path, process-wide.
+/// Counts requests by path, process-wide, and wakes the tests waiting for them.
 struct RequestLog<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        requestPaths.withLock { $0[request.uri.path, default: 0] += 1 }
+        let path = request.uri.path
+        let woken = requestLog.withLock { log in
+            log.counts[path, default: 0] += 1
+            let count = log.counts[path, default: 0]
+            let isReady = { (waiter: RequestWaiter) in waiter.path == path && waiter.count <= count }
+            let ready = log.waiters.filter(isReady)
+            log.waiters.removeAll(where: isReady)
+            return ready
+        }
+        for waiter in woken { waiter.continuation.resume() }
         return try await next(request, context)
     }
 }
 
-private let requestPaths = Mutex<[String: Int]>([:])
+/// A test waiting for `count` requests for `path`.
+struct RequestWaiter: Sendable {
+    var path: String
+    var count: Int
+    var continuation: CheckedContinuation<Void, Never>
+}
+
+/// The request counts by path and the tests waiting for them.
+struct RequestRecord: Sendable {
+    var counts: [String: Int] = [:]
+    var waiters: [RequestWaiter] = []
+}
+
+private let requestLog = Mutex(RequestRecord())

@@ -65,12 +65,18 @@ struct RuleCatalogueTests {
         #expect(RuleCatalogue.rule(id.lowercased())?.id.rawValue == id)
     }
 
-    /// The catalogue in the code is the reference's, row for row (skipped without ../shared).
-    @Test func catalogueMatchesTheReference() throws {
-        let path = Self.projectRoot.deletingLastPathComponent().appendingPathComponent(
-            "shared/reference/apple-markup-rules.md"
-        ).path
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+    /// `../shared/reference/apple-markup-rules.md`, beside the package (present in CI).
+    static let reference = projectRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/reference/apple-markup-rules.md")
+
+    /// The catalogue in the code is the reference's, row for row (skipped, and shown as skipped,
+    /// without ../shared).
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: reference.path),
+            "../shared/reference/apple-markup-rules.md is not present"))
+    func catalogueMatchesTheReference() throws {
+        let text = try String(contentsOf: Self.reference, encoding: .utf8)
         var rows: [(String, String, String, String)] = []
         var inCatalogue = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
