@@ -220,7 +220,8 @@ let package = Package(
         .testTarget(
             name: "CrawlingTests",
             dependencies: [
-                "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "TortureServer",
+                "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "Reports",
+                "TortureServer",
                 "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",

@@ -10,7 +10,9 @@ SpotCheck's embedded server (`spotcheck serve`), then crawls it:
     Graph with extruct, same concurrency, robots.txt obeyed, no delay, no autothrottle.
 Both start at /p0.html and follow only /pN.html links (the realpages' own links would lead to
 404s on the loopback host).
-Prints pages/s for both and SpotCheck's peak RSS (from wait4's rusage).
+Prints pages/s for both and SpotCheck's peak RSS (from wait4's rusage), and, in the same run, the
+extraction ceiling: `spotcheck extract --jobs 2` over the same pages as files (no fetching, no
+checks, no store), the crawl's pages/s as a share of it, and report.json's bytes per page.
 
   Scripts/bench_crawl.py [--pages 5000] [--concurrency 16] [--skip-scrapy] [--rss-only]
 Scrapy is installed into .venv-bench (PyPI) on first use.
@@ -105,6 +107,18 @@ def crawl_spotcheck(port, concurrency, pages, out: pathlib.Path, extra=()):
     return crawled, seconds, rss
 
 
+def extraction_ceiling(site: pathlib.Path, jobs: int = 2):
+    """`spotcheck extract --jobs N` over the site's pages as one process: (pages, seconds)."""
+    files = sorted(str(p) for p in site.glob("p*.html"))
+    start = time.monotonic()
+    result = subprocess.run([str(BIN), "extract", "--jobs", str(jobs), *files], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    seconds = time.monotonic() - start
+    if result.returncode != 0:
+        sys.exit(f"extract failed ({result.returncode}): {result.stderr[-2000:]!r}")
+    return len(files), seconds
+
+
 def crawl_scrapy(port, concurrency, out: pathlib.Path):
     python = VENV / "bin/python"
     if not (VENV / "bin/scrapy").exists():
@@ -147,8 +161,16 @@ def main():
         server = serve(site, args.port)
         try:
             crawled, seconds, rss = crawl_spotcheck(args.port, args.concurrency, n, work / f"spotcheck-{n}")
+            report = work / f"spotcheck-{n}" / "report.json"
+            per_page = report.stat().st_size / max(crawled, 1) / 1000
             print(f"spotcheck site={n} pages, {mb:.0f} MB: crawled={crawled} seconds={seconds:.2f} "
-                  f"pages/s={crawled / seconds:.1f} cpu_seconds={run_measured.cpu:.1f} peak_rss_MiB={rss:.0f}", flush=True)
+                  f"pages/s={crawled / seconds:.1f} cpu_seconds={run_measured.cpu:.1f} peak_rss_MiB={rss:.0f} "
+                  f"report_json_KB_per_page={per_page:.1f}", flush=True)
+            if n == args.pages:
+                e_pages, e_seconds = extraction_ceiling(site)
+                print(f"extract --jobs 2 (the ceiling) site={n} pages: seconds={e_seconds:.2f} "
+                      f"pages/s={e_pages / e_seconds:.1f}; crawl/ceiling={(crawled / seconds) / (e_pages / e_seconds):.0%}",
+                      flush=True)
             if n == args.pages and not args.skip_scrapy:
                 s_crawled, s_seconds, s_rss = crawl_scrapy(args.port, args.concurrency, work / f"scrapy-{n}")
                 print(f"scrapy+extruct site={n} pages: crawled={s_crawled} seconds={s_seconds:.2f} "

@@ -39,9 +39,12 @@ struct CrawlReports: Sendable {
             store: store, mapping: mapping, siteVerifier: siteVerifier, localEntries: localEntries)
         writer.includesMarkup = includesMarkup
         var candidates: [SearchableItem] = []
+        var html: HTMLReportStream?
         let written: CrawlReportWriter.Written
         do {
+            if reportFiles.formats.contains(.html) { html = try HTMLReportStream(folder: folder) }
             written = try writer.write(into: folder, collectingFindings: reportFiles.wantsMore) { page in
+                html?.add(page: .object(page.json))
                 if !page.findings.isEmpty { events(.pageFindings(url: page.url, findings: page.findings)) }
                 if collectingCandidates, let item = page.candidateItem, let searchable = try? SearchableItem(json: item)
                 {
@@ -60,11 +63,16 @@ struct CrawlReports: Sendable {
         }
         guard reportFiles.wantsMore else { return Result(written: written, candidates: candidates) }
         do {
-            for path in try reportFiles.write(
-                pages: written.pageFindings, siteFindings: written.siteFindings, suite: suite, into: folder,
-                baseline: baselineDiff)
+            // index.html from the pass (its pages were rendered as they came), the others from findings.
+            var others = reportFiles
+            others.formats.remove(.html)
+            for path in try others.write(
+                pages: written.pageFindings, siteFindings: written.siteFindings, suite: suite, into: folder)
             {
                 events(.wrote(path: path))
+            }
+            if var html {
+                events(.wrote(path: try html.finish(report: written.reportWithoutPages, baseline: baselineDiff)))
             }
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): \(error)")

@@ -81,6 +81,9 @@ public struct CrawlReportWriter: Sendable {
         public var totals: Totals
         public var siteFindings: [Finding]
         public var pageFindings: [(url: String, findings: [Finding])]
+        /// report.json without its pages: the header, summary, site findings, linking, universal
+        /// links and coverage (what `index.html` shows around the pages).
+        public var reportWithoutPages: JSONValue
     }
 
     /// One page as the report pass hands it on: its public URL, its findings and, for a
@@ -89,6 +92,8 @@ public struct CrawlReportWriter: Sendable {
         public var url: String
         public var findings: [Finding]
         public var candidateItem: JSONObject?
+        /// The page as report.json has it.
+        public var json: JSONObject
     }
 
     /// Writes `report.json` and `candidates.jsonl` into `folder`, reading the store's pages once.
@@ -106,10 +111,12 @@ public struct CrawlReportWriter: Sendable {
             for page in pages {
                 let findings = Self.findings(page.findingsJSON)
                 pass.add(page, findings: findings, shown: shown)
-                pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + pageJSON(page))
+                let json = pageJSON(page)
+                pagesOutput.write(
+                    (pass.totals.pages == 1 ? "\n    " : ",\n    ") + JSONValue.object(json).serialized(pretty: false))
                 let item = candidateItem(page)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
-                onPage(StreamedPage(url: shown(page.finalURL), findings: findings, candidateItem: item))
+                onPage(StreamedPage(url: shown(page.finalURL), findings: findings, candidateItem: item, json: json))
             }
         }
         try candidates.commit()
@@ -118,9 +125,11 @@ public struct CrawlReportWriter: Sendable {
         let siteFindings = try siteFindings(pass.sitePages, linking: linking)
         var totals = pass.totals
         totals.add(siteFindings)
-        try assemble(
+        let rest = try assemble(
             path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: siteFindings, linking: linking)
-        return Written(path: path, totals: totals, siteFindings: siteFindings, pageFindings: pass.pageFindings)
+        return Written(
+            path: path, totals: totals, siteFindings: siteFindings, pageFindings: pass.pageFindings,
+            reportWithoutPages: rest)
     }
 
     /// What the pass gathers for the outputs that need every page first.
@@ -141,18 +150,20 @@ public struct CrawlReportWriter: Sendable {
     }
 
     /// report.json: the header with the totals, the pages the pass wrote, the site-level results.
+    /// Returns the report without its pages.
     private func assemble(
         _ path: String, pagesFile: String, totals: Totals, siteFindings: [Finding], linking: LinkReport?
-    ) throws {
+    ) throws -> JSONValue {
         var output = try PartialFile(path)
         let skipped = try store.skippedURLs()
         let notCrawled = try store.sitemapLocationsNotCrawled()
         let notInSitemaps = try store.sitemapEntries().isEmpty ? [] : try store.pagesNotInSitemaps()
         let stale = try store.stalePages()
-        var text = try header(
-            totals: totals, skipped: skipped, notCrawled: notCrawled.count,
-            notInSitemaps: notInSitemaps.count, stale: stale.count
-        ).serialized(pretty: true)
+        let headerValue = try header(
+            totals: totals, skipped: skipped, notCrawled: notCrawled.count, notInSitemaps: notInSitemaps.count,
+            stale: stale.count)
+        var rest = headerValue.objectValue ?? JSONObject()
+        var text = headerValue.serialized(pretty: true)
         text.removeLast()  // "}": the header object is left open for "pages".
         while text.last == "\n" || text.last == " " { text.removeLast() }
         output.write(text + ",\n  \"pages\": [")
@@ -164,8 +175,10 @@ public struct CrawlReportWriter: Sendable {
             output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
         }
         output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
+        rest.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
         if let linking {
             output.write("  \"linking\": " + Self.linkingJSON(linking).serialized(pretty: false) + ",\n")
+            rest.append("linking", Self.linkingJSON(linking))
         }
         // Site files checked once per host (apple-app-site-association).
         let files = try store.siteFiles().filter { $0.kind == "aasa" }
@@ -174,12 +187,15 @@ public struct CrawlReportWriter: Sendable {
             output.write((index == 0 ? "\n    " : ",\n    ") + file.summaryJSON)
         }
         output.write(files.isEmpty ? "],\n" : "\n  ],\n")
+        rest.append("universalLinks", .array(files.map { Self.parsed($0.summaryJSON) }))
         let coverage = coverageJSON(
             skipped: skipped, notCrawled: notCrawled, notInSitemaps: notInSitemaps, stale: stale)
         var tail = JSONValue.object(["coverage": coverage]).serialized(pretty: true)
         tail.removeFirst()  // "{"
         output.write(tail + "\n")
         try output.commit()
+        rest.append("coverage", coverage)
+        return .object(rest)
     }
 
     private func header(totals: Totals, skipped: [SkippedURL], notCrawled: Int, notInSitemaps: Int, stale: Int)
@@ -258,7 +274,7 @@ public struct CrawlReportWriter: Sendable {
         "links", "sources", "summary",
     ]
 
-    private func pageJSON(_ page: PageRecord) -> String {
+    private func pageJSON(_ page: PageRecord) -> JSONObject {
         var object = JSONObject()
         object.append("url", .string(shown(page.requestedURL)))
         object.append("finalURL", .string(shown(page.finalURL)))
@@ -277,17 +293,13 @@ public struct CrawlReportWriter: Sendable {
         object.append("applebotAllowed", page.applebotAllowed.map { JSONValue($0) } ?? .null)
         object.append("headers", Self.parsed(page.headersJSON))
         if let findings = page.findingsJSON { object.append("findings", Self.parsed(findings)) }
-        var text = JSONValue.object(object).serialized(pretty: false)
-        guard let markup = page.markupJSON else { return text }
-        text.removeLast()
-        if includesMarkup, page.payloadVersion >= 2 {
-            // Our own JSON, spliced in as written.
-            return text + ",\"markup\":" + markup + "}"
+        if let markup = page.markupJSON {
+            var analysis = Self.parsed(markup).objectValue ?? JSONObject()
+            let dropped = includesMarkup ? ["summary"] : Self.markupDumpKeys
+            analysis.members.removeAll { dropped.contains($0.key) }
+            object.append("markup", .object(analysis))
         }
-        var analysis = Self.parsed(markup).objectValue ?? JSONObject()
-        let dropped = includesMarkup ? ["summary"] : Self.markupDumpKeys
-        analysis.members.removeAll { dropped.contains($0.key) }
-        return text + ",\"markup\":" + JSONValue.object(analysis).serialized(pretty: false) + "}"
+        return object
     }
 
     /// A candidate page as a searchable item (`index import` takes it): the canonical URL as

@@ -4,9 +4,8 @@ import LenientJSON
 extension HTMLReport {
     // MARK: - Page table
 
-    func pageTableStart(_ pages: [ReportPage], hasLinking: Bool = false) -> String {
-        let rules = Set(pages.flatMap(\.ruleIDs)).sorted()
-        var html = "<section id=\"pages\">\n<h2>Pages (\(pages.count))</h2>\n"
+    func pageTableStart(pageCount: Int, rules: [String], hasLinking: Bool = false) -> String {
+        var html = "<section id=\"pages\">\n<h2>Pages (\(pageCount))</h2>\n"
         // Without JavaScript the form stays hidden and the whole table shows.
         html += "<form id=\"filters\" class=\"filters\" hidden>"
         html += select(
@@ -37,12 +36,25 @@ extension HTMLReport {
         return "<label>\(label) <select name=\"\(name)\">\(items.joined())</select></label> "
     }
 
+    /// A page's table row: `rowStart`, the linked attribute (local items), `rowRest`.
     func pageRow(_ page: ReportPage, linked: [(entry: String, key: String)]? = nil) -> String {
+        rowStart(page) + linkedAttribute(linked) + rowRest(page)
+    }
+
+    func rowStart(_ page: ReportPage) -> String {
+        let counts = page.counts
+        return "<tr data-severities=\"\(counts.present.isEmpty ? "none" : counts.present)\""
+    }
+
+    func linkedAttribute(_ linked: [(entry: String, key: String)]?) -> String {
+        guard let linked else { return "" }
+        return " data-linked=\"\(linked.isEmpty ? "no" : "yes")\""
+    }
+
+    func rowRest(_ page: ReportPage) -> String {
         let counts = page.counts
         let candidate = page.isCandidate.map { $0 ? "yes" : "no" } ?? "unknown"
-        var html = "<tr data-severities=\"\(counts.present.isEmpty ? "none" : counts.present)\""
-        if let linked { html += " data-linked=\"\(linked.isEmpty ? "no" : "yes")\"" }
-        html += " data-rules=\"\(page.ruleIDs.joined(separator: " ").htmlEscaped)\" data-candidate=\"\(candidate)\""
+        var html = " data-rules=\"\(page.ruleIDs.joined(separator: " ").htmlEscaped)\" data-candidate=\"\(candidate)\""
         html += " data-url=\"\(page.url.lowercased().htmlEscaped)\">"
         html += "<td data-v=\"\(page.index + 1)\">\(page.index + 1)</td>"
         html += "<td><a href=\"#\(page.anchor)\">\(page.url.htmlEscaped)</a>"
@@ -77,9 +89,14 @@ extension HTMLReport {
 
     // MARK: - Page details
 
+    /// A page's details: `detailsHead`, its local items (`linkedSection`), `detailsTail`.
     func pageDetails(_ page: ReportPage, glossary: RuleGlossary, linked: [(entry: String, key: String)]? = nil)
         -> String
     {
+        detailsHead(page) + linkedSection(linked) + detailsTail(page, glossary: glossary)
+    }
+
+    func detailsHead(_ page: ReportPage) -> String {
         let counts = page.counts
         var html = "<details class=\"page\" id=\"\(page.anchor)\"><summary>"
         html += "<span class=\"n\">\(page.index + 1)</span> \(badges(counts)) <code>\(page.url.htmlEscaped)</code>"
@@ -93,16 +110,22 @@ extension HTMLReport {
         if !page.attributeSet.isEmpty { html += preview(page) }
         html += candidacy(page)
         html += deepLinks(page)
-        if let linked {
-            html += "<h4>Local items (\(linked.count))</h4>\n"
-            html +=
-                linked.isEmpty
+        return html
+    }
+
+    func linkedSection(_ linked: [(entry: String, key: String)]?) -> String {
+        guard let linked else { return "" }
+        return "<h4>Local items (\(linked.count))</h4>\n"
+            + (linked.isEmpty
                 ? "<p class=\"muted\">No item or activity of the app has this page's URL.</p>\n"
                 : "<ul>"
                     + linked.map { "<li><code>\($0.entry.htmlEscaped)</code> by \($0.key.htmlEscaped)</li>" }.joined()
-                    + "</ul>\n"
-        }
-        html += "<h4>Findings (\(counts.total))</h4>\n"
+                    + "</ul>\n")
+    }
+
+    func detailsTail(_ page: ReportPage, glossary: RuleGlossary) -> String {
+        let counts = page.counts
+        var html = "<h4>Findings (\(counts.total))</h4>\n"
         html +=
             page.findings.isEmpty
             ? "<p class=\"muted\">None.</p>\n" : page.findings.map { findingHTML($0, glossary: glossary) }.joined()

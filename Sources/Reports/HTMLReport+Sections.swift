@@ -4,7 +4,7 @@ import LenientJSON
 extension HTMLReport {
     // MARK: - App
 
-    func appSection(_ pages: [ReportPage]) -> String {
+    func appSection(_ tally: PageTally) -> String {
         let files = report["universalLinks"]?.arrayValue ?? []
         var configured: [String] = []
         for file in files {
@@ -13,12 +13,8 @@ extension HTMLReport {
                 configured.append(id)
             }
         }
-        var storeIDs: [String: Int] = [:]
-        var verdicts: [String: Int] = [:]
-        for page in pages {
-            for id in Set(page.appStoreIDs.compactMap { $0["id"]?.stringValue }) { storeIDs[id, default: 0] += 1 }
-            if let verdict = page.universalLink { verdicts[Self.verdictKind(verdict), default: 0] += 1 }
-        }
+        let storeIDs = tally.storeIDs
+        let verdicts = tally.verdicts
         var html = "<section id=\"app\">\n<h2>App</h2>\n<dl class=\"facts\">"
         html += "<dt>Configured app IDs</dt><dd>\(list(configured, empty: "none given (--app)"))</dd>"
         let ids = storeIDs.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value) page\($0.value == 1 ? "" : "s"))" }

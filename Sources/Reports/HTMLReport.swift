@@ -30,30 +30,56 @@ public struct HTMLReport: Sendable {
     }
 
     /// Emits the document in pieces (the head, each overview section, each page), in order, so
-    /// a 5,000-page report is written as it is made.
+    /// a 5,000-page report is written as it is made. A crawl writes the same document from its one
+    /// report pass with `HTMLReportStream`.
     public func render(_ emit: (String) -> Void) {
         let pages = (report["pages"]?.arrayValue ?? []).enumerated().map {
             ReportPage(index: $0.offset, json: $0.element)
         }
+        var tally = PageTally()
+        var glossary = RuleGlossary([])
+        for page in pages {
+            tally.add(page)
+            for finding in page.findings { glossary.add(finding) }
+        }
+        let links = linkedEntries
+        emitDocument(tally: tally, glossary: glossary, emit: emit) { emitRow in
+            for page in pages {
+                let linked = links.map { $0[page.finalURL] ?? [] }
+                emitRow(rowStart(page) + linkedAttribute(linked) + rowRest(page))
+            }
+        } details: { emitDetails in
+            for page in pages {
+                let linked = links.map { $0[page.finalURL] ?? [] }
+                emitDetails(detailsHead(page) + linkedSection(linked) + detailsTail(page, glossary: glossary))
+            }
+        }
+    }
+
+    /// The document around its pages: `rows` and `details` emit each page's table row and details,
+    /// in order; `tally` and `glossary` were gathered from the pages (the glossary before the site
+    /// findings are added to it here, as the page findings come first).
+    func emitDocument(
+        tally: PageTally, glossary: RuleGlossary, emit: (String) -> Void, rows: ((String) -> Void) throws -> Void,
+        details: ((String) -> Void) throws -> Void
+    ) rethrows {
         emit(head)
-        emit(header(pageCount: pages.count))
+        emit(header(pageCount: tally.pages))
         emit("<main>\n")
-        emit(overview(pages))
+        emit(overview(tally))
         if let baseline { emit(baselineSection(baseline)) }
-        emit(appSection(pages))
+        emit(appSection(tally))
         emit(coverageSection)
         let siteFindings = report["siteFindings"]?.arrayValue ?? []
-        let glossary = RuleGlossary(pages.lazy.flatMap(\.findings) + siteFindings)
+        var glossary = glossary
+        for finding in siteFindings { glossary.add(finding) }
         emit(siteFindingsSection(siteFindings))
         emit(rulesSection(glossary))
-        let links = linkedEntries
-        emit(pageTableStart(pages, hasLinking: links != nil))
-        for page in pages { emit(pageRow(page, linked: links.map { $0[page.finalURL] ?? [] })) }
+        emit(pageTableStart(pageCount: tally.pages, rules: tally.ruleIDs.sorted(), hasLinking: linkedEntries != nil))
+        try withoutActuallyEscaping(emit) { try rows($0) }
         emit(pageTableEnd)
         emit("<section id=\"details\">\n<h2>Pages in detail</h2>\n")
-        for page in pages {
-            emit(pageDetails(page, glossary: glossary, linked: links.map { $0[page.finalURL] ?? [] }))
-        }
+        try withoutActuallyEscaping(emit) { try details($0) }
         emit("</section>\n</main>\n")
         emit("<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n")
     }
@@ -113,15 +139,15 @@ public struct HTMLReport: Sendable {
 
     // MARK: - Overview
 
-    func overview(_ pages: [ReportPage]) -> String {
+    func overview(_ tally: PageTally) -> String {
         let summary = report["summary"]
         let findings = summary?["findings"]
         let counts = SeverityCounts(
             error: findings?["error"]?.intValue ?? 0, warning: findings?["warning"]?.intValue ?? 0,
             info: findings?["info"]?.intValue ?? 0)
-        let candidates = summary?["candidates"]?.intValue ?? pages.filter { $0.isCandidate == true }.count
+        let candidates = summary?["candidates"]?.intValue ?? tally.candidates
         var tiles = [
-            Tile(label: "pages", value: summary?["pages"]?.intValue ?? pages.count, kind: "pages"),
+            Tile(label: "pages", value: summary?["pages"]?.intValue ?? tally.pages, kind: "pages"),
             Tile(label: "candidates", value: candidates, kind: "candidate"),
             Tile(label: "errors", value: counts.error, kind: "error"),
             Tile(label: "warnings", value: counts.warning, kind: "warning"),
@@ -141,7 +167,7 @@ public struct HTMLReport: Sendable {
                 .init(label: "warning", value: counts.warning, kind: "warning"),
                 .init(label: "info", value: counts.info, kind: "info"),
             ]))
-        html += figure("Response time", SVGChart.histogram(ResponseTimeBins(pages.compactMap(\.totalSeconds))))
+        html += figure("Response time", SVGChart.histogram(ResponseTimeBins(tally.responseSeconds)))
         html += figure("Findings by rule", SVGChart.bars(ruleBars(findings?["byRule"]?.objectValue)))
         html += figure("HTTP status", SVGChart.bars(countBars(summary?["byStatus"]?.objectValue, kind: "status")))
         if let reasons = summary?["notCandidatesBecause"]?.objectValue, !reasons.isEmpty {

@@ -2,6 +2,7 @@ import CrawlStore
 import Crawling
 import Foundation
 import LenientJSON
+import Reports
 import Synchronization
 import Testing
 import URLNormalization
@@ -95,5 +96,24 @@ struct ReportPassTests {
         let leanSize = try FileManager.default.attributesOfItem(atPath: lean.path)[.size] as? Int ?? 0
         let fullSize = try FileManager.default.attributesOfItem(atPath: full.path)[.size] as? Int ?? 0
         #expect(leanSize < fullSize)
+    }
+
+    @Test("index.html streamed from the pass is the document rendered from the report.json it wrote")
+    func streamedHTMLMatchesTheRenderedReport() async throws {
+        let folder = try temporaryFolder("report-html")
+        let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
+        let writer = CrawlReportWriter(store: store, mapping: nil, localEntries: [])
+        var stream = try HTMLReportStream(folder: folder)
+        let written = try writer.write(into: folder) { stream.add(page: .object($0.json)) }
+        let streamed = try String(
+            contentsOfFile: try stream.finish(report: written.reportWithoutPages), encoding: .utf8)
+        let report = try #require(
+            JSONParser.parse(try String(contentsOfFile: written.path, encoding: .utf8), lenient: false).value)
+        let rendered = HTMLReport(report: report).html
+        #expect(streamed == rendered)
+        #expect(streamed.contains("<details class=\"page\""))
+        #expect(streamed.contains("Local items ("), "the linking section is filled in after the pass")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".partial") }
+        #expect(leftovers.isEmpty)
     }
 }
