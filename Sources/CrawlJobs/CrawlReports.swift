@@ -40,11 +40,13 @@ struct CrawlReports: Sendable {
         writer.includesMarkup = includesMarkup
         var candidates: [SearchableItem] = []
         var html: HTMLReportStream?
+        var comparablePages: [JSONValue] = []
         let written: CrawlReportWriter.Written
         do {
             if reportFiles.formats.contains(.html) { html = try HTMLReportStream(folder: folder) }
             written = try writer.write(into: folder, collectingFindings: reportFiles.wantsMore) { page in
                 html?.add(page: .object(page.json))
+                if baseline != nil { comparablePages.append(ReportDiff.comparablePage(page.json)) }
                 if !page.findings.isEmpty { events(.pageFindings(url: page.url, findings: page.findings)) }
                 if collectingCandidates, let item = page.candidateItem, let searchable = try? SearchableItem(json: item)
                 {
@@ -57,7 +59,10 @@ struct CrawlReports: Sendable {
         events(.siteFindings(written.siteFindings))
         var baselineDiff: ReportDiff?
         if let baseline {
-            let diff = try compare(baseline: baseline, with: written.path, in: folder)
+            let new: JSONObject = [
+                "pages": .array(comparablePages), "siteFindings": written.reportWithoutPages["siteFindings"] ?? [],
+            ]
+            let diff = try compare(baseline: baseline, with: .object(new), in: folder)
             baselineDiff = diff
             events(.baselineCompared(diff, path: (folder as NSString).appendingPathComponent("baseline-diff.json")))
         }
@@ -80,15 +85,14 @@ struct CrawlReports: Sendable {
         return Result(written: written, candidates: candidates)
     }
 
-    private func compare(baseline: String, with reportPath: String, in folder: String) throws(CrawlJobError)
+    /// Compares the baseline report with what the pass kept of the new one (never re-reading the
+    /// report.json just written), and writes baseline-diff.json.
+    private func compare(baseline: String, with newReport: JSONValue, in folder: String) throws(CrawlJobError)
         -> ReportDiff
     {
         let old = ReportDiff.loadReport(baseline)
         guard let oldReport = old.report else {
             throw CrawlJobError(.baselineUnreadable, "\(old.file): not a readable report.json")
-        }
-        guard let newReport = ReportDiff.loadReport(reportPath).report else {
-            throw CrawlJobError(.outputNotWritable, "\(reportPath): not readable after writing")
         }
         let diff = ReportDiff(old: oldReport, new: newReport)
         let path = (folder as NSString).appendingPathComponent("baseline-diff.json")

@@ -1,7 +1,7 @@
 import Foundation
 import SpotlightIndex
 import SpotlightModel
-public import Verification
+import Verification
 
 /// The app's local entries for `crawl --items FILE` / `--index DB`, and feeding a crawl's
 /// candidates into an index.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import LenientJSON
 
 /// What the overview, the app section and the page table's filters need of all the pages,

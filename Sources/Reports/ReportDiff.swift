@@ -64,6 +64,18 @@ public struct ReportDiff: Sendable {
         for url in pagesRemoved where Self.isCandidate(oldPages[url]) == true { candidatesLost.append(url) }
     }
 
+    /// What the comparison reads of a report.json page (its URLs, findings, attribute set and
+    /// candidacy), so a report pass can keep just that of each page for `--baseline`.
+    public static func comparablePage(_ page: JSONObject) -> JSONValue {
+        var kept = JSONObject()
+        for key in ["url", "finalURL", "findings"] { if let value = page[key] { kept.append(key, value) } }
+        let analysis = page["markup"] ?? .object(page)
+        var markup = JSONObject()
+        for key in ["attributeSet", "candidate"] { if let value = analysis[key] { markup.append(key, value) } }
+        kept.append("markup", .object(markup))
+        return .object(kept)
+    }
+
     /// Pages by URL (`finalURL` for crawls, `url` for validate).
     static func pages(_ report: JSONValue) -> [String: JSONValue] {
         var pages: [String: JSONValue] = [:]

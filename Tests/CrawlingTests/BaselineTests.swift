@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import Reports
 import SpotCheckTestSupport
 import Testing
 
@@ -28,6 +29,11 @@ struct BaselineTests {
             .value)
         #expect(diff["findingsNew"]?.arrayValue?.map { $0["rule"]?.stringValue } == ["SAB020"])
         #expect(diff["pagesAdded"] == [])
+        // The pass's comparison is the one of the two report.json files.
+        let reread = ReportDiff(
+            old: try #require(ReportDiff.loadReport(folder + "/old").report),
+            new: try #require(ReportDiff.loadReport(folder + "/new").report))
+        #expect(diff == reread.json)
         let html = try String(contentsOfFile: folder + "/new/index.html", encoding: .utf8)
         #expect(html.contains("Changes since the baseline"))
         #expect(html.contains("SAB020 https://www.example.com/broken/sab-app-id-not-digits.html"))
