@@ -11,7 +11,7 @@ public import Verification
 /// (`AssociationFile`), stored with its findings, and used to say how the app's universal links
 /// treat each page's canonical URL and `app-argument`.
 struct AssociationBook: Sendable {
-    private let fetcher: Fetcher
+    private let fetcher: any PageFetcher
     private let store: CrawlStore
     private let scope: CrawlScope
     private let mapping: OriginMapping?
@@ -22,7 +22,7 @@ struct AssociationBook: Sendable {
     private let files = OnceEach<String, AssociationFile?>()
 
     init(
-        fetcher: Fetcher, store: CrawlStore, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
+        fetcher: any PageFetcher, store: CrawlStore, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
         verifier: PageVerifier, clock: @escaping @Sendable () -> Double
     ) {
         self.fetcher = fetcher
@@ -87,7 +87,7 @@ public struct AssociationFile: Sendable {
     /// the origin is a served folder's stand-in: it is fetched on loopback and UL004 (HTTPS and
     /// its certificate) is not applicable.
     public static func fetch(
-        origin: String, fetcher: Fetcher, mapping: OriginMapping?, appIDs: [String], verifier: PageVerifier
+        origin: String, fetcher: any PageFetcher, mapping: OriginMapping?, appIDs: [String], verifier: PageVerifier
     ) async -> AssociationFile {
         func get(_ publicURL: String, userAgent: String? = nil) async -> Result<FetchResponse, FetchError> {
             var headers = [HTTPHeader("Accept", "*/*")]

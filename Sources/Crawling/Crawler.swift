@@ -2,7 +2,7 @@ import CrawlScheduling
 public import CrawlStore
 import Foundation
 import LenientJSON
-import PageFetching
+public import PageFetching
 import URLNormalization
 public import Verification
 
@@ -50,6 +50,9 @@ public struct Crawler: Sendable {
     /// Public URLs to fetch besides what the seed leads to (the app's local items' URLs, so that an
     /// item whose page is gone is reported with its 404), with what named each.
     public let extraURLs: [(url: String, foundOn: String)]
+    /// The HTTP client; nil: each run builds a libcurl `Fetcher` from `settings` (and shuts it down
+    /// when the run ends). An injected fetcher belongs to the caller.
+    private let fetcher: (any PageFetcher)?
     private let clock: @Sendable () -> Double
 
     /// Seconds since 1970, from the system clock.
@@ -57,13 +60,15 @@ public struct Crawler: Sendable {
 
     public init(
         settings: CrawlSettings, store: CrawlStore, verifier: PageVerifier = PageVerifier(), appIDs: [String] = [],
-        extraURLs: [(url: String, foundOn: String)] = [], clock: @escaping @Sendable () -> Double = Crawler.wallClock
+        extraURLs: [(url: String, foundOn: String)] = [], fetcher: (any PageFetcher)? = nil,
+        clock: @escaping @Sendable () -> Double = Crawler.wallClock
     ) {
         self.settings = settings
         self.store = store
         self.verifier = verifier
         self.appIDs = appIDs
         self.extraURLs = extraURLs
+        self.fetcher = fetcher
         self.clock = clock
     }
 
@@ -82,21 +87,16 @@ public struct Crawler: Sendable {
             throw CrawlError("\(settings.seed): not an http(s) URL")
         }
         let started = clock()
-        let fetcher: Fetcher
-        do {
-            fetcher = try Fetcher(
-                configuration: FetcherConfiguration(
-                    userAgent: settings.userAgent,
-                    limits: FetchLimits(
-                        maximumBodyBytes: settings.maximumBodyBytes, connectTimeout: min(10, settings.timeout),
-                        timeout: settings.timeout),
-                    maximumConnectionsPerHost: max(settings.perHost, settings.concurrency),
-                    maximumConnections: max(settings.concurrency * 2, 8)
-                ))
-        } catch {
-            throw CrawlError("cannot start the fetcher: \(error)")
+        let fetcher: any PageFetcher
+        var ownFetcher: Fetcher?
+        if let injected = self.fetcher {
+            fetcher = injected
+        } else {
+            let curl = try Self.libcurlFetcher(for: settings)
+            ownFetcher = curl
+            fetcher = curl
         }
-        defer { fetcher.shutdown() }
+        defer { ownFetcher?.shutdown() }
         let seedOrigin = OriginMapping.origin(of: seed)
         let mapping = settings.publicOrigin.flatMap { OriginMapping(fetchOrigin: seedOrigin, publicOrigin: $0) }
         let scope = CrawlScope(
@@ -149,7 +149,8 @@ public struct Crawler: Sendable {
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
             clock: clock, verifier: verifier, isRecrawl: run.generation > 1,
             images: ImageBook(
-                fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken),
+                fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken,
+                maximumBodyBytes: settings.maximumBodyBytes),
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))
@@ -392,5 +393,23 @@ public struct Crawler: Sendable {
         }
         report(force: true)
         return CrawlSummary(fetched: fetched, errors: errors, elapsed: clock() - started, generation: run.generation)
+    }
+
+    /// The libcurl fetcher a run uses when none is injected: `settings`' User-Agent, limits and
+    /// connection counts.
+    public static func libcurlFetcher(for settings: CrawlSettings) throws(CrawlError) -> Fetcher {
+        do {
+            return try Fetcher(
+                configuration: FetcherConfiguration(
+                    userAgent: settings.userAgent,
+                    limits: FetchLimits(
+                        maximumBodyBytes: settings.maximumBodyBytes, connectTimeout: min(10, settings.timeout),
+                        timeout: settings.timeout),
+                    maximumConnectionsPerHost: max(settings.perHost, settings.concurrency),
+                    maximumConnections: max(settings.concurrency * 2, 8)
+                ))
+        } catch {
+            throw CrawlError("cannot start the fetcher: \(error)")
+        }
     }
 }

@@ -7,21 +7,27 @@ import Verification
 /// fetch): redirects followed by hand (at most 5, each hop in scope and allowed by robots.txt), the
 /// body capped by the fetcher's limit, and the first bytes sniffed for format and pixel size.
 struct ImageBook: Sendable {
-    private let fetcher: Fetcher
+    private let fetcher: any PageFetcher
     private let robots: RobotsBook
     private let scope: CrawlScope
     private let mapping: OriginMapping?
     private let productToken: String
+    /// The fetcher's body cap (`--max-body`): what a `.tooLarge` image is known to exceed.
+    private let maximumBodyBytes: Int
     private let probes = OnceEach<String, ImageProbe?>()
 
     static let maximumRedirects = 5
 
-    init(fetcher: Fetcher, robots: RobotsBook, scope: CrawlScope, mapping: OriginMapping?, productToken: String) {
+    init(
+        fetcher: any PageFetcher, robots: RobotsBook, scope: CrawlScope, mapping: OriginMapping?, productToken: String,
+        maximumBodyBytes: Int
+    ) {
         self.fetcher = fetcher
         self.robots = robots
         self.scope = scope
         self.mapping = mapping
         self.productToken = productToken
+        self.maximumBodyBytes = maximumBodyBytes
     }
 
     /// What fetching `url` (a public URL) found; nil when the image is outside the crawl's scope or
@@ -45,7 +51,7 @@ struct ImageBook: Sendable {
             } catch {
                 if error.kind == .tooLarge {
                     return ImageProbe(
-                        status: 200, redirects: redirects, byteCount: fetcher.configuration.limits.maximumBodyBytes,
+                        status: 200, redirects: redirects, byteCount: maximumBodyBytes,
                         isTruncated: true, header: nil, failure: nil)
                 }
                 return ImageProbe(

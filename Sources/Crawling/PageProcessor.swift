@@ -24,7 +24,7 @@ enum PageOutcome: Sendable {
 /// while the libcurl thread keeps fetching).
 struct PageProcessor: Sendable {
     let settings: CrawlSettings
-    let fetcher: Fetcher
+    let fetcher: any PageFetcher
     let robots: RobotsBook
     let store: CrawlStore
     let scope: CrawlScope
