@@ -48,6 +48,8 @@ let package = Package(
         ),
         .target(name: "ImageSniffing", swiftSettings: strictSettings),
         .target(name: "CrawlScheduling", swiftSettings: strictSettings),
+        // Redirect chains as a state machine (pages, images, association files).
+        .target(name: "RedirectFollowing", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .target(
             name: "CrawlStore",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
@@ -57,7 +59,8 @@ let package = Package(
         .target(
             name: "Crawling",
             dependencies: [
-                "CLibCrypto", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "SpotlightIndex",
+                "CLibCrypto", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "RedirectFollowing",
+                "SpotlightIndex",
                 "UniversalLinks",
                 "MarkupExtraction",
                 "PageAnalysis",
@@ -162,6 +165,11 @@ let package = Package(
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
         .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RedirectFollowingTests",
+            dependencies: ["RedirectFollowing", "URLNormalization"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "CrawlStoreTests", dependencies: ["CrawlStore"], swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),

@@ -109,4 +109,42 @@ struct InMemoryCrawlTests {
         #expect(summary.errors == 1)
         #expect(await site.requestCount(Self.origin + "/") == 3)
     }
+
+    /// One redirect follower for pages, images and the association file: an image caught in a
+    /// loop is reported unreachable (each URL asked once), and the association file's redirect is
+    /// not followed (Apple follows none) but reported.
+    @Test func imageLoopsAndAssociationFileRedirectsGoThroughTheRedirectFollower() async throws {
+        let page = InMemorySite.Answer(
+            status: 200, headers: [HTTPHeader("Content-Type", "text/html")],
+            body: """
+                <!doctype html><html><head><title>Home</title>
+                <meta property="og:image" content="http://site.test/img/a.png"></head><body></body></html>
+                """)
+        let site = InMemorySite([
+            Self.origin + "/": [page],
+            Self.origin + "/img/a.png": [.init(status: 302, headers: [HTTPHeader("Location", "/img/b.png")])],
+            Self.origin + "/img/b.png": [.init(status: 307, headers: [HTTPHeader("Location", "a.png")])],
+            Self.origin + "/.well-known/apple-app-site-association": [
+                .init(status: 301, headers: [HTTPHeader("Location", "/aasa.json")])
+            ],
+            Self.origin + "/aasa.json": [
+                .init(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: "{}")
+            ],
+        ])
+        let folder = try temporaryFolder("in-memory-redirects")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, useSitemaps: false)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+
+        let home = try #require(try store.pagesByURL()[Self.origin + "/"])
+        let findings = JSONParser.parse(try #require(home.findingsJSON), lenient: false).value?.arrayValue ?? []
+        let image = findings.first { $0["rule"]?.stringValue == "CT010" }
+        #expect(image?["message"]?.stringValue?.contains("redirect loop: http://site.test/img/a.png") == true)
+        #expect(await site.requestCount(Self.origin + "/img/a.png") == 1)
+        #expect(await site.requestCount(Self.origin + "/img/b.png") == 1)
+
+        #expect(await site.requestCount(Self.origin + "/aasa.json") == 0)
+        let file = try #require(try store.siteFiles().first { $0.kind == "aasa" })
+        #expect(file.findingsJSON.contains("\"UL003\""))
+    }
 }
