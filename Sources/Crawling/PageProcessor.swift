@@ -12,9 +12,10 @@ import Verification
 enum PageOutcome: Sendable {
     /// A page record (any status, or a classified failure), with the links it offers.
     case page(PageRecord, links: [FrontierEntry], skipped: [SkippedURL])
-    /// Worth another attempt after `notBefore` (429, 5xx, timeouts, dropped connections); `record`
-    /// is what to keep if no attempts are left.
-    case retry(notBefore: Double, record: PageRecord)
+    /// Worth another attempt (429, 5xx, timeouts, dropped connections), after `retryAfter` seconds
+    /// when the server said so; `record` is what to keep if the frontier gives up (`CrawlFrontier`
+    /// decides when, and whether the wait asked for is too long).
+    case retry(retryAfter: Double?, record: PageRecord)
     /// Not fetched: robots.txt disallows it.
     case blocked(SkippedURL)
 }
@@ -96,7 +97,7 @@ struct PageProcessor: Sendable {
                 record.errorMessage = error.message
                 record.redirectsJSON = Self.json(chain.hops)
                 if error.isTransient {
-                    return .retry(notBefore: clock() + backoff(attempts: entry.attempts), record: record)
+                    return .retry(retryAfter: nil, record: record)
                 }
                 return .page(record, links: [], skipped: [])
             }
@@ -162,17 +163,7 @@ struct PageProcessor: Sendable {
                 skipped: [])
         case 429, 500, 502, 503, 504:
             record.bodyBytes = response.body.count
-            // `Retry-After` is honoured up to an hour; asking for more ends the page (retrying
-            // earlier than asked would only earn another refusal).
-            let longestRetryAfter = 3600.0
-            let retryAfter = response.header("Retry-After").flatMap(Self.retryAfterSeconds)
-            if let retryAfter, retryAfter > longestRetryAfter {
-                record.errorKind = "http-\(response.status)"
-                record.errorMessage =
-                    "Retry-After too long: \(Int(retryAfter.rounded())) s (at most \(Int(longestRetryAfter)) s are waited); not retried"
-                return .page(record, links: [], skipped: [])
-            }
-            return .retry(notBefore: clock() + (retryAfter ?? backoff(attempts: entry.attempts)), record: record)
+            return .retry(retryAfter: response.header("Retry-After").flatMap(Self.retryAfterSeconds), record: record)
         default:
             break
         }
@@ -369,10 +360,6 @@ struct PageProcessor: Sendable {
         JSONValue.array(
             hops.map { ["url": .string($0.url), "status": JSONValue($0.status), "location": .string($0.location)] }
         ).serialized(pretty: false)
-    }
-
-    private func backoff(attempts: Int) -> Double {
-        min(30, Double(1 << min(attempts, 5)))
     }
 
     /// `host[:port]`: the unit of politeness.
