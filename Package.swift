@@ -48,6 +48,8 @@ let package = Package(
         ),
         .target(name: "ImageSniffing", swiftSettings: strictSettings),
         .target(name: "CrawlScheduling", swiftSettings: strictSettings),
+        // Redirect chains as a state machine (pages, images, association files).
+        .target(name: "RedirectFollowing", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .target(
             name: "DatabaseOpening",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
@@ -62,7 +64,7 @@ let package = Package(
         .target(
             name: "Crawling",
             dependencies: [
-                "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "SpotlightIndex",
+                "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "RedirectFollowing", "SpotlightIndex",
                 "UniversalLinks",
                 "MarkupExtraction",
                 "PageAnalysis",
@@ -172,6 +174,11 @@ let package = Package(
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
         .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
         .testTarget(
+            name: "RedirectFollowingTests",
+            dependencies: ["RedirectFollowing", "URLNormalization"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CrawlStoreTests", dependencies: ["CrawlStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
@@ -220,9 +227,8 @@ let package = Package(
         .testTarget(
             name: "CrawlingTests",
             dependencies: [
-                "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "Reports",
-                "TortureServer",
-                "URLNormalization",
+                "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "PageFetching",
+                "Reports", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
             ],

@@ -2,6 +2,7 @@ import CrawlStore
 import Foundation
 public import LenientJSON
 public import PageFetching
+import RedirectFollowing
 import RuleIDs
 import URLNormalization
 public import UniversalLinks
@@ -11,7 +12,7 @@ public import Verification
 /// (`AssociationFile`), stored with its findings, and used to say how the app's universal links
 /// treat each page's canonical URL and `app-argument`.
 struct AssociationBook: Sendable {
-    private let fetcher: Fetcher
+    private let fetcher: any PageFetcher
     private let store: CrawlStore
     private let scope: CrawlScope
     private let mapping: OriginMapping?
@@ -22,7 +23,7 @@ struct AssociationBook: Sendable {
     private let files = OnceEach<String, AssociationFile?>()
 
     init(
-        fetcher: Fetcher, store: CrawlStore, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
+        fetcher: any PageFetcher, store: CrawlStore, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
         verifier: PageVerifier, clock: @escaping @Sendable () -> Double
     ) {
         self.fetcher = fetcher
@@ -74,6 +75,10 @@ public struct AssociationFile: Sendable {
     public var findings: [Finding]
     public var summary: JSONObject
 
+    /// Redirects followed when fetching the file: none, as Apple's fetch (a redirect is the answer,
+    /// reported by UL003).
+    public static let maximumRedirects = 0
+
     public static let wellKnownPath = "/.well-known/apple-app-site-association"
     public static let rootPath = "/apple-app-site-association"
 
@@ -87,17 +92,26 @@ public struct AssociationFile: Sendable {
     /// the origin is a served folder's stand-in: it is fetched on loopback and UL004 (HTTPS and
     /// its certificate) is not applicable.
     public static func fetch(
-        origin: String, fetcher: Fetcher, mapping: OriginMapping?, appIDs: [String], verifier: PageVerifier
+        origin: String, fetcher: any PageFetcher, mapping: OriginMapping?, appIDs: [String], verifier: PageVerifier
     ) async -> AssociationFile {
         func get(_ publicURL: String, userAgent: String? = nil) async -> Result<FetchResponse, FetchError> {
             var headers = [HTTPHeader("Accept", "*/*")]
             if let userAgent { headers.append(HTTPHeader("User-Agent", userAgent)) }
-            do {
-                return .success(
-                    try await fetcher.fetch(
-                        FetchRequest(url: mapping?.fetchURL(publicURL) ?? publicURL, headers: headers)))
-            } catch {
-                return .failure(error)
+            var url = mapping?.fetchURL(publicURL) ?? publicURL
+            var chain = URLParser.parse(url).map { RedirectFollower(start: $0, maximumHops: maximumRedirects) }
+            while true {
+                let response: FetchResponse
+                do {
+                    response = try await fetcher.fetch(FetchRequest(url: url, headers: headers))
+                } catch {
+                    return .failure(error)
+                }
+                // With no hop allowed, a redirect stops the chain and is the answer judged (UL003).
+                guard
+                    case .follow(let target) = chain?.receive(
+                        status: response.status, location: response.header("Location"))
+                else { return .success(response) }
+                url = target.url
             }
         }
         let wellKnownURL = origin + wellKnownPath

@@ -1,27 +1,35 @@
 import ImageSniffing
 import PageFetching
+import RedirectFollowing
 import URLNormalization
 import Verification
 
 /// The images pages name, each fetched once per crawl (concurrent askers wait for the same
-/// fetch): redirects followed by hand (at most 5, each hop in scope and allowed by robots.txt), the
-/// body capped by the fetcher's limit, and the first bytes sniffed for format and pixel size.
+/// fetch): redirects followed by hand (`RedirectFollower`: at most 5, loops caught, each hop in
+/// scope and allowed by robots.txt), the body capped by the fetcher's limit, and the first bytes
+/// sniffed for format and pixel size.
 struct ImageBook: Sendable {
-    private let fetcher: Fetcher
+    private let fetcher: any PageFetcher
     private let robots: RobotsBook
     private let scope: CrawlScope
     private let mapping: OriginMapping?
     private let productToken: String
+    /// The fetcher's body cap (`--max-body`): what a `.tooLarge` image is known to exceed.
+    private let maximumBodyBytes: Int
     private let probes = OnceEach<String, ImageProbe?>()
 
     static let maximumRedirects = 5
 
-    init(fetcher: Fetcher, robots: RobotsBook, scope: CrawlScope, mapping: OriginMapping?, productToken: String) {
+    init(
+        fetcher: any PageFetcher, robots: RobotsBook, scope: CrawlScope, mapping: OriginMapping?, productToken: String,
+        maximumBodyBytes: Int
+    ) {
         self.fetcher = fetcher
         self.robots = robots
         self.scope = scope
         self.mapping = mapping
         self.productToken = productToken
+        self.maximumBodyBytes = maximumBodyBytes
     }
 
     /// What fetching `url` (a public URL) found; nil when the image is outside the crawl's scope or
@@ -31,11 +39,12 @@ struct ImageBook: Sendable {
     }
 
     private func fetch(_ publicURL: String) async -> ImageProbe? {
-        var url = mapping?.fetchURL(publicURL) ?? publicURL
-        var redirects = 0
+        let url = mapping?.fetchURL(publicURL) ?? publicURL
+        guard let start = URLParser.parse(url), scope.violation(of: start) == nil else { return nil }
+        var chain = RedirectFollower(start: start, maximumHops: Self.maximumRedirects)
         while true {
-            guard let parsed = URLParser.parse(url), scope.violation(of: parsed) == nil else { return nil }
-            let origin = OriginMapping.origin(of: parsed)
+            let url = chain.url
+            let origin = OriginMapping.origin(of: chain.current)
             guard await robots.answer(forOrigin: origin).policy.isAllowed(productTokens: [productToken], url: url)
             else { return nil }
             let response: FetchResponse
@@ -45,28 +54,42 @@ struct ImageBook: Sendable {
             } catch {
                 if error.kind == .tooLarge {
                     return ImageProbe(
-                        status: 200, redirects: redirects, byteCount: fetcher.configuration.limits.maximumBodyBytes,
-                        isTruncated: true, header: nil, failure: nil)
+                        status: 200, redirects: chain.hops.count, byteCount: maximumBodyBytes, isTruncated: true,
+                        header: nil, failure: nil)
                 }
                 return ImageProbe(
-                    status: nil, redirects: redirects, failure: "\(error.kind.rawValue): \(error.message)")
+                    status: nil, redirects: chain.hops.count, failure: "\(error.kind.rawValue): \(error.message)")
             }
-            if (300..<400).contains(response.status), let location = response.header("Location"),
-                let target = URLParser.parse(location, base: parsed)
-            {
-                redirects += 1
-                guard redirects <= Self.maximumRedirects else {
-                    return ImageProbe(
-                        status: response.status, redirects: redirects,
-                        failure: "more than \(Self.maximumRedirects) redirects")
-                }
-                url = target.serialized(includingFragment: false)
+            let step = chain.receive(status: response.status, location: response.header("Location")) { target in
+                scope.violation(of: target.parsed).map { .outOfScope(reason: $0.reason.rawValue, detail: $0.detail) }
+                    ?? .follow
+            }
+            func probe(redirects: Int) -> ImageProbe {
+                ImageProbe(
+                    status: response.status, redirects: redirects, mediaType: response.mediaType,
+                    byteCount: response.body.count,
+                    header: ImageHeader.sniff(response.body.prefix(ImageHeader.bytesNeeded)))
+            }
+            switch step {
+            case .follow:
                 continue
+            case .answer:
+                return probe(redirects: chain.hops.count)
+            case .stopped(.unparsableLocation), .endsAt:
+                // A Location that does not parse: the image is judged by the redirect it got.
+                return probe(redirects: chain.hops.count - 1)
+            case .stopped(.outOfScope):
+                // Outside the crawl: not checked, not a failure.
+                return nil
+            case .stopped(.loop(let target)):
+                return ImageProbe(
+                    status: response.status, redirects: chain.hops.count,
+                    failure: "redirect loop: \(target.url) was already visited in this chain")
+            case .stopped(.tooManyHops):
+                return ImageProbe(
+                    status: response.status, redirects: chain.hops.count,
+                    failure: "more than \(Self.maximumRedirects) redirects")
             }
-            return ImageProbe(
-                status: response.status, redirects: redirects, mediaType: response.mediaType,
-                byteCount: response.body.count, header: ImageHeader.sniff(response.body.prefix(ImageHeader.bytesNeeded))
-            )
         }
     }
 }

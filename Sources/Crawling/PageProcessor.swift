@@ -4,6 +4,7 @@ import LenientJSON
 import MarkupExtraction
 import PageAnalysis
 import PageFetching
+import RedirectFollowing
 import URLNormalization
 import Verification
 
@@ -11,9 +12,10 @@ import Verification
 enum PageOutcome: Sendable {
     /// A page record (any status, or a classified failure), with the links it offers.
     case page(PageRecord, links: [FrontierEntry], skipped: [SkippedURL])
-    /// Worth another attempt after `notBefore` (429, 5xx, timeouts, dropped connections); `record`
-    /// is what to keep if no attempts are left.
-    case retry(notBefore: Double, record: PageRecord)
+    /// Worth another attempt (429, 5xx, timeouts, dropped connections), after `retryAfter` seconds
+    /// when the server said so; `record` is what to keep if the frontier gives up (`CrawlFrontier`
+    /// decides when, and whether the wait asked for is too long).
+    case retry(retryAfter: Double?, record: PageRecord)
     /// Not fetched: robots.txt disallows it.
     case blocked(SkippedURL)
 }
@@ -24,7 +26,7 @@ enum PageOutcome: Sendable {
 /// while the libcurl thread keeps fetching).
 struct PageProcessor: Sendable {
     let settings: CrawlSettings
-    let fetcher: Fetcher
+    let fetcher: any PageFetcher
     let robots: RobotsBook
     let store: CrawlStore
     let scope: CrawlScope
@@ -50,25 +52,25 @@ struct PageProcessor: Sendable {
             bodySHA256: nil, etag: nil, lastModified: nil, notModified: false, errorKind: nil, errorMessage: nil,
             markupJSON: nil, attributeSetJSON: nil, findingsJSON: nil, applebotAllowed: nil, fetchedAt: clock()
         )
-        var url = entry.url
-        var redirects: [JSONValue] = []
-        var visited: Set<String> = [entry.key]
+        guard let start = URLParser.parse(entry.url) else {
+            record.errorKind = "bad-url"
+            record.errorMessage = "\(entry.url) does not parse as a URL"
+            return .page(record, links: [], skipped: [])
+        }
+        // Redirects are followed by hand, each hop scope- and robots-checked.
+        var chain = RedirectFollower(start: start, key: entry.key, maximumHops: settings.maximumRedirects)
         let previous = isRecrawl ? try? store.previousPage(key: entry.key) : nil
         var response: FetchResponse
-        while true {
-            guard let parsed = URLParser.parse(url) else {
-                record.errorKind = "bad-url"
-                record.errorMessage = "\(url) does not parse as a URL"
-                return .page(record, links: [], skipped: [])
-            }
-            let origin = OriginMapping.origin(of: parsed)
+        fetching: while true {
+            let url = chain.url
+            let origin = OriginMapping.origin(of: chain.current)
             let robotsPolicy = await robots.answer(forOrigin: origin).policy
             guard robotsPolicy.isAllowed(productTokens: [settings.productToken], url: url) else {
                 var detail = "robots.txt disallows \(url) for \(settings.productToken)"
                 if case .disallowAll(let reason) = robotsPolicy {
                     detail = "\(reason): nothing on \(origin) is fetched"
                 }
-                if redirects.isEmpty {
+                if chain.hops.isEmpty {
                     return .blocked(
                         SkippedURL(
                             url: entry.url, key: entry.key, reason: SkipReason.robots.rawValue, detail: detail,
@@ -76,12 +78,12 @@ struct PageProcessor: Sendable {
                 }
                 record.errorKind = "redirect-blocked"
                 record.errorMessage = "redirects to \(url), which robots.txt disallows for \(settings.productToken)"
-                record.redirectsJSON = JSONValue.array(redirects).serialized(pretty: false)
+                record.redirectsJSON = Self.json(chain.hops)
                 return .page(record, links: [], skipped: [])
             }
             var request = FetchRequest(
                 url: url, headers: [HTTPHeader("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")])
-            if redirects.isEmpty, let previous, previous.markupJSON != nil {
+            if chain.hops.isEmpty, let previous, previous.markupJSON != nil {
                 if let etag = previous.etag { request.headers.append(HTTPHeader("If-None-Match", etag)) }
                 if let modified = previous.lastModified {
                     request.headers.append(HTTPHeader("If-Modified-Since", modified))
@@ -93,63 +95,39 @@ struct PageProcessor: Sendable {
                 record.finalURL = url
                 record.errorKind = error.kind.rawValue
                 record.errorMessage = error.message
-                record.redirectsJSON = JSONValue.array(redirects).serialized(pretty: false)
+                record.redirectsJSON = Self.json(chain.hops)
                 if error.isTransient {
-                    return .retry(notBefore: clock() + backoff(attempts: entry.attempts), record: record)
+                    return .retry(retryAfter: nil, record: record)
                 }
                 return .page(record, links: [], skipped: [])
             }
-            guard (300..<400).contains(response.status), response.status != 304,
-                let location = response.header("Location")
-            else { break }
-            // A redirect: the crawler follows it, hop by hop.
-            redirects.append(["url": .string(url), "status": JSONValue(response.status), "location": .string(location)])
-            record.redirectsJSON = JSONValue.array(redirects).serialized(pretty: false)
-            guard let target = URLParser.parse(location, base: parsed) else {
+            let step = chain.receive(status: response.status, location: response.header("Location")) { target in
+                if let (reason, detail) = scope.violation(of: target.parsed) {
+                    return .outOfScope(reason: reason.rawValue, detail: detail)
+                }
+                // A target that is (or will be) crawled on its own ends the chain there.
+                return (try? store.contains(key: target.key)) == true ? .endChain : .follow
+            }
+            switch step {
+            case .answer:
+                break fetching
+            case .follow:
+                record.redirectsJSON = Self.json(chain.hops)
+                record.finalKey = chain.key
+            case .endsAt(let target):
+                record.redirectsJSON = Self.json(chain.hops)
+                record.status = response.status
+                record.finalURL = target.url
+                record.finalKey = target.key
+                return .page(record, links: [], skipped: [])
+            case .stopped(let stop):
+                record.redirectsJSON = Self.json(chain.hops)
                 record.status = response.status
                 record.finalURL = url
-                record.errorKind = "bad-redirect"
-                record.errorMessage = "Location \"\(location)\" does not parse as a URL"
-                return .page(record, links: [], skipped: [])
+                return Self.chainStopped(stop, record: record, url: url, maximumRedirects: settings.maximumRedirects)
             }
-            let targetURL = target.serialized(includingFragment: false)
-            let targetKey = target.deduplicationKey ?? targetURL
-            if let (reason, detail) = scope.violation(of: target) {
-                record.status = response.status
-                record.finalURL = url
-                record.errorKind = "redirect-out-of-scope"
-                record.errorMessage = "redirects to \(targetURL): \(detail)"
-                return .page(
-                    record, links: [],
-                    skipped: [
-                        SkippedURL(
-                            url: targetURL, key: targetKey, reason: reason.rawValue, detail: detail, foundOn: url)
-                    ])
-            }
-            guard visited.insert(targetKey).inserted else {
-                record.status = response.status
-                record.finalURL = url
-                record.errorKind = "redirect-loop"
-                record.errorMessage = "redirect loop: \(targetURL) was already visited in this chain"
-                return .page(record, links: [], skipped: [])
-            }
-            if (try? store.contains(key: targetKey)) == true {
-                // The target is (or will be) crawled on its own: the chain ends here.
-                record.status = response.status
-                record.finalURL = targetURL
-                record.finalKey = targetKey
-                return .page(record, links: [], skipped: [])
-            }
-            guard redirects.count <= settings.maximumRedirects else {
-                record.status = response.status
-                record.finalURL = url
-                record.errorKind = "too-many-redirects"
-                record.errorMessage = "more than \(settings.maximumRedirects) redirects"
-                return .page(record, links: [], skipped: [])
-            }
-            url = targetURL
-            record.finalKey = targetKey
         }
+        let url = chain.url
         record.finalURL = url
         record.status = response.status
         record.contentType = response.header("Content-Type")
@@ -188,17 +166,7 @@ struct PageProcessor: Sendable {
                 skipped: [])
         case 429, 500, 502, 503, 504:
             record.bodyBytes = response.body.count
-            // `Retry-After` is honoured up to an hour; asking for more ends the page (retrying
-            // earlier than asked would only earn another refusal).
-            let longestRetryAfter = 3600.0
-            let retryAfter = response.header("Retry-After").flatMap(Self.retryAfterSeconds)
-            if let retryAfter, retryAfter > longestRetryAfter {
-                record.errorKind = "http-\(response.status)"
-                record.errorMessage =
-                    "Retry-After too long: \(Int(retryAfter.rounded())) s (at most \(Int(longestRetryAfter)) s are waited); not retried"
-                return .page(record, links: [], skipped: [])
-            }
-            return .retry(notBefore: clock() + (retryAfter ?? backoff(attempts: entry.attempts)), record: record)
+            return .retry(retryAfter: response.header("Retry-After").flatMap(Self.retryAfterSeconds), record: record)
         default:
             break
         }
@@ -376,8 +344,36 @@ struct PageProcessor: Sendable {
         return String(text[start...end])
     }
 
-    private func backoff(attempts: Int) -> Double {
-        min(30, Double(1 << min(attempts, 5)))
+    /// The page of a redirect chain that stopped on the redirect from `url`.
+    private static func chainStopped(
+        _ stop: RedirectFollower.Stop, record: PageRecord, url: String, maximumRedirects: Int
+    ) -> PageOutcome {
+        var record = record
+        switch stop {
+        case .unparsableLocation(let location):
+            record.errorKind = "bad-redirect"
+            record.errorMessage = "Location \"\(location)\" does not parse as a URL"
+        case .outOfScope(let target, let reason, let detail):
+            record.errorKind = "redirect-out-of-scope"
+            record.errorMessage = "redirects to \(target.url): \(detail)"
+            return .page(
+                record, links: [],
+                skipped: [SkippedURL(url: target.url, key: target.key, reason: reason, detail: detail, foundOn: url)])
+        case .loop(let target):
+            record.errorKind = "redirect-loop"
+            record.errorMessage = "redirect loop: \(target.url) was already visited in this chain"
+        case .tooManyHops:
+            record.errorKind = "too-many-redirects"
+            record.errorMessage = "more than \(maximumRedirects) redirects"
+        }
+        return .page(record, links: [], skipped: [])
+    }
+
+    /// A redirect chain as stored (`redirectsJSON`): `[{"url", "status", "location"}]`.
+    static func json(_ hops: [RedirectFollower.Hop]) -> String {
+        JSONValue.array(
+            hops.map { ["url": .string($0.url), "status": JSONValue($0.status), "location": .string($0.location)] }
+        ).serialized(pretty: false)
     }
 
     /// `host[:port]`: the unit of politeness.

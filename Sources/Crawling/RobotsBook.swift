@@ -32,7 +32,7 @@ actor RobotsBook {
         var answer: Answer
     }
 
-    private let fetcher: Fetcher
+    private let fetcher: any PageFetcher
     private let store: CrawlStore
     private let productToken: String
     private let clock: @Sendable () -> Double
@@ -41,7 +41,7 @@ actor RobotsBook {
 
     static let applebotTokens = ["applebot", "googlebot"]
 
-    init(fetcher: Fetcher, store: CrawlStore, productToken: String, clock: @escaping @Sendable () -> Double) {
+    init(fetcher: any PageFetcher, store: CrawlStore, productToken: String, clock: @escaping @Sendable () -> Double) {
         self.fetcher = fetcher
         self.store = store
         self.productToken = productToken
@@ -83,7 +83,7 @@ actor RobotsBook {
     /// `previous`: the cache entry held so far in this crawl (its last good rules outlive an
     /// unreachable refresh); nil on the first ask, when the store's record is reused if fresh.
     private static func load(
-        origin: String, previous: RobotsCacheEntry?, fetcher: Fetcher, store: CrawlStore, productToken: String,
+        origin: String, previous: RobotsCacheEntry?, fetcher: any PageFetcher, store: CrawlStore, productToken: String,
         clock: @Sendable () -> Double
     ) async -> Cached {
         if previous == nil, let record = try? store.robots(origin: origin) {

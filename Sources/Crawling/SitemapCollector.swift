@@ -14,7 +14,7 @@ struct SitemapHarvest: Sendable {
 /// Reads the sitemaps named by robots.txt `Sitemap:` lines, or `/sitemap.xml` when there are none,
 /// following sitemap indexes (at most `maximumSitemaps` files).
 struct SitemapCollector: Sendable {
-    let fetcher: Fetcher
+    let fetcher: any PageFetcher
     let mapping: OriginMapping?
     var maximumSitemaps = 50
 

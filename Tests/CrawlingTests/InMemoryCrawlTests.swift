@@ -1,0 +1,150 @@
+import CrawlStore
+import Crawling
+import LenientJSON
+import PageFetching
+import Testing
+
+/// A site held in memory: each URL answers from its list of responses in turn (the last one
+/// repeats), anything else is a 404. No socket is opened; the requests are counted.
+actor InMemorySite: PageFetcher {
+    struct Answer: Sendable {
+        var status: Int
+        var headers: [HTTPHeader] = []
+        var body: String = ""
+    }
+
+    private let routes: [String: [Answer]]
+    private(set) var requests: [String: Int] = [:]
+
+    init(_ routes: [String: [Answer]]) {
+        self.routes = routes
+    }
+
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        let count = requests[request.url, default: 0]
+        requests[request.url] = count + 1
+        let answers = routes[request.url] ?? [Answer(status: 404, headers: [HTTPHeader("Content-Type", "text/plain")])]
+        let answer = answers[min(count, answers.count - 1)]
+        let body = Array(answer.body.utf8)
+        return FetchResponse(
+            url: request.url, status: answer.status, httpVersion: "1.1", headers: answer.headers, body: body,
+            wireBytes: body.count, timings: FetchTimings(), remoteAddress: nil)
+    }
+
+    func requestCount(_ url: String) -> Int { requests[url, default: 0] }
+
+    static func html(_ title: String, links: [String] = []) -> Answer {
+        let anchors = links.map { "<a href=\"\($0)\">\($0)</a>" }.joined()
+        return Answer(
+            status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=utf-8")],
+            body: "<!doctype html><html><head><title>\(title)</title></head><body>\(anchors)</body></html>")
+    }
+}
+
+@Suite("A crawl over an in-memory fetcher (no sockets)")
+struct InMemoryCrawlTests {
+    static let origin = "http://site.test"
+
+    /// Three pages linked from the home page: one plain, one behind a 301, one that answers 503
+    /// (Retry-After: 0) before its 200.
+    static func site() -> InMemorySite {
+        InMemorySite([
+            origin + "/": [InMemorySite.html("Home", links: ["/a.html", "/old.html", "/flaky.html"])],
+            origin + "/a.html": [InMemorySite.html("A")],
+            origin + "/old.html": [.init(status: 301, headers: [HTTPHeader("Location", "/b.html")])],
+            origin + "/b.html": [InMemorySite.html("B", links: ["/"])],
+            origin + "/flaky.html": [
+                .init(status: 503, headers: [HTTPHeader("Retry-After", "0")], body: "busy"),
+                InMemorySite.html("Flaky"),
+            ],
+        ])
+    }
+
+    @Test func aThreePageSiteWithARedirectAndARetryEndsInTheStore() async throws {
+        let site = Self.site()
+        let folder = try temporaryFolder("in-memory")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, useSitemaps: false)
+        let summary = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+
+        let pages = try store.pagesByURL()
+        #expect(Set(pages.keys) == Set(["/", "/a.html", "/old.html", "/flaky.html"].map { Self.origin + $0 }))
+        #expect(summary.fetched == 4)
+        #expect(summary.errors == 0)
+        #expect(pages.values.allSatisfy { $0.status == 200 && $0.errorKind == nil && $0.markupJSON != nil })
+
+        // The redirect was followed by hand, and its target is known by its own key.
+        let moved = try #require(pages[Self.origin + "/old.html"])
+        #expect(moved.finalURL == Self.origin + "/b.html")
+        #expect(moved.markupJSON?.contains("\"title\"") == true)
+        let hops = JSONParser.parse(moved.redirectsJSON, lenient: false).value?.arrayValue
+        #expect(hops?.count == 1)
+        #expect(hops?.first?["status"]?.intValue == 301)
+        #expect(hops?.first?["location"]?.stringValue == "/b.html")
+        #expect(await site.requestCount(Self.origin + "/b.html") == 1)
+
+        // 503 then 200: asked twice, stored once with the 200.
+        #expect(await site.requestCount(Self.origin + "/flaky.html") == 2)
+        #expect(pages[Self.origin + "/flaky.html"]?.status == 200)
+
+        // robots.txt (a 404: allow all) was asked for once and kept.
+        #expect(await site.requestCount(Self.origin + "/robots.txt") == 1)
+        #expect(try store.robots(origin: Self.origin)?.status == 404)
+        #expect(try store.counts().queued == 0)
+    }
+
+    @Test func attemptsRunOutOnAServerThatNeverRecovers() async throws {
+        let site = InMemorySite([
+            Self.origin + "/": [.init(status: 503, headers: [HTTPHeader("Retry-After", "0")], body: "down")]
+        ])
+        let folder = try temporaryFolder("in-memory-down")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, maximumAttempts: 3, useSitemaps: false)
+        let summary = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let page = try #require(try store.pagesByURL()[Self.origin + "/"])
+        #expect(page.status == 503)
+        #expect(page.errorKind == "http-503")
+        #expect(page.errorMessage == "gave up after 3 attempts")
+        #expect(summary.fetched == 1)
+        #expect(summary.errors == 1)
+        #expect(await site.requestCount(Self.origin + "/") == 3)
+    }
+
+    /// One redirect follower for pages, images and the association file: an image caught in a
+    /// loop is reported unreachable (each URL asked once), and the association file's redirect is
+    /// not followed (Apple follows none) but reported.
+    @Test func imageLoopsAndAssociationFileRedirectsGoThroughTheRedirectFollower() async throws {
+        let page = InMemorySite.Answer(
+            status: 200, headers: [HTTPHeader("Content-Type", "text/html")],
+            body: """
+                <!doctype html><html><head><title>Home</title>
+                <meta property="og:image" content="http://site.test/img/a.png"></head><body></body></html>
+                """)
+        let site = InMemorySite([
+            Self.origin + "/": [page],
+            Self.origin + "/img/a.png": [.init(status: 302, headers: [HTTPHeader("Location", "/img/b.png")])],
+            Self.origin + "/img/b.png": [.init(status: 307, headers: [HTTPHeader("Location", "a.png")])],
+            Self.origin + "/.well-known/apple-app-site-association": [
+                .init(status: 301, headers: [HTTPHeader("Location", "/aasa.json")])
+            ],
+            Self.origin + "/aasa.json": [
+                .init(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: "{}")
+            ],
+        ])
+        let folder = try temporaryFolder("in-memory-redirects")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, useSitemaps: false)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+
+        let home = try #require(try store.pagesByURL()[Self.origin + "/"])
+        let findings = JSONParser.parse(try #require(home.findingsJSON), lenient: false).value?.arrayValue ?? []
+        let image = findings.first { $0["rule"]?.stringValue == "CT010" }
+        #expect(image?["message"]?.stringValue?.contains("redirect loop: http://site.test/img/a.png") == true)
+        #expect(await site.requestCount(Self.origin + "/img/a.png") == 1)
+        #expect(await site.requestCount(Self.origin + "/img/b.png") == 1)
+
+        #expect(await site.requestCount(Self.origin + "/aasa.json") == 0)
+        let file = try #require(try store.siteFiles().first { $0.kind == "aasa" })
+        #expect(file.findingsJSON.contains("\"UL003\""))
+    }
+}
