@@ -13,7 +13,7 @@ public import Verification
 /// treat each page's canonical URL and `app-argument`.
 struct AssociationBook: Sendable {
     private let fetcher: any PageFetcher
-    private let store: CrawlStore
+    private let store: StoreQueue
     private let scope: CrawlScope
     private let mapping: OriginMapping?
     /// `--app`: the app IDs the rules are about; empty: every app the file names.
@@ -23,7 +23,7 @@ struct AssociationBook: Sendable {
     private let files = OnceEach<String, AssociationFile?>()
 
     init(
-        fetcher: any PageFetcher, store: CrawlStore, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
+        fetcher: any PageFetcher, store: StoreQueue, scope: CrawlScope, mapping: OriginMapping?, appIDs: [String],
         verifier: PageVerifier, clock: @escaping @Sendable () -> Double
     ) {
         self.fetcher = fetcher
@@ -53,11 +53,11 @@ struct AssociationBook: Sendable {
         guard let parsed = URLParser.parse(fetchOrigin), scope.violation(of: parsed) == nil else { return nil }
         let file = await AssociationFile.fetch(
             origin: origin, fetcher: fetcher, mapping: mapping, appIDs: appIDs, verifier: verifier)
-        try? store.saveSiteFile(
-            CrawlStore.SiteFileRecord(
-                url: file.url, kind: "aasa", summaryJSON: JSONValue.object(file.summary).serialized(pretty: false),
-                findingsJSON: JSONValue.array(file.findings.map { .object($0.json) }).serialized(pretty: false),
-                fetchedAt: clock()))
+        let record = CrawlStore.SiteFileRecord(
+            url: file.url, kind: "aasa", summaryJSON: JSONValue.object(file.summary).serialized(pretty: false),
+            findingsJSON: JSONValue.array(file.findings.map { .object($0.json) }).serialized(pretty: false),
+            fetchedAt: clock())
+        _ = try? await store.run { try $0.saveSiteFile(record) }
         return file
     }
 }

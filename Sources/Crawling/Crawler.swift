@@ -42,7 +42,7 @@ public struct CrawlError: Error, Sendable, Hashable, CustomStringConvertible {
 /// kill loses nothing and fetches again only what was in flight).
 public struct Crawler: Sendable {
     public let settings: CrawlSettings
-    public let store: CrawlStore
+    public let store: any CrawlStoring
     /// The rule checks run on every HTML page.
     public let verifier: PageVerifier
     /// `--app`: the app IDs (TEAMID.bundle.id) the universal-link rules are about; empty: every app
@@ -56,11 +56,16 @@ public struct Crawler: Sendable {
     private let fetcher: (any PageFetcher)?
     private let clock: @Sendable () -> Double
 
+    /// Whether the caller runs on a crawl's store queue, where every store call of a crawl runs
+    /// (never on Swift's cooperative pool).
+    public static var isOnStoreQueue: Bool { StoreQueue.isCurrent }
+
     /// Seconds since 1970, from the system clock.
     public static let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     public init(
-        settings: CrawlSettings, store: CrawlStore, verifier: PageVerifier = PageVerifier(), appIDs: [String] = [],
+        settings: CrawlSettings, store: any CrawlStoring, verifier: PageVerifier = PageVerifier(),
+        appIDs: [String] = [],
         extraURLs: [(url: String, foundOn: String)] = [], fetcher: (any PageFetcher)? = nil,
         clock: @escaping @Sendable () -> Double = Crawler.wallClock
     ) {
@@ -103,13 +108,17 @@ public struct Crawler: Sendable {
         let scope = CrawlScope(
             hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude,
             mapping: mapping)
+        // Every store call runs on the store's own queue, never on the cooperative pool.
+        let store = StoreQueue(self.store)
         let robots = RobotsBook(fetcher: fetcher, store: store, productToken: settings.productToken, clock: clock)
         let run: CrawlRun
         let frontier: CrawlFrontier<FrontierEntry>
         do {
-            (run, frontier) = try open(resume: resume, seed: seed, scope: scope, mapping: mapping, at: started)
+            (run, frontier) = try await store.run { [self] store in
+                try open(store, resume: resume, seed: seed, scope: scope, mapping: mapping, at: started)
+            }
         } catch {
-            throw CrawlError(error.description)
+            throw CrawlError((error as? CrawlStoreError)?.description ?? "\(error)")
         }
         let processor = PageProcessor(
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
@@ -127,7 +136,8 @@ public struct Crawler: Sendable {
             try await withThrowingTaskGroup(of: TaskResult.self) { group in
                 // A resumed run harvests again unless the interrupted one committed its harvest
                 // (entries, frontier rows and skipped URLs go in one transaction).
-                if settings.useSitemaps, try !resume || !store.hasSitemapEntries() {
+                let harvested = resume ? try await store.run { try $0.hasSitemapEntries() } : false
+                if settings.useSitemaps, !harvested {
                     loop.frontier.harvest(pending: true)
                     let answer = await robots.answer(forOrigin: seedOrigin)
                     let collector = SitemapCollector(fetcher: fetcher, mapping: mapping)
@@ -138,13 +148,14 @@ public struct Crawler: Sendable {
                 try await loop.crawl(&group)
                 group.cancelAll()
             }
-            try store.finishRun(at: clock())
+            let finished = clock()
+            try await store.run { try $0.finishRun(at: finished) }
         } catch let error as CrawlStoreError {
             throw CrawlError(error.description)
         } catch {
             throw CrawlError("\(error)")
         }
-        loop.report(force: true)
+        await loop.report(force: true)
         return CrawlSummary(
             fetched: loop.fetched, errors: loop.errors, elapsed: clock() - started, generation: run.generation)
     }
@@ -153,7 +164,8 @@ public struct Crawler: Sendable {
     /// budget) or resumes it (the budget counting what the store admitted), with the frontier
     /// that schedules it.
     private func open(
-        resume: Bool, seed: ParsedURL, scope: CrawlScope, mapping: OriginMapping?, at started: Double
+        _ store: any CrawlStoring, resume: Bool, seed: ParsedURL, scope: CrawlScope, mapping: OriginMapping?,
+        at started: Double
     ) throws(CrawlStoreError) -> (CrawlRun, CrawlFrontier<FrontierEntry>) {
         let run: CrawlRun
         var frontier: CrawlFrontier<FrontierEntry>
@@ -227,7 +239,7 @@ extension Crawler {
     /// writes each page with the links the frontier admits.
     private struct RunLoop {
         let settings: CrawlSettings
-        let store: CrawlStore
+        let store: StoreQueue
         let robots: RobotsBook
         let processor: PageProcessor
         let scope: CrawlScope
@@ -252,9 +264,10 @@ extension Crawler {
                 case .claim(let host, let limit):
                     // Claimed in batches (one write per batch, not per page); a batch not started
                     // at a kill is simply queued again by --resume.
-                    let batch = try store.claim(host: host, limit: limit, now: now)
+                    let batch = try await store.run { try $0.claim(host: host, limit: limit, now: now) }
                     if batch.isEmpty {
-                        frontier.exhausted(host, hostsWithWork: try store.hostsWithWork(), now: now)
+                        let hosts = try await store.run { try $0.hostsWithWork() }
+                        frontier.exhausted(host, hostsWithWork: hosts, now: now)
                     } else {
                         frontier.claimed(batch, for: host)
                     }
@@ -292,10 +305,10 @@ extension Crawler {
                     case .tick:
                         tickPending = false
                     case .sitemaps(let harvest):
-                        try add(harvest)
+                        try await add(harvest)
                     case .page(let entry, let outcome, let seconds):
                         try await finish(entry, outcome, seconds: seconds)
-                        report()
+                        await report()
                     }
                 }
             }
@@ -316,20 +329,21 @@ extension Crawler {
                         refreshAt: held.refreshAt)
                 }
                 switch frontier.blocked(entry, robots: hold, now: now) {
-                case .requeue(let notBefore): try store.requeue(id: entry.id ?? 0, notBefore: notBefore)
-                case .skip: try store.skip(id: entry.id ?? 0, skipped)
+                case .requeue(let notBefore):
+                    try await store.run { try $0.requeue(id: entry.id ?? 0, notBefore: notBefore) }
+                case .skip: try await store.run { try $0.skip(id: entry.id ?? 0, skipped) }
                 }
             case .retry(let retryAfter, var record):
                 let decision = frontier.retryRequested(
                     entry, status: record.status, seconds: seconds, retryAfter: retryAfter, now: now)
                 switch decision {
                 case .requeue(let notBefore):
-                    try store.requeue(id: entry.id ?? 0, notBefore: notBefore)
+                    try await store.run { try $0.requeue(id: entry.id ?? 0, notBefore: notBefore) }
                 case .giveUp(.retryAfterTooLong(let asked, let longest)):
                     record.errorKind = "http-\(record.status ?? 0)"
                     record.errorMessage =
                         "Retry-After too long: \(Int(asked.rounded())) s (at most \(Int(longest)) s are waited); not retried"
-                    try complete(entry, record, links: [], skipped: [])
+                    try await complete(entry, record, links: [], skipped: [])
                 case .giveUp(.attemptsSpent(let attempts)):
                     record.errorMessage = [record.errorMessage, "gave up after \(attempts) attempts"]
                         .compactMap { $0 }.joined(separator: "; ")
@@ -337,22 +351,23 @@ extension Crawler {
                     fetched += 1
                     errors += 1
                     // No alias for the end of a redirect chain that never answered.
-                    _ = try store.complete(record, discovered: [], skipped: [])
+                    let given = record
+                    _ = try await store.run { try $0.complete(given, discovered: [], skipped: [], aliases: []) }
                 }
             case .page(let record, let links, let skipped):
                 frontier.fetched(entry, status: record.status, seconds: seconds, now: now)
-                try complete(entry, record, links: links, skipped: skipped)
+                try await complete(entry, record, links: links, skipped: skipped)
             }
         }
 
         /// Stores a finished page with the links the budget admits, and the URLs it skips.
         mutating func complete(
             _ entry: FrontierEntry, _ record: PageRecord, links: [FrontierEntry], skipped: [SkippedURL]
-        ) throws(CrawlStoreError) {
+        ) async throws {
             fetched += 1
             if record.status.map({ $0 >= 400 }) ?? true || record.errorKind != nil { errors += 1 }
             var skipped = skipped
-            let admitted = try admit(links, skipped: &skipped)
+            let admitted = try await admit(links, skipped: &skipped)
             if recentlySkipped.count > 50_000 { recentlySkipped.removeAll(keepingCapacity: true) }
             skipped.removeAll { !recentlySkipped.insert($0.url + "\u{0}" + $0.reason).inserted }
             var aliases: [FrontierEntry] = []
@@ -364,12 +379,16 @@ extension Crawler {
                         url: record.finalURL, key: finalKey, host: entry.host, depth: entry.depth,
                         discovery: .redirect, foundOn: entry.url))
             }
-            let added = try store.complete(record, discovered: admitted, skipped: skipped, aliases: aliases)
+            let toSkip = skipped
+            let toAlias = aliases
+            let added = try await store.run {
+                try $0.complete(record, discovered: admitted, skipped: toSkip, aliases: toAlias)
+            }
             frontier.enqueued(hosts: added.map(\.host))
         }
 
         /// The sitemaps' entries: those in scope join the frontier within the budget.
-        mutating func add(_ harvest: SitemapHarvest) throws(CrawlStoreError) {
+        mutating func add(_ harvest: SitemapHarvest) async throws {
             frontier.harvest(pending: false)
             var skipped = harvest.problems
             var candidates: [FrontierEntry] = []
@@ -389,16 +408,20 @@ extension Crawler {
                         url: text, key: entry.key, host: PageProcessor.authority(of: url), depth: 1,
                         discovery: .sitemap, foundOn: entry.sitemapURL))
             }
-            let admitted = try admit(candidates, skipped: &skipped)
-            let added = try store.addSitemapHarvest(harvest.entries, enqueue: admitted, skipped: skipped)
+            let admitted = try await admit(candidates, skipped: &skipped)
+            let toSkip = skipped
+            let added = try await store.run {
+                try $0.addSitemapHarvest(harvest.entries, enqueue: admitted, skipped: toSkip)
+            }
             frontier.enqueued(hosts: added.map(\.host))
         }
 
         /// New frontier candidates: the ones not seen yet, within the budget; the rest recorded.
-        mutating func admit(_ candidates: [FrontierEntry], skipped: inout [SkippedURL]) throws(CrawlStoreError)
+        mutating func admit(_ candidates: [FrontierEntry], skipped: inout [SkippedURL]) async throws
             -> [FrontierEntry]
         {
-            let known = try store.knownKeys(candidates.map(\.key))
+            let keys = candidates.map(\.key)
+            let known = try await store.run { try $0.knownKeys(keys) }
             let (admitted, refused) = frontier.admit(candidates, known: known)
             for (candidate, reason) in refused {
                 skipped.append(
@@ -410,12 +433,12 @@ extension Crawler {
         }
 
         /// The progress line, at most four times a second (`force`: now).
-        mutating func report(force: Bool = false) {
+        mutating func report(force: Bool = false) async {
             guard let progress else { return }
             let now = clock()
             guard force || now - lastProgress >= 0.25 else { return }
             lastProgress = now
-            let counts = try? store.counts()
+            let counts = try? await store.run { try $0.counts() }
             progress(
                 CrawlProgress(
                     fetched: fetched, queued: counts?.queued ?? 0, inFlight: counts?.inFlight ?? 0, errors: errors,

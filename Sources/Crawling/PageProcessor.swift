@@ -28,7 +28,7 @@ struct PageProcessor: Sendable {
     let settings: CrawlSettings
     let fetcher: any PageFetcher
     let robots: RobotsBook
-    let store: CrawlStore
+    let store: StoreQueue
     let scope: CrawlScope
     let mapping: OriginMapping?
     let clock: @Sendable () -> Double
@@ -59,7 +59,8 @@ struct PageProcessor: Sendable {
         }
         // Redirects are followed by hand, each hop scope- and robots-checked.
         var chain = RedirectFollower(start: start, key: entry.key, maximumHops: settings.maximumRedirects)
-        let previous = isRecrawl ? try? store.previousPage(key: entry.key) : nil
+        let key = entry.key
+        let previous = isRecrawl ? try? await store.run({ try $0.previousPage(key: key) }) : nil
         var response: FetchResponse
         fetching: while true {
             let url = chain.url
@@ -101,12 +102,16 @@ struct PageProcessor: Sendable {
                 }
                 return .page(record, links: [], skipped: [])
             }
+            // A target that is (or will be) crawled on its own ends the chain there.
+            var crawledOnItsOwn = false
+            if let target = chain.target(status: response.status, location: response.header("Location")) {
+                crawledOnItsOwn = (try? await store.run { try $0.contains(key: target.key) }) == true
+            }
             let step = chain.receive(status: response.status, location: response.header("Location")) { target in
                 if let (reason, detail) = scope.violation(of: target.parsed) {
                     return .outOfScope(reason: reason.rawValue, detail: detail)
                 }
-                // A target that is (or will be) crawled on its own ends the chain there.
-                return (try? store.contains(key: target.key)) == true ? .endChain : .follow
+                return crawledOnItsOwn ? .endChain : .follow
             }
             switch step {
             case .answer:

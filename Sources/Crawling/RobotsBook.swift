@@ -33,7 +33,7 @@ actor RobotsBook {
     }
 
     private let fetcher: any PageFetcher
-    private let store: CrawlStore
+    private let store: StoreQueue
     private let productToken: String
     private let clock: @Sendable () -> Double
     private var cache: [String: Cached] = [:]
@@ -41,7 +41,7 @@ actor RobotsBook {
 
     static let applebotTokens = ["applebot", "googlebot"]
 
-    init(fetcher: any PageFetcher, store: CrawlStore, productToken: String, clock: @escaping @Sendable () -> Double) {
+    init(fetcher: any PageFetcher, store: StoreQueue, productToken: String, clock: @escaping @Sendable () -> Double) {
         self.fetcher = fetcher
         self.store = store
         self.productToken = productToken
@@ -83,10 +83,10 @@ actor RobotsBook {
     /// `previous`: the cache entry held so far in this crawl (its last good rules outlive an
     /// unreachable refresh); nil on the first ask, when the store's record is reused if fresh.
     private static func load(
-        origin: String, previous: RobotsCacheEntry?, fetcher: any PageFetcher, store: CrawlStore, productToken: String,
+        origin: String, previous: RobotsCacheEntry?, fetcher: any PageFetcher, store: StoreQueue, productToken: String,
         clock: @Sendable () -> Double
     ) async -> Cached {
-        if previous == nil, let record = try? store.robots(origin: origin) {
+        if previous == nil, let record = try? await store.run({ try $0.robots(origin: origin) }) {
             let answer = answer(from: record, productToken: productToken)
             let entry = RobotsCacheEntry(policy: answer.policy, at: record.fetchedAt)
             if !entry.needsRefresh(at: clock()) { return Cached(entry: entry, answer: answer) }
@@ -115,7 +115,10 @@ actor RobotsBook {
         var entry = previous ?? RobotsCacheEntry(policy: outcome, at: record.fetchedAt)
         let applied = previous == nil ? outcome : entry.record(outcome, at: record.fetchedAt)
         // An unreachable refresh does not replace good rules in the store: a resumed crawl asks again.
-        if !outcome.isUnreachable || applied.isUnreachable { try? store.saveRobots(record) }
+        if !outcome.isUnreachable || applied.isUnreachable {
+            let saved = record
+            _ = try? await store.run { try $0.saveRobots(saved) }
+        }
         var answer = answer(policy: applied, productToken: productToken)
         answer.refreshAt = record.fetchedAt + refreshInterval(outcome)
         return Cached(entry: entry, answer: answer)

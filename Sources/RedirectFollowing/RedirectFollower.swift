@@ -105,6 +105,15 @@ public struct RedirectFollower: Sendable, Hashable {
         (300..<400).contains(status) && status != 304 && location != nil
     }
 
+    /// Where an answer redirects to, without taking it (nil: not a redirect, or a `Location` that
+    /// does not parse); lets a caller look the target up before `receive` judges it.
+    public func target(status: Int, location: String?) -> Target? {
+        guard Self.isRedirect(status: status, location: location), let location,
+            let parsed = URLParser.parse(location, base: current)
+        else { return nil }
+        return Target(parsed)
+    }
+
     /// Takes the answer to a fetch of `url`. `judge` is asked about a parsed target before the
     /// loop and hop checks (its `.outOfScope` wins over both; its `.endChain` over the hop limit).
     public mutating func receive(status: Int, location: String?, judge: (Target) -> Verdict = { _ in .follow })
