@@ -64,12 +64,10 @@ let package = Package(
         .target(
             name: "Crawling",
             dependencies: [
-                "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "RedirectFollowing", "SpotlightIndex",
-                "UniversalLinks",
-                "MarkupExtraction",
-                "PageAnalysis",
-                "PageFetching", "RobotsExclusion", "RuleIDs", "Sitemaps", "SpotlightModel", "URLNormalization",
-                "Verification", .product(name: "Crypto", package: "swift-crypto"),
+                "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction", "PageAnalysis",
+                "PageFetching", "RedirectFollowing", "Reports", "RobotsExclusion", "RuleIDs", "Sitemaps",
+                "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 public import CrawlStore
 import Foundation
 public import LenientJSON
+import Reports
 import URLNormalization
 public import Verification
 
@@ -104,8 +105,8 @@ public struct CrawlReportWriter: Sendable {
         into folder: String, collectingFindings: Bool = false, onPage: (StreamedPage) -> Void = { _ in }
     ) throws -> Written {
         let path = (folder as NSString).appendingPathComponent("report.json")
-        var pagesOutput = try PartialFile(path + ".pages.partial")
-        var candidates = try PartialFile((folder as NSString).appendingPathComponent("candidates.jsonl"))
+        let pagesOutput = try PartialFile(path + ".pages.partial")
+        let candidates = try PartialFile((folder as NSString).appendingPathComponent("candidates.jsonl"))
         var pass = Pass(collectingFindings: collectingFindings, linking: localEntries != nil)
         try store.forEachPage(batchSize: 64) { pages in
             for page in pages {
@@ -154,7 +155,7 @@ public struct CrawlReportWriter: Sendable {
     private func assemble(
         _ path: String, pagesFile: String, totals: Totals, siteFindings: [Finding], linking: LinkReport?
     ) throws -> JSONValue {
-        var output = try PartialFile(path)
+        let output = try PartialFile(path)
         let skipped = try store.skippedURLs()
         let notCrawled = try store.sitemapLocationsNotCrawled()
         let notInSitemaps = try store.sitemapEntries().isEmpty ? [] : try store.pagesNotInSitemaps()
@@ -339,55 +340,5 @@ public struct CrawlReportWriter: Sendable {
 
     static func timestamp(_ seconds: Double) -> String {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
-    }
-}
-
-/// A file written through a 1 MiB buffer under `<path>.partial`, moved into place by `commit()`,
-/// so a reader never sees half a report.
-struct PartialFile {
-    let path: String
-    let partialPath: String
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(_ path: String) throws {
-        self.path = path
-        partialPath = path.hasSuffix(".partial") ? path : path + ".partial"
-        guard FileManager.default.createFile(atPath: partialPath, contents: nil),
-            let handle = FileHandle(forWritingAtPath: partialPath)
-        else { throw CrawlError("\(partialPath): cannot be written") }
-        self.handle = handle
-        buffer.reserveCapacity(1 << 20)
-    }
-
-    mutating func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 20 { flush() }
-    }
-
-    /// Copies another file's bytes in, a megabyte at a time.
-    mutating func append(contentsOf file: String) throws {
-        flush()
-        guard let source = FileHandle(forReadingAtPath: file) else { throw CrawlError("\(file): cannot be read") }
-        defer { try? source.close() }
-        while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty { handle.write(chunk) }
-    }
-
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    mutating func close() throws {
-        flush()
-        try handle.close()
-    }
-
-    /// Closes the file and moves it to `path`.
-    mutating func commit() throws {
-        try close()
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: partialPath, toPath: path)
     }
 }

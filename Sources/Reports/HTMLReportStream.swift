@@ -58,9 +58,9 @@ public struct HTMLReportStream {
         var html = HTMLReport(report: report)
         html.baseline = baseline
         let links = html.linkedEntries
-        let output: PartialOutput
+        let output: PartialFile
         do {
-            output = try PartialOutput(path)
+            output = try PartialFile(path)
             try rows.close()
             try details.close()
             try html.emitDocument(tally: tally, glossary: glossary, emit: output.write) { emit in
@@ -147,37 +147,5 @@ struct FragmentFile {
             guard let chunk = try reader.read(upToCount: 1 << 20), !chunk.isEmpty else { break }
             pending.append(contentsOf: chunk)
         }
-    }
-}
-
-/// `index.html` under `<path>.partial`, moved into place when complete.
-final class PartialOutput {
-    let path: String
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(_ path: String) throws {
-        self.path = path
-        guard FileManager.default.createFile(atPath: path + ".partial", contents: nil),
-            let handle = FileHandle(forWritingAtPath: path + ".partial")
-        else { throw ReportFileError(path: path + ".partial", message: "cannot be written") }
-        self.handle = handle
-        buffer.reserveCapacity(1 << 20)
-    }
-
-    func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 20 {
-            handle.write(Data(buffer))
-            buffer.removeAll(keepingCapacity: true)
-        }
-    }
-
-    func commit() throws {
-        handle.write(Data(buffer))
-        buffer.removeAll()
-        try handle.close()
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
     }
 }
