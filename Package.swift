@@ -234,6 +234,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "CrawlJobsTests",
+            dependencies: ["CrawlJobs", "Crawling", "Reports", "Verification"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "SpotlightIndexTests",
             dependencies: [
                 "SpotlightIndex", "SpotlightModel", "SpotCheckTestSupport", "LenientJSON",

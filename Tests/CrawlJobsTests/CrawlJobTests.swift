@@ -1,0 +1,75 @@
+import CrawlJobs
+import Crawling
+import Foundation
+import Reports
+import Synchronization
+import Testing
+import Verification
+
+/// The crawl as a library call: a request in, an outcome (or a typed failure) out, events in order.
+@Suite("CrawlJob", .serialized)
+struct CrawlJobTests {
+    static let fixtures: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("Fixtures/html").path
+    }()
+
+    static func folder(_ name: String) -> String {
+        NSTemporaryDirectory() + "spotcheck-job-\(name)-\(UUID().uuidString)"
+    }
+
+    static func request(seed: String?, output: String, formats: Set<ReportFormat> = [.json]) -> CrawlRequest {
+        CrawlRequest(
+            seed: seed, settings: CrawlSettings(seed: "", timeout: 5), output: output,
+            reportFiles: ReportFiles(formats: formats, toolVersion: "test"))
+    }
+
+    @Test("a served folder is crawled end to end: outcome, files, and events in order")
+    func fixtureSite() async throws {
+        let output = Self.folder("fixture")
+        let events = Mutex<[CrawlEvent]>([])
+        let outcome = try await CrawlJob(
+            Self.request(seed: Self.fixtures, output: output, formats: [.json, .sarif, .html])
+        )
+        .run { event in events.withLock { $0.append(event) } }
+        #expect(outcome.summary.fetched == 40)
+        #expect(outcome.totals.pages == 40)
+        #expect(outcome.seedNotFetched == nil)
+        #expect(outcome.severitiesFound.contains(.error))
+        for file in ["report.json", "candidates.jsonl", "findings.sarif", "index.html", "crawl.sqlite"] {
+            #expect(FileManager.default.fileExists(atPath: output + "/" + file), "\(file)")
+        }
+        let seen = events.withLock { $0 }
+        let finished = try #require(seen.firstIndex { if case .crawlFinished = $0 { true } else { false } })
+        let firstFindings = try #require(seen.firstIndex { if case .pageFindings = $0 { true } else { false } })
+        let site = try #require(seen.firstIndex { if case .siteFindings = $0 { true } else { false } })
+        #expect(finished < firstFindings && firstFindings < site)
+        let wrote = seen.compactMap { if case .wrote(let path) = $0 { path } else { nil } }
+        #expect(Set(wrote.map { ($0 as NSString).lastPathComponent }) == ["findings.sarif", "index.html"])
+    }
+
+    @Test(
+        "each failure has its kind",
+        arguments: [
+            ("not a url or folder", nil as String?, CrawlJobError.Kind.cannotCrawl),
+            ("FIXTURES", "missing-items.json", .localItemsUnreadable),
+        ])
+    func failuresHaveKinds(seed: String, items: String?, kind: CrawlJobError.Kind) async throws {
+        let output = Self.folder("failure")
+        var request = Self.request(seed: seed == "FIXTURES" ? Self.fixtures : seed, output: output)
+        request.itemsFile = items.map { output + "/" + $0 }
+        let error = await #expect(throws: CrawlJobError.self) { try await CrawlJob(request).run() }
+        #expect(error?.kind == kind, "\(String(describing: error))")
+    }
+
+    @Test("nothing to resume is a crawl failure naming the folder")
+    func nothingToResume() async throws {
+        let output = Self.folder("resume")
+        var request = Self.request(seed: nil, output: output)
+        request.resume = true
+        let error = await #expect(throws: CrawlJobError.self) { try await CrawlJob(request).run() }
+        #expect(error?.kind == .cannotCrawl)
+        #expect(error?.message.contains(output) == true)
+    }
+}
