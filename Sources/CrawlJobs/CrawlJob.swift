@@ -48,13 +48,15 @@ public struct CrawlJob: Sendable {
 
     private func locate() throws(CrawlJobError) -> Place {
         var seed = request.seed ?? ""
+        // --resume --output DIR: the seed is the one the store names (its settings are read once).
+        var stored: CrawlSettings?
         if request.seed == nil, let output = request.output {
-            // --resume --output DIR: the seed is the one the store names.
             let storePath = (output as NSString).appendingPathComponent(Self.storeName)
-            guard let stored = try? StoredCrawl.settings(inStoreAt: storePath) else {
+            guard let settings = try? StoredCrawl.settings(inStoreAt: storePath) else {
                 throw CrawlJobError(.cannotCrawl, "\(storePath): no crawl to resume")
             }
-            seed = stored.source.isEmpty ? stored.seed : stored.source
+            stored = settings
+            seed = settings.source.isEmpty ? settings.seed : settings.source
         }
         var isDirectory: ObjCBool = false
         let servesFolder =
@@ -73,7 +75,7 @@ public struct CrawlJob: Sendable {
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw CrawlJobError(.cannotCrawl, "\(storePath): no crawl store to resume")
         }
-        place.previousSettings = try? StoredCrawl.settings(inStoreAt: storePath)
+        place.previousSettings = stored ?? (try? StoredCrawl.settings(inStoreAt: storePath))
         return place
     }
 

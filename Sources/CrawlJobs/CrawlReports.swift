@@ -11,7 +11,7 @@ import Verification
 /// files of `--format`, and the findings for the console. Used after a crawl and by
 /// `spotcheck report`.
 struct CrawlReports: Sendable {
-    let store: CrawlStore
+    let store: any CrawlRecordSource
     let mapping: OriginMapping?
     let siteVerifier: SiteVerifier
     let localEntries: [LocalEntry]?

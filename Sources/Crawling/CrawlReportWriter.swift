@@ -110,9 +110,11 @@ public struct CrawlReportWriter: Sendable {
         var pass = Pass(collectingFindings: collectingFindings, linking: localEntries != nil)
         try store.forEachPage(batchSize: 64) { pages in
             for page in pages {
-                let findings = Self.findings(page.findingsJSON)
+                // Parsed once: the page's findings as report.json writes them and as typed values.
+                let storedFindings = page.findingsJSON.map(Self.parsed)
+                let findings = (storedFindings?.arrayValue ?? []).compactMap(Finding.init(json:))
                 pass.add(page, findings: findings, shown: shown)
-                let json = pageJSON(page)
+                let json = pageJSON(page, findings: storedFindings)
                 pagesOutput.write(
                     (pass.totals.pages == 1 ? "\n    " : ",\n    ") + JSONValue.object(json).serialized(pretty: false))
                 let item = candidateItem(page)
@@ -275,7 +277,8 @@ public struct CrawlReportWriter: Sendable {
         "links", "sources", "summary",
     ]
 
-    private func pageJSON(_ page: PageRecord) -> JSONObject {
+    /// A page as report.json has it; `findings` is its stored findings, parsed.
+    private func pageJSON(_ page: PageRecord, findings: JSONValue?) -> JSONObject {
         var object = JSONObject()
         object.append("url", .string(shown(page.requestedURL)))
         object.append("finalURL", .string(shown(page.finalURL)))
@@ -293,7 +296,7 @@ public struct CrawlReportWriter: Sendable {
         object.append("notModified", JSONValue(page.notModified))
         object.append("applebotAllowed", page.applebotAllowed.map { JSONValue($0) } ?? .null)
         object.append("headers", Self.parsed(page.headersJSON))
-        if let findings = page.findingsJSON { object.append("findings", Self.parsed(findings)) }
+        if let findings { object.append("findings", findings) }
         if let markup = page.markupJSON {
             var analysis = Self.parsed(markup).objectValue ?? JSONObject()
             let dropped = includesMarkup ? ["summary"] : Self.markupDumpKeys
@@ -321,11 +324,6 @@ public struct CrawlReportWriter: Sendable {
         }
         item.append("attributeSet", .object(attributeSet))
         return item
-    }
-
-    static func findings(_ json: String?) -> [Finding] {
-        guard let json, json != "[]" else { return [] }
-        return (parsed(json).arrayValue ?? []).compactMap(Finding.init(json:))
     }
 
     static func parsed(_ json: String) -> JSONValue {

@@ -85,9 +85,7 @@ extension AnalyzedPage {
     /// What the site-level rules compare of this page (noindex from candidacy, as in a crawl).
     public var sitePage: SitePage {
         SitePage(
-            url: markup.url, status: nil, isHTML: true, isNoindex: candidacy.failing.contains(.noindex),
-            canonical: markup.canonicals.first?.content, title: attributes.attributeSet.title,
-            contentDescription: attributes.attributeSet.contentDescription,
-            thumbnailURL: attributes.attributeSet.thumbnailURL, appArgument: markup.smartAppBanner?.appArgument)
+            url: markup.url, markup: markup, attributes: attributes, candidacy: candidacy, status: nil,
+            applebotAllowed: nil)
     }
 }

@@ -86,7 +86,19 @@ public struct CheckedPage: Sendable {
     /// What the site-level rules compare of this page (noindex from candidacy, as in every command).
     public func sitePage(url: String) -> SitePage {
         SitePage(
-            url: url, status: context.status, isHTML: true, applebotAllowed: context.applebotAllowed,
+            url: url, markup: markup, attributes: attributes, candidacy: candidacy, status: context.status,
+            applebotAllowed: context.applebotAllowed)
+    }
+}
+
+extension SitePage {
+    /// An analysed HTML page as the site-level rules compare it; noindex comes from its candidacy.
+    init(
+        url: String, markup: PageMarkup, attributes: PageAttributes, candidacy: Candidacy, status: Int?,
+        applebotAllowed: Bool?
+    ) {
+        self.init(
+            url: url, status: status, isHTML: true, applebotAllowed: applebotAllowed,
             isNoindex: candidacy.failing.contains(.noindex), canonical: markup.canonicals.first?.content,
             title: attributes.attributeSet.title, contentDescription: attributes.attributeSet.contentDescription,
             thumbnailURL: attributes.attributeSet.thumbnailURL, appArgument: markup.smartAppBanner?.appArgument)

@@ -36,11 +36,7 @@ extension HTMLReport {
         return "<label>\(label) <select name=\"\(name)\">\(items.joined())</select></label> "
     }
 
-    /// A page's table row: `rowStart`, the linked attribute (local items), `rowRest`.
-    func pageRow(_ page: ReportPage, linked: [(entry: String, key: String)]? = nil) -> String {
-        rowStart(page) + linkedAttribute(linked) + rowRest(page)
-    }
-
+    /// A page's table row is `rowStart`, the linked attribute (local items), `rowRest`.
     func rowStart(_ page: ReportPage) -> String {
         let counts = page.counts
         return "<tr data-severities=\"\(counts.present.isEmpty ? "none" : counts.present)\""
@@ -89,13 +85,7 @@ extension HTMLReport {
 
     // MARK: - Page details
 
-    /// A page's details: `detailsHead`, its local items (`linkedSection`), `detailsTail`.
-    func pageDetails(_ page: ReportPage, glossary: RuleGlossary, linked: [(entry: String, key: String)]? = nil)
-        -> String
-    {
-        detailsHead(page) + linkedSection(linked) + detailsTail(page, glossary: glossary)
-    }
-
+    /// A page's details are `detailsHead`, its local items (`linkedSection`), `detailsTail`.
     func detailsHead(_ page: ReportPage) -> String {
         let counts = page.counts
         var html = "<details class=\"page\" id=\"\(page.anchor)\"><summary>"

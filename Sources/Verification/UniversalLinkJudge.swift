@@ -31,11 +31,4 @@ public struct UniversalLinkJudge: Sendable {
         if let excluded { return .excluded(rule: excluded) }
         return .notMatched
     }
-
-    /// The page context's verdicts for a page: its canonical URL (else its URL) and its https
-    /// `app-argument`.
-    public func judge(canonical: String, appArgument: String?, into context: inout PageContext) {
-        context.canonicalLink = verdict(for: canonical)
-        if let appArgument { context.appArgumentLink = verdict(for: appArgument) }
-    }
 }

@@ -41,10 +41,10 @@ struct UniversalLinkJudgeTests {
             </head></html>
             """
         let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/about.html")
+        let judge = try Self.judge()
         var context = PageContext()
-        try Self.judge().judge(
-            canonical: "https://www.example.com/about.html", appArgument: page.smartAppBanner?.appArgument,
-            into: &context)
+        context.canonicalLink = judge.verdict(for: "https://www.example.com/about.html")
+        context.appArgumentLink = page.smartAppBanner?.appArgument.flatMap(judge.verdict(for:))
         let rules = PageVerifier().verify(page, context: context).map(\.ruleID)
         #expect(rules.contains("UL020"))
         #expect(rules.contains("SAB021"))
