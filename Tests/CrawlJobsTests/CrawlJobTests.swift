@@ -72,4 +72,16 @@ struct CrawlJobTests {
         #expect(error?.kind == .cannotCrawl)
         #expect(error?.message.contains(output) == true)
     }
+
+    @Test("an unreadable --baseline names the file, and the reports of the crawl are already written")
+    func unreadableBaseline() async throws {
+        let output = Self.folder("baseline")
+        var request = Self.request(seed: Self.fixtures, output: output)
+        request.baseline = output + "/no-such-report.json"
+        let error = await #expect(throws: CrawlJobError.self) { try await CrawlJob(request).run() }
+        #expect(error?.kind == .baselineUnreadable)
+        #expect(error?.message.contains("no-such-report.json") == true)
+        #expect(FileManager.default.fileExists(atPath: output + "/report.json"))
+        #expect(FileManager.default.fileExists(atPath: output + "/candidates.jsonl"))
+    }
 }
