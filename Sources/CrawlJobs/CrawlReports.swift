@@ -45,8 +45,11 @@ struct CrawlReports: Sendable {
         do {
             if reportFiles.formats.contains(.html) { html = try HTMLReportStream(folder: folder) }
             written = try writer.write(into: folder, collectingFindings: reportFiles.wantsMore) { page in
-                html?.add(page: .object(page.json))
-                if baseline != nil { comparablePages.append(ReportDiff.comparablePage(page.json)) }
+                if html != nil || baseline != nil {
+                    let json = page.json  // parsed only for the outputs that read the page's members
+                    html?.add(page: .object(json))
+                    if baseline != nil { comparablePages.append(ReportDiff.comparablePage(json)) }
+                }
                 if !page.findings.isEmpty { events(.pageFindings(url: page.url, findings: page.findings)) }
                 if collectingCandidates, let item = page.candidateItem, let searchable = try? SearchableItem(json: item)
                 {

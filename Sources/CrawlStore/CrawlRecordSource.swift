@@ -2,8 +2,9 @@
 /// test's counting fake, is another: report code never names the concrete store.
 public protocol CrawlRecordSource: Sendable {
     func currentRun() throws(CrawlStoreError) -> CrawlRun?
-    /// The current generation's pages in frontier order, in batches of at most `batchSize`.
-    func forEachPage(batchSize: Int, _ body: ([PageRecord]) throws -> Void) throws
+    /// The current generation's pages in frontier order, in batches of at most `batchSize`; their
+    /// raw markup dumps (`markupDumpJSON`) only with `includingMarkupDump`.
+    func forEachPage(batchSize: Int, includingMarkupDump: Bool, _ body: ([PageRecord]) throws -> Void) throws
     func skippedURLs() throws(CrawlStoreError) -> [SkippedURL]
     func robots(origin: String) throws(CrawlStoreError) -> CrawlStore.RobotsRecord?
     func sitemapEntries() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord]

@@ -46,8 +46,13 @@ extension CrawlStore {
 
     /// Pages of the current generation, in frontier order, passed to `body` in batches of at most
     /// `batchSize` (each batch is read in its own transaction; `body` runs outside of it and may
-    /// use the store). Errors from the store are `CrawlStoreError`; errors from `body` are rethrown.
-    public func forEachPage(batchSize: Int = 64, _ body: ([PageRecord]) throws -> Void) throws {
+    /// use the store). Without `includingMarkupDump`, the pages' raw markup dumps are not read
+    /// (`markupDumpJSON` is nil). Errors from the store are `CrawlStoreError`; errors from `body`
+    /// are rethrown.
+    public func forEachPage(
+        batchSize: Int = 64, includingMarkupDump: Bool = true, _ body: ([PageRecord]) throws -> Void
+    ) throws {
+        let columns = includingMarkupDump ? Self.pageColumns : Self.pageColumnsWithoutDump
         let size = max(1, batchSize)
         var after = Int64.min
         while true {
@@ -55,7 +60,7 @@ extension CrawlStore {
                 guard let generation = try Self.currentGeneration(db) else { return [] }
                 let statement = try db.cachedStatement(
                     sql: """
-                        SELECT \(Self.pageColumns) FROM page
+                        SELECT \(columns) FROM page
                         WHERE generation = ? AND frontier_id > ? ORDER BY frontier_id LIMIT ?
                         """)
                 return try Row.fetchAll(statement, arguments: [generation, after, size]).map(Self.pageRecord)
@@ -83,7 +88,7 @@ extension CrawlStore {
             guard let generation = try Self.currentGeneration(db) else { return [] }
             let statement = try db.cachedStatement(
                 sql: """
-                    SELECT \(Self.pageColumns) FROM page WHERE generation < ?
+                    SELECT \(Self.pageColumnsWithoutDump) FROM page WHERE generation < ?
                     ORDER BY generation DESC, frontier_id
                     """)
             return try Row.fetchAll(statement, arguments: [generation]).map(Self.pageRecord)
@@ -97,8 +102,12 @@ extension CrawlStore {
         redirects_json, timings_json, body_bytes, body_sha256, etag, last_modified, not_modified, error_kind, \
         error_message, markup_json, attribute_set_json, findings_json, applebot_allowed, fetched_at, \
         unique_identifier, canonical, app_argument, title, description, thumbnail_url, is_candidate, \
-        failing_conditions, error_count, warning_count, info_count, payload_version
+        failing_conditions, error_count, warning_count, info_count, payload_version, markup_dump_json
         """
+
+    /// `pageColumns` with NULL for the raw markup dump, which the reports rarely need.
+    static let pageColumnsWithoutDump =
+        String(pageColumns.dropLast("markup_dump_json".count)) + "NULL AS markup_dump_json"
 
     static func insert(_ page: PageRecord, generation: Int, _ db: Database) throws {
         // REPLACE on the unique key: the previous generation's page of this key goes.
@@ -106,7 +115,7 @@ extension CrawlStore {
             sql: """
                 INSERT OR REPLACE INTO page (generation, \(pageColumns))
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try statement.execute(arguments: [
             generation, page.frontierID, page.requestedURL, page.finalURL, page.key, page.finalKey, page.depth,
@@ -116,7 +125,7 @@ extension CrawlStore {
             page.verdict?.uniqueIdentifier, page.verdict?.canonical, page.verdict?.appArgument, page.verdict?.title,
             page.verdict?.contentDescription, page.verdict?.thumbnailURL, page.verdict?.isCandidate,
             page.verdict.map { $0.failingConditions.joined(separator: " ") }, page.findingCounts.errors,
-            page.findingCounts.warnings, page.findingCounts.infos, page.payloadVersion,
+            page.findingCounts.warnings, page.findingCounts.infos, page.payloadVersion, page.markupDumpJSON,
         ])
     }
 
@@ -133,7 +142,8 @@ extension CrawlStore {
             frontierID: row[0], requestedURL: row[1], finalURL: row[2], key: row[3], finalKey: row[4], depth: row[5],
             status: row[6], contentType: row[7], headersJSON: row[8], redirectsJSON: row[9], timingsJSON: row[10],
             bodyBytes: row[11], bodySHA256: row[12], etag: row[13], lastModified: row[14], notModified: row[15],
-            errorKind: row[16], errorMessage: row[17], markupJSON: row[18], attributeSetJSON: row[19],
+            errorKind: row[16], errorMessage: row[17], markupJSON: row[18], markupDumpJSON: row[35],
+            attributeSetJSON: row[19],
             findingsJSON: row[20], applebotAllowed: row[21], fetchedAt: row[22], verdict: verdict,
             findingCounts: FindingCounts(errors: row[31], warnings: row[32], infos: row[33]), payloadVersion: row[34])
     }

@@ -113,12 +113,15 @@ public struct FindingCounts: Sendable, Hashable, Codable {
 }
 
 /// What a fetch of one frontier entry produced: typed columns for what the crawl and the reports
-/// query, and the analysis payload (`markupJSON`, the `extract` contract plus the attribute set's
-/// provenance and deep links, versioned by `payloadVersion`) as JSON the crawler wrote.
+/// query, and the analysis payload as JSON the crawler wrote, versioned by `payloadVersion`:
+/// `markupJSON` (the page's analysis: the `extract` contract's summary fields, the attribute set
+/// with its provenance and deep links, candidacy, diagnostics) and `markupDumpJSON` (the raw
+/// markup: JSON-LD, Microdata, RDFa, Open Graph, links …).
 public struct PageRecord: Sendable, Hashable, Codable {
-    /// The current payload version: 2 (since 2026-11-25) has no summary spliced into the
-    /// analysis (it is in typed columns); 1 had it.
-    public static let currentPayloadVersion = 2
+    /// The current payload version. 3 (since 2026-11-25): `markupJSON` is the analysis exactly as
+    /// report.json shows it and the raw dump is in `markupDumpJSON`; 2: `markupJSON` held both; 1:
+    /// as 2, with a summary object spliced in first (now typed columns).
+    public static let currentPayloadVersion = 3
 
     /// The frontier entry this page completes.
     public var frontierID: Int64
@@ -148,6 +151,9 @@ public struct PageRecord: Sendable, Hashable, Codable {
     public var errorKind: String?
     public var errorMessage: String?
     public var markupJSON: String?
+    /// The raw markup dump (payload version 3 and later); `nil` when the store was read without
+    /// it or the page has none.
+    public var markupDumpJSON: String?
     public var attributeSetJSON: String?
     public var findingsJSON: String?
     public var applebotAllowed: Bool?
@@ -164,8 +170,8 @@ public struct PageRecord: Sendable, Hashable, Codable {
         status: Int? = nil, contentType: String? = nil, headersJSON: String = "[]", redirectsJSON: String = "[]",
         timingsJSON: String = "{}", bodyBytes: Int = 0, bodySHA256: String? = nil, etag: String? = nil,
         lastModified: String? = nil, notModified: Bool = false, errorKind: String? = nil, errorMessage: String? = nil,
-        markupJSON: String? = nil, attributeSetJSON: String? = nil, findingsJSON: String? = nil,
-        applebotAllowed: Bool? = nil, fetchedAt: Double, verdict: PageVerdict? = nil,
+        markupJSON: String? = nil, markupDumpJSON: String? = nil, attributeSetJSON: String? = nil,
+        findingsJSON: String? = nil, applebotAllowed: Bool? = nil, fetchedAt: Double, verdict: PageVerdict? = nil,
         findingCounts: FindingCounts = FindingCounts(), payloadVersion: Int = PageRecord.currentPayloadVersion
     ) {
         self.frontierID = frontierID
@@ -187,6 +193,7 @@ public struct PageRecord: Sendable, Hashable, Codable {
         self.errorKind = errorKind
         self.errorMessage = errorMessage
         self.markupJSON = markupJSON
+        self.markupDumpJSON = markupDumpJSON
         self.attributeSetJSON = attributeSetJSON
         self.findingsJSON = findingsJSON
         self.applebotAllowed = applebotAllowed

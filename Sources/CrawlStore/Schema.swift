@@ -15,8 +15,18 @@ enum Schema {
             try db.execute(sql: v3)
             try StoredVerdictBackfill.run(db)
         }
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: v4)
+        }
         return migrator
     }
+
+    /// v4: the page's raw markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in a column
+    /// of its own (payload version 3), so the reports read the analysis they show without it.
+    /// Pages of earlier payload versions keep everything in `markup_json` and leave this NULL.
+    private static let v4 = """
+        ALTER TABLE page ADD COLUMN markup_dump_json TEXT;
+        """
 
     /// v3: the page's verdict in typed columns (what the reports compare across pages and count),
     /// and the payload's version. Pages of an earlier store are filled in from their stored

@@ -93,8 +93,14 @@ public struct CrawlReportWriter: Sendable {
         public var url: String
         public var findings: [Finding]
         public var candidateItem: JSONObject?
-        /// The page as report.json has it.
-        public var json: JSONObject
+        /// The page as report.json has it: compact JSON text.
+        public var jsonText: String
+
+        /// The page as report.json has it, parsed (for the consumers that read its members: the
+        /// HTML report, the baseline comparison); report.json itself is written from `jsonText`.
+        public var json: JSONObject {
+            JSONParser.parse(jsonText, lenient: false).value?.objectValue ?? JSONObject()
+        }
     }
 
     /// Writes `report.json` and `candidates.jsonl` into `folder`, reading the store's pages once.
@@ -108,18 +114,19 @@ public struct CrawlReportWriter: Sendable {
         let pagesOutput = try PartialFile(path + ".pages.partial")
         let candidates = try PartialFile((folder as NSString).appendingPathComponent("candidates.jsonl"))
         var pass = Pass(collectingFindings: collectingFindings, linking: localEntries != nil)
-        try store.forEachPage(batchSize: 64) { pages in
+        try store.forEachPage(batchSize: 64, includingMarkupDump: includesMarkup) { pages in
             for page in pages {
-                // Parsed once: the page's findings as report.json writes them and as typed values.
-                let storedFindings = page.findingsJSON.map(Self.parsed)
-                let findings = (storedFindings?.arrayValue ?? []).compactMap(Finding.init(json:))
-                pass.add(page, findings: findings, shown: shown)
-                let json = pageJSON(page, findings: storedFindings)
-                pagesOutput.write(
-                    (pass.totals.pages == 1 ? "\n    " : ",\n    ") + JSONValue.object(json).serialized(pretty: false))
+                let findings = page.findingsJSON.map {
+                    (Self.parsed($0).arrayValue ?? []).compactMap(Finding.init(json:))
+                }
+                pass.add(page, findings: findings ?? [], shown: shown)
+                let text = pageText(page)
+                pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + text)
                 let item = candidateItem(page)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
-                onPage(StreamedPage(url: shown(page.finalURL), findings: findings, candidateItem: item, json: json))
+                onPage(
+                    StreamedPage(
+                        url: shown(page.finalURL), findings: findings ?? [], candidateItem: item, jsonText: text))
             }
         }
         try candidates.commit()
@@ -270,40 +277,49 @@ public struct CrawlReportWriter: Sendable {
 
     func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
 
-    /// The markup members that are the raw dump, left out of report.json unless `--include-markup`
-    /// (`summary` was the payload-1 copy of what are now typed columns: never shown).
-    static let markupDumpKeys: Set<String> = [
-        "jsonLD", "jsonLDScripts", "microdata", "rdfa", "openGraph", "twitter", "appLinks", "smartAppBanners",
-        "links", "sources", "summary",
-    ]
-
-    /// A page as report.json has it; `findings` is its stored findings, parsed.
-    private func pageJSON(_ page: PageRecord, findings: JSONValue?) -> JSONObject {
-        var object = JSONObject()
-        object.append("url", .string(shown(page.requestedURL)))
-        object.append("finalURL", .string(shown(page.finalURL)))
-        if mapping != nil { object.append("fetchedURL", .string(page.finalURL)) }
-        object.append("depth", JSONValue(page.depth))
-        object.append("status", page.status.map { JSONValue($0) } ?? .null)
-        object.append("contentType", page.contentType.map { .string($0) } ?? .null)
+    /// A page as report.json has it, as compact JSON text: the typed columns serialized, and the
+    /// JSON the crawl stored (redirects, timings, headers, findings and, from payload version 3,
+    /// the analysis) spliced in as it was written, not parsed again. Analyses of earlier payloads
+    /// are parsed to leave their raw dump out; with `--include-markup` the dump is added back.
+    private func pageText(_ page: PageRecord) -> String {
+        var text = CompactObjectText()
+        text.append("url", .string(shown(page.requestedURL)))
+        text.append("finalURL", .string(shown(page.finalURL)))
+        if mapping != nil { text.append("fetchedURL", .string(page.finalURL)) }
+        text.append("depth", JSONValue(page.depth))
+        text.append("status", page.status.map { JSONValue($0) } ?? .null)
+        text.append("contentType", page.contentType.map { .string($0) } ?? .null)
         if let kind = page.errorKind {
-            object.append("problem", ["kind": .string(kind), "message": .string(page.errorMessage ?? "")])
+            text.append("problem", ["kind": .string(kind), "message": .string(page.errorMessage ?? "")])
         }
-        object.append("redirects", Self.parsed(page.redirectsJSON))
-        object.append("timings", Self.parsed(page.timingsJSON))
-        object.append("bodyBytes", JSONValue(page.bodyBytes))
-        object.append("bodySHA256", page.bodySHA256.map { .string($0) } ?? .null)
-        object.append("notModified", JSONValue(page.notModified))
-        object.append("applebotAllowed", page.applebotAllowed.map { JSONValue($0) } ?? .null)
-        object.append("headers", Self.parsed(page.headersJSON))
-        if let findings { object.append("findings", findings) }
+        text.append("redirects", verbatim: page.redirectsJSON)
+        text.append("timings", verbatim: page.timingsJSON)
+        text.append("bodyBytes", JSONValue(page.bodyBytes))
+        text.append("bodySHA256", page.bodySHA256.map { .string($0) } ?? .null)
+        text.append("notModified", JSONValue(page.notModified))
+        text.append("applebotAllowed", page.applebotAllowed.map { JSONValue($0) } ?? .null)
+        text.append("headers", verbatim: page.headersJSON)
+        if let findings = page.findingsJSON { text.append("findings", verbatim: findings) }
         if let markup = page.markupJSON {
-            var analysis = Self.parsed(markup).objectValue ?? JSONObject()
-            let dropped = includesMarkup ? ["summary"] : Self.markupDumpKeys
-            analysis.members.removeAll { dropped.contains($0.key) }
-            object.append("markup", .object(analysis))
+            if page.payloadVersion >= 3 && !includesMarkup {
+                text.append("markup", verbatim: markup)
+            } else {
+                text.append("markup", .object(shownAnalysis(markup, dump: page.markupDumpJSON)))
+            }
         }
-        return object
+        return text.closed()
+    }
+
+    /// The analysis report.json shows: without the raw dump, or with it (`--include-markup`).
+    private func shownAnalysis(_ markup: String, dump: String?) -> JSONObject {
+        var analysis = Self.parsed(markup).objectValue ?? JSONObject()
+        if includesMarkup {
+            analysis.members += (dump.map(Self.parsed)?.objectValue ?? JSONObject()).members
+            analysis.members.removeAll { $0.key == "summary" }
+        } else {
+            analysis.members.removeAll { StoredMarkup.dumpKeys.contains($0.key) }
+        }
+        return analysis
     }
 
     /// A candidate page as a searchable item (`index import` takes it): the canonical URL as

@@ -253,7 +253,13 @@ extension Crawler {
         var lastProgress = 0.0
         /// Skipped URLs written lately: the store keeps one row per (url, reason), and most pages
         /// repeat the same off-site links.
-        var recentlySkipped: Set<String> = []
+        var recentlySkipped: Set<SkipKey> = []
+
+        /// A skipped URL as the store keys it.
+        struct SkipKey: Hashable {
+            let url: String
+            let reason: String
+        }
 
         /// Runs until the frontier says the crawl is over.
         mutating func crawl(_ group: inout ThrowingTaskGroup<TaskResult, any Error>) async throws {
@@ -369,7 +375,7 @@ extension Crawler {
             var skipped = skipped
             let admitted = try await admit(links, skipped: &skipped)
             if recentlySkipped.count > 50_000 { recentlySkipped.removeAll(keepingCapacity: true) }
-            skipped.removeAll { !recentlySkipped.insert($0.url + "\u{0}" + $0.reason).inserted }
+            skipped.removeAll { !recentlySkipped.insert(SkipKey(url: $0.url, reason: $0.reason)).inserted }
             var aliases: [FrontierEntry] = []
             if let finalKey = record.finalKey, finalKey != entry.key,
                 record.markupJSON != nil || record.status.map({ !(300..<400).contains($0) }) ?? false

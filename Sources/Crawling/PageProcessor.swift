@@ -159,6 +159,7 @@ struct PageProcessor: Sendable {
             record.bodySHA256 = previous.bodySHA256
             record.contentType = previous.contentType
             record.markupJSON = previous.markupJSON
+            record.markupDumpJSON = previous.markupDumpJSON
             record.attributeSetJSON = previous.attributeSetJSON
             record.findingsJSON = previous.findingsJSON
             record.verdict = previous.verdict
@@ -167,8 +168,7 @@ struct PageProcessor: Sendable {
             record.etag = record.etag ?? previous.etag
             record.lastModified = record.lastModified ?? previous.lastModified
             return .page(
-                record, links: links(fromStoredMarkup: previous.markupJSON, depth: entry.depth, pageURL: url),
-                skipped: [])
+                record, links: links(fromStored: previous, depth: entry.depth, pageURL: url), skipped: [])
         case 429, 500, 502, 503, 504:
             record.bodyBytes = response.body.count
             return .retry(retryAfter: response.header("Retry-After").flatMap(Self.retryAfterSeconds), record: record)
@@ -228,7 +228,10 @@ struct PageProcessor: Sendable {
             "links",
             .array(page.markup.links.map { ["href": .string($0.href), "line": JSONValue($0.line)] })
         )
-        record.markupJSON = JSONValue.object(json).serialized(pretty: false)
+        // The analysis as report.json shows it, and the raw dump beside it (payload version 3).
+        let (analysis, dump) = StoredMarkup.split(json)
+        record.markupJSON = JSONValue.object(analysis).serialized(pretty: false)
+        record.markupDumpJSON = JSONValue.object(dump).serialized(pretty: false)
         record.attributeSetJSON = JSONValue.object(page.attributes.attributeSet.json).serialized(pretty: false)
         let findings = checked.findings
         record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
@@ -268,12 +271,16 @@ struct PageProcessor: Sendable {
         return counts
     }
 
-    /// Links of a page kept from an earlier crawl (a 304), so the re-crawl still reaches what it linked.
-    private func links(fromStoredMarkup json: String?, depth: Int, pageURL: String) -> [FrontierEntry] {
-        guard let json, case .object(let object)? = JSONParser.parse(json, lenient: false).value,
-            let base = object["baseURL"]?.stringValue
-        else { return [] }
-        let hrefs = object["links"]?.arrayValue?.compactMap { $0.objectValue?["href"]?.stringValue } ?? []
+    /// Links of a page kept from an earlier crawl (a 304), so the re-crawl still reaches what it
+    /// linked: the base URL from its analysis, the links from its dump (in the analysis before
+    /// payload version 3).
+    private func links(fromStored page: PageRecord, depth: Int, pageURL: String) -> [FrontierEntry] {
+        func object(_ json: String?) -> JSONObject? {
+            json.flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
+        }
+        guard let analysis = object(page.markupJSON), let base = analysis["baseURL"]?.stringValue else { return [] }
+        let holder = object(page.markupDumpJSON) ?? analysis
+        let hrefs = holder["links"]?.arrayValue?.compactMap { $0.objectValue?["href"]?.stringValue } ?? []
         return discover(hrefs, base: base, depth: depth, pageURL: pageURL).links
     }
 

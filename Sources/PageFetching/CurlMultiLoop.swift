@@ -268,9 +268,20 @@ private final class Transfer {
         if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
             headers[headers.count - 1].value += " " + line.trimming(" \t")
         } else if let colon = line.firstIndex(of: ":") {
-            headers.append(HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimming(" \t")))
+            let header = HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimming(" \t"))
+            headers.append(header)
+            reserveBody(announcedBy: header)
         }
         return count
+    }
+
+    /// Sizes the body buffer once from `Content-Length` (within the cap), so a large page is not
+    /// copied on every doubling; a wrong or encoded length only makes the hint imprecise.
+    private func reserveBody(announcedBy header: HTTPHeader) {
+        guard body.isEmpty, header.name.utf8.count == 14, header.name.lowercased() == "content-length",
+            let length = Int(header.value), length > 0
+        else { return }
+        body.reserveCapacity(min(length, bodyCap.bytes))
     }
 }
 

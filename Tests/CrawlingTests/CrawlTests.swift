@@ -75,6 +75,9 @@ struct CrawlTests {
         let html = pages.values.filter { $0.markupJSON != nil }
         #expect(!html.isEmpty)
         #expect(html.allSatisfy { $0.notModified })
+        // The pages a 304 kept still lead to the pages they link (from the kept raw markup dump).
+        #expect(html.allSatisfy { $0.markupDumpJSON?.contains("\"links\"") == true })
+        #expect(pages.count == first.fetched)
         #expect(try store.stalePages().isEmpty)
     }
 

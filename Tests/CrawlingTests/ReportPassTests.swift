@@ -11,19 +11,25 @@ import URLNormalization
 /// site rules, linking, page findings) takes it from one pass.
 @Suite("one report stream", .serialized)
 struct ReportPassTests {
-    /// A crawl store that counts what the reports read of it.
+    /// A crawl store that counts what the reports read of it; `storedAs` rewrites each page as
+    /// an older SpotCheck would have stored it.
     final class CountingSource: CrawlRecordSource {
         let store: CrawlStore
         let passes = Mutex(0)
         let pagesRead = Mutex(0)
+        let storedAs: (@Sendable (PageRecord) -> PageRecord)?
 
-        init(_ store: CrawlStore) { self.store = store }
+        init(_ store: CrawlStore, storedAs: (@Sendable (PageRecord) -> PageRecord)? = nil) {
+            self.store = store
+            self.storedAs = storedAs
+        }
 
-        func forEachPage(batchSize: Int, _ body: ([PageRecord]) throws -> Void) throws {
+        func forEachPage(batchSize: Int, includingMarkupDump: Bool, _ body: ([PageRecord]) throws -> Void) throws {
             passes.withLock { $0 += 1 }
-            try store.forEachPage(batchSize: batchSize) { batch in
+            let dump = includingMarkupDump || storedAs != nil
+            try store.forEachPage(batchSize: batchSize, includingMarkupDump: dump) { batch in
                 pagesRead.withLock { $0 += batch.count }
-                try body(batch)
+                try body(storedAs.map { batch.map($0) } ?? batch)
             }
         }
         func currentRun() throws(CrawlStoreError) -> CrawlRun? { try store.currentRun() }
@@ -96,6 +102,76 @@ struct ReportPassTests {
         let leanSize = try FileManager.default.attributesOfItem(atPath: lean.path)[.size] as? Int ?? 0
         let fullSize = try FileManager.default.attributesOfItem(atPath: full.path)[.size] as? Int ?? 0
         #expect(leanSize < fullSize)
+    }
+
+    /// A page as payload version 2 stored it: the analysis and the raw dump in one object.
+    @Sendable static func payloadTwo(_ page: PageRecord) -> PageRecord {
+        var page = page
+        if let markup = page.markupJSON, let dump = page.markupDumpJSON {
+            var merged = JSONParser.parse(markup, lenient: false).value?.objectValue ?? JSONObject()
+            merged.members += (JSONParser.parse(dump, lenient: false).value?.objectValue ?? JSONObject()).members
+            page.markupJSON = JSONValue.object(merged).serialized()
+        }
+        page.markupDumpJSON = nil
+        page.payloadVersion = 2
+        return page
+    }
+
+    @Test("the stored analysis is report.json's markup verbatim; the raw dump is stored beside it")
+    func storedAnalysisIsWhatTheReportShows() async throws {
+        let folder = try temporaryFolder("report-payload")
+        let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
+        var analysed: [PageRecord] = []
+        try store.forEachPage { analysed += $0.filter { $0.markupJSON != nil } }
+        #expect(analysed.count > 10)
+        let report = try String(
+            contentsOfFile: try CrawlReportWriter(store: store, mapping: nil).write(into: folder).path, encoding: .utf8)
+        for page in analysed {
+            #expect(page.payloadVersion == 3)
+            let analysisText = try #require(page.markupJSON)
+            let dumpText = try #require(page.markupDumpJSON)
+            let analysis = try #require(JSONParser.parse(analysisText, lenient: false).value)
+            let dump = try #require(JSONParser.parse(dumpText, lenient: false).value)
+            for key in ["jsonLD", "openGraph", "links", "rdfa", "sources"] {
+                #expect(analysis[key] == nil, "\(key)")
+                #expect(dump[key] != nil, "\(key)")
+            }
+            #expect(analysis["attributeSet"] != nil && analysis["candidate"] != nil)
+            #expect(report.contains("\"markup\":" + analysisText + "}"), "\(page.finalURL)")
+        }
+    }
+
+    @Test("pages stored by payload version 2 give the same report.json pages", arguments: [false, true])
+    func payloadTwoStoresReportTheSame(includingMarkup: Bool) async throws {
+        let folder = try temporaryFolder("report-payload-two")
+        let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
+        func pages(_ source: any CrawlRecordSource, _ name: String) throws -> [JSONValue] {
+            var writer = CrawlReportWriter(store: source, mapping: nil, now: 0)
+            writer.includesMarkup = includingMarkup
+            try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: true)
+            let path = try writer.write(into: folder + "/" + name).path
+            let report = JSONParser.parse(try String(contentsOfFile: path, encoding: .utf8), lenient: false).value
+            return report?["pages"]?.arrayValue ?? []
+        }
+        let current = try pages(store, "three")
+        let older = try pages(CountingSource(store, storedAs: Self.payloadTwo), "two")
+        #expect(current.count == older.count && current.count > 10)
+        /// Members in key order: with --include-markup the dump follows the analysis in payload 3.
+        func sorted(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let object):
+                .object(JSONObject(object.members.sorted { $0.key < $1.key }.map { ($0.key, sorted($0.value)) }))
+            case .array(let array): .array(array.map(sorted))
+            default: value
+            }
+        }
+        for (new, old) in zip(current, older) {
+            if includingMarkup {
+                #expect(sorted(new) == sorted(old), "\(new["url"]?.stringValue ?? "")")
+            } else {
+                #expect(new == old, "\(new["url"]?.stringValue ?? "")")
+            }
+        }
     }
 
     @Test("index.html streamed from the pass is the document rendered from the report.json it wrote")

@@ -91,8 +91,8 @@ struct StoreSeamTests {
         func currentRun() throws(CrawlStoreError) -> CrawlRun? {
             try record { () throws(CrawlStoreError) in try store.currentRun() }
         }
-        func forEachPage(batchSize: Int, _ body: ([PageRecord]) throws -> Void) throws {
-            try store.forEachPage(batchSize: batchSize, body)
+        func forEachPage(batchSize: Int, includingMarkupDump: Bool, _ body: ([PageRecord]) throws -> Void) throws {
+            try store.forEachPage(batchSize: batchSize, includingMarkupDump: includingMarkupDump, body)
         }
         func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] {
             try record { () throws(CrawlStoreError) in try store.skippedURLs() }

@@ -1,0 +1,55 @@
+import LenientJSON
+
+/// How a page's analysis is split for the store (payload version 3): the analysis report.json
+/// shows, and the raw markup dump it shows only with `--include-markup`.
+enum StoredMarkup {
+    /// The members of a page's analysis that are the raw markup dump. `summary` was the payload-1
+    /// copy of what are now typed columns: stored by old versions, never shown.
+    static let dumpKeys: Set<String> = [
+        "jsonLD", "jsonLDScripts", "microdata", "rdfa", "openGraph", "twitter", "appLinks", "smartAppBanners",
+        "links", "sources", "summary",
+    ]
+
+    /// `page` split into the analysis (its other members, in order) and the dump (in order).
+    static func split(_ page: JSONObject) -> (analysis: JSONObject, dump: JSONObject) {
+        var analysis = JSONObject()
+        var dump = JSONObject()
+        for member in page.members {
+            if dumpKeys.contains(member.key) {
+                dump.append(member.key, member.value)
+            } else {
+                analysis.append(member.key, member.value)
+            }
+        }
+        return (analysis, dump)
+    }
+}
+
+/// A JSON object written member by member as compact text, the way `JSONValue.serialized()`
+/// writes it, where some members are JSON text already serialized by it (stored in the crawl
+/// store) and copied as they are.
+struct CompactObjectText {
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+
+    mutating func append(_ key: String, _ value: JSONValue) {
+        appendKey(key)
+        value.write(into: &bytes)
+    }
+
+    /// A member whose value is JSON text as `JSONValue.serialized()` wrote it.
+    mutating func append(_ key: String, verbatim json: String) {
+        appendKey(key)
+        bytes.append(contentsOf: json.utf8)
+    }
+
+    private mutating func appendKey(_ key: String) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        JSONValue.string(key).write(into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// The object's text.
+    func closed() -> String {
+        String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self)
+    }
+}
