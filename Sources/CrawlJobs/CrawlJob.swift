@@ -105,6 +105,12 @@ public struct CrawlJob: Sendable {
             settings.publicOrigin = publicOrigin
         }
         settings.source = place.source
+        // A host that cannot be reached at all fails now, before any folder or store exists.
+        do {
+            try await Crawler.checkSeedReachable(settings)
+        } catch {
+            throw CrawlJobError(.cannotCrawl, error.message)
+        }
         let host = URLParser.parse(publicOrigin ?? seedURL)?.host ?? "site"
         let folder = place.folder ?? StoredCrawl.defaultFolder(host: host)
         do {
@@ -179,7 +185,7 @@ public struct CrawlJob: Sendable {
             return try await Crawler(
                 settings: settings, store: store, verifier: request.verifier, appIDs: request.verifier.appIDs,
                 extraURLs: itemURLs
-            ).run(resume: request.resume) { events(.progress($0)) }
+            ).run(resume: request.resume, progress: { events(.progress($0)) }, notices: { events(.notice($0)) })
         } catch {
             throw CrawlJobError(.cannotCrawl, "\(error)")
         }

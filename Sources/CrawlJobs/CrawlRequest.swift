@@ -52,6 +52,9 @@ public struct CrawlRequest: Sendable {
 public enum CrawlEvent: Sendable {
     /// The live tally (several times a second while pages come in).
     case progress(CrawlProgress)
+    /// Something the user should know while the crawl runs (an unreachable robots.txt, when it
+    /// is asked again, and when the crawl gives up on it).
+    case notice(CrawlNotice)
     /// The crawl is done and the reports are being written.
     case crawlFinished
     /// Something was left out and the crawl went on (an invalid local-items record).

@@ -75,6 +75,9 @@ public struct CrawlScope: Sendable, Hashable {
 public enum SkipReason: String, Sendable, Hashable, Codable, CaseIterable {
     /// robots.txt disallows it for SpotCheck's token.
     case robots
+    /// robots.txt could not be fetched (5xx, timeout, no answer): nothing on its host is fetched
+    /// meanwhile (RFC 9309 §2.3.1.4). Not a "disallows": no Applebot verdict is drawn from it.
+    case robotsUnreachable = "robots-unreachable"
     /// Another host, or excluded by the include/exclude patterns.
     case scope
     /// Not http(s): `javascript:`, `mailto:`, `data:`, `tel:` …

@@ -37,6 +37,10 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     public var useSitemaps: Bool
     /// Microdata `content` on any element (extraction option).
     public var microdataContentOnAnyElement: Bool
+    /// Seconds before an unreachable robots.txt (5xx, timeout) is asked for again while its
+    /// host's pages wait (`--robots-retry`; nil: `RobotsCacheEntry.unreachableRetry`, 600). 0: ask
+    /// once, and report the host's pages as not fetched.
+    public var robotsRetryWait: Double?
 
     public static let defaultUserAgent =
         "Mozilla/5.0 (compatible; spotcheck/0.3; +https://github.com/spotcheck/spotcheck)"

@@ -3,6 +3,7 @@ public import CrawlStore
 import Foundation
 import LenientJSON
 public import PageFetching
+import RobotsExclusion
 import URLNormalization
 public import Verification
 
@@ -85,10 +86,13 @@ public struct Crawler: Sendable {
     }
 
     /// Crawls until the frontier is empty (or the budget is spent). `resume` continues the
-    /// store's unfinished run instead of starting a new one.
-    public func run(resume: Bool, progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws(CrawlError)
-        -> CrawlSummary
-    {
+    /// store's unfinished run instead of starting a new one. `progress` hears the tally several
+    /// times a second, `notices` what the user should know as it happens (an unreachable
+    /// robots.txt and when it is asked again).
+    public func run(
+        resume: Bool, progress: (@Sendable (CrawlProgress) -> Void)? = nil,
+        notices: (@Sendable (CrawlNotice) -> Void)? = nil
+    ) async throws(CrawlError) -> CrawlSummary {
         guard let seed = URLParser.parse(settings.seed), seed.isCrawlable, let seedHost = seed.host else {
             throw CrawlError("\(settings.seed): not an http(s) URL")
         }
@@ -110,7 +114,9 @@ public struct Crawler: Sendable {
             mapping: mapping)
         // Every store call runs on the store's own queue, never on the cooperative pool.
         let store = StoreQueue(self.store)
-        let robots = RobotsBook(fetcher: fetcher, store: store, productToken: settings.productToken, clock: clock)
+        let robots = RobotsBook(
+            fetcher: fetcher, store: store, productToken: settings.productToken, retryWait: settings.robotsRetryWait,
+            clock: clock)
         let run: CrawlRun
         let frontier: CrawlFrontier<FrontierEntry>
         do {
@@ -131,15 +137,16 @@ public struct Crawler: Sendable {
                 clock: clock))
         var loop = RunLoop(
             settings: settings, store: store, robots: robots, processor: processor, scope: scope, mapping: mapping,
-            clock: clock, started: started, progress: progress, frontier: frontier)
+            clock: clock, started: started, progress: progress, notices: notices, frontier: frontier)
         do {
             try await withThrowingTaskGroup(of: TaskResult.self) { group in
                 // A resumed run harvests again unless the interrupted one committed its harvest
                 // (entries, frontier rows and skipped URLs go in one transaction).
                 let harvested = resume ? try await store.run { try $0.hasSitemapEntries() } : false
-                if settings.useSitemaps, !harvested {
+                // An unreachable robots.txt disallows everything on the host, /sitemap.xml too.
+                let answer = settings.useSitemaps && !harvested ? await robots.answer(forOrigin: seedOrigin) : nil
+                if let answer, !answer.isUnreachable {
                     loop.frontier.harvest(pending: true)
-                    let answer = await robots.answer(forOrigin: seedOrigin)
                     let collector = SitemapCollector(fetcher: fetcher, mapping: mapping)
                     group.addTask {
                         .sitemaps(await collector.collect(origin: seedOrigin, robotsSitemaps: answer.sitemaps))
@@ -247,6 +254,7 @@ extension Crawler {
         let clock: @Sendable () -> Double
         let started: Double
         let progress: (@Sendable (CrawlProgress) -> Void)?
+        let notices: (@Sendable (CrawlNotice) -> Void)?
         var frontier: CrawlFrontier<FrontierEntry>
         var fetched = 0
         var errors = 0
@@ -254,6 +262,10 @@ extension Crawler {
         /// Skipped URLs written lately: the store keeps one row per (url, reason), and most pages
         /// repeat the same off-site links.
         var recentlySkipped: Set<SkipKey> = []
+        /// When each origin's unreachable robots.txt was announced to be asked again, and the
+        /// origins announced as given up: each is said once.
+        var robotsRetriesAnnounced: [String: Double] = [:]
+        var robotsGivenUp: Set<String> = []
 
         /// A skipped URL as the store keys it.
         struct SkipKey: Hashable {
@@ -325,10 +337,11 @@ extension Crawler {
             let now = clock()
             switch outcome {
             case .blocked(let skipped):
+                let origin = URLParser.parse(entry.url).map(OriginMapping.origin(of:)) ?? ""
                 var hold: CrawlFrontier<FrontierEntry>.RobotsHold?
-                if let url = URLParser.parse(entry.url),
-                    let held = await robots.heldAnswer(forOrigin: OriginMapping.origin(of: url))
-                {
+                let held = await robots.heldAnswer(forOrigin: origin)
+                // --robots-retry 0: an unreachable robots.txt is not waited for.
+                if let held, !(held.isUnreachable && settings.robotsRetryWait == 0) {
                     hold = .init(
                         isUnreachable: held.isUnreachable,
                         allowsEntry: held.allows(entry.url, productToken: settings.productToken),
@@ -336,8 +349,11 @@ extension Crawler {
                 }
                 switch frontier.blocked(entry, robots: hold, now: now) {
                 case .requeue(let notBefore):
+                    if let held, held.isUnreachable { announceRobotsRetry(origin, held.policy, at: notBefore) }
                     try await store.run { try $0.requeue(id: entry.id ?? 0, notBefore: notBefore) }
-                case .skip: try await store.run { try $0.skip(id: entry.id ?? 0, skipped) }
+                case .skip:
+                    if let held, held.isUnreachable { announceRobotsGaveUp(origin, held.policy) }
+                    try await store.run { try $0.skip(id: entry.id ?? 0, skipped) }
                 }
             case .retry(let retryAfter, var record):
                 let decision = frontier.retryRequested(
@@ -364,6 +380,22 @@ extension Crawler {
                 frontier.fetched(entry, status: record.status, seconds: seconds, now: now)
                 try await complete(entry, record, links: links, skipped: skipped)
             }
+        }
+
+        /// Says once per wait that `origin`'s robots.txt is unreachable and when it is asked again.
+        mutating func announceRobotsRetry(_ origin: String, _ policy: RobotsPolicy, at retryAt: Double) {
+            guard robotsRetriesAnnounced[origin] != retryAt else { return }
+            robotsRetriesAnnounced[origin] = retryAt
+            notices?(.robotsUnreachable(origin: origin, reason: policy.unreachableReason, retryAt: retryAt))
+        }
+
+        /// Says once that `origin`'s robots.txt stayed unreachable and its pages are not fetched.
+        mutating func announceRobotsGaveUp(_ origin: String, _ policy: RobotsPolicy) {
+            guard robotsGivenUp.insert(origin).inserted else { return }
+            notices?(
+                .robotsGaveUp(
+                    origin: origin, reason: policy.unreachableReason,
+                    attempts: settings.robotsRetryWait == 0 ? 1 : settings.maximumAttempts))
         }
 
         /// Stores a finished page with the links the budget admits, and the URLs it skips.

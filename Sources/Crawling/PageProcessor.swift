@@ -71,14 +71,18 @@ struct PageProcessor: Sendable {
                 if case .disallowAll(let reason) = robotsPolicy {
                     detail = "\(reason): nothing on \(origin) is fetched"
                 }
+                let reason: SkipReason = robotsPolicy.isUnreachable ? .robotsUnreachable : .robots
                 if chain.hops.isEmpty {
                     return .blocked(
                         SkippedURL(
-                            url: entry.url, key: entry.key, reason: SkipReason.robots.rawValue, detail: detail,
+                            url: entry.url, key: entry.key, reason: reason.rawValue, detail: detail,
                             foundOn: entry.foundOn))
                 }
                 record.errorKind = "redirect-blocked"
-                record.errorMessage = "redirects to \(url), which robots.txt disallows for \(settings.productToken)"
+                record.errorMessage =
+                    robotsPolicy.isUnreachable
+                    ? "redirects to \(url), whose robots.txt is unreachable (\(detail))"
+                    : "redirects to \(url), which robots.txt disallows for \(settings.productToken)"
                 record.redirectsJSON = Self.json(chain.hops)
                 return .page(record, links: [], skipped: [])
             }

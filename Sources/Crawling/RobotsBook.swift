@@ -6,8 +6,9 @@ import RobotsExclusion
 /// kept in the crawl store so a resumed crawl reuses it while it is fresh, and read for two
 /// agents: SpotCheck's own token (obeyed) and Applebot (recorded, with Apple's Googlebot
 /// fallback). An answer is asked for again when its `RobotsCacheEntry` says so (RFC 9309 §2.4,
-/// §2.3.1.3), on the injected clock: 24 h after a fetch, 10 minutes after an unreachable one
-/// (5xx or no answer: disallow all meanwhile, or the last good rules when there were some).
+/// §2.3.1.3), on the injected clock: 24 h after a fetch, `retryWait` (`--robots-retry`, 10 minutes
+/// unless set) after an unreachable one (5xx or no answer: disallow all meanwhile, or the last
+/// good rules when there were some).
 actor RobotsBook {
     struct Answer: Sendable {
         var policy: RobotsPolicy
@@ -36,15 +37,21 @@ actor RobotsBook {
     private let store: StoreQueue
     private let productToken: String
     private let clock: @Sendable () -> Double
+    /// Seconds before an unreachable robots.txt is asked for again.
+    private let retryWait: Double
     private var cache: [String: Cached] = [:]
     private var pending: [String: Task<Cached, Never>] = [:]
 
     static let applebotTokens = ["applebot", "googlebot"]
 
-    init(fetcher: any PageFetcher, store: StoreQueue, productToken: String, clock: @escaping @Sendable () -> Double) {
+    init(
+        fetcher: any PageFetcher, store: StoreQueue, productToken: String, retryWait: Double? = nil,
+        clock: @escaping @Sendable () -> Double
+    ) {
         self.fetcher = fetcher
         self.store = store
         self.productToken = productToken
+        self.retryWait = max(0, retryWait ?? RobotsCacheEntry.unreachableRetry)
         self.clock = clock
     }
 
@@ -57,11 +64,12 @@ actor RobotsBook {
         let store = store
         let clock = clock
         let productToken = productToken
+        let retryWait = retryWait
         let previous = cache[origin]?.entry
         let task = Task {
             await Self.load(
                 origin: origin, previous: previous, fetcher: fetcher, store: store, productToken: productToken,
-                clock: clock)
+                retryWait: retryWait, clock: clock)
         }
         pending[origin] = task
         let loaded = await task.value
@@ -84,11 +92,11 @@ actor RobotsBook {
     /// unreachable refresh); nil on the first ask, when the store's record is reused if fresh.
     private static func load(
         origin: String, previous: RobotsCacheEntry?, fetcher: any PageFetcher, store: StoreQueue, productToken: String,
-        clock: @Sendable () -> Double
+        retryWait: Double, clock: @Sendable () -> Double
     ) async -> Cached {
         if previous == nil, let record = try? await store.run({ try $0.robots(origin: origin) }) {
-            let answer = answer(from: record, productToken: productToken)
-            let entry = RobotsCacheEntry(policy: answer.policy, at: record.fetchedAt)
+            let answer = answer(from: record, productToken: productToken, retryWait: retryWait)
+            let entry = RobotsCacheEntry(policy: answer.policy, at: record.fetchedAt, retryWait: retryWait)
             if !entry.needsRefresh(at: clock()) { return Cached(entry: entry, answer: answer) }
         }
         var machine = RobotsFetch(url: origin + "/robots.txt")
@@ -112,7 +120,7 @@ actor RobotsBook {
             }
         }
         guard case .done(let outcome) = step else { preconditionFailure("RobotsFetch ended without a policy") }
-        var entry = previous ?? RobotsCacheEntry(policy: outcome, at: record.fetchedAt)
+        var entry = previous ?? RobotsCacheEntry(policy: outcome, at: record.fetchedAt, retryWait: retryWait)
         let applied = previous == nil ? outcome : entry.record(outcome, at: record.fetchedAt)
         // An unreachable refresh does not replace good rules in the store: a resumed crawl asks again.
         if !outcome.isUnreachable || applied.isUnreachable {
@@ -120,16 +128,19 @@ actor RobotsBook {
             _ = try? await store.run { try $0.saveRobots(saved) }
         }
         var answer = answer(policy: applied, productToken: productToken)
-        answer.refreshAt = record.fetchedAt + refreshInterval(outcome)
+        answer.refreshAt = record.fetchedAt + refreshInterval(outcome, retryWait: retryWait)
         return Cached(entry: entry, answer: answer)
     }
 
-    /// How long an outcome is reused: 24 h, or 10 minutes when robots.txt was unreachable.
-    static func refreshInterval(_ outcome: RobotsPolicy) -> Double {
-        outcome.isUnreachable ? RobotsCacheEntry.unreachableRetry : RobotsCacheEntry.freshness
+    /// How long an outcome is reused: 24 h, or `retryWait` when robots.txt was unreachable.
+    static func refreshInterval(_ outcome: RobotsPolicy, retryWait: Double) -> Double {
+        outcome.isUnreachable ? retryWait : RobotsCacheEntry.freshness
     }
 
-    static func answer(from record: CrawlStore.RobotsRecord, productToken: String) -> Answer {
+    static func answer(
+        from record: CrawlStore.RobotsRecord, productToken: String,
+        retryWait: Double = RobotsCacheEntry.unreachableRetry
+    ) -> Answer {
         let policy: RobotsPolicy
         switch record.status {
         case .some(200..<300): policy = .rules(RobotsTxt(bytes: record.body))
@@ -140,7 +151,7 @@ actor RobotsBook {
         case nil: policy = .disallowAll(reason: "robots.txt unreachable: \(record.error ?? "no answer")")
         }
         var answer = answer(policy: policy, productToken: productToken)
-        answer.refreshAt = record.fetchedAt + refreshInterval(policy)
+        answer.refreshAt = record.fetchedAt + refreshInterval(policy, retryWait: retryWait)
         return answer
     }
 
@@ -154,6 +165,13 @@ actor RobotsBook {
 }
 
 extension RobotsPolicy {
+    /// Why robots.txt counts as unreachable ("robots.txt unreachable (HTTP 503)"), as the
+    /// fetch recorded it.
+    var unreachableReason: String {
+        if case .disallowAll(let reason) = self { return reason }
+        return summary
+    }
+
     /// A short text for reports: "rules", or why everything is allowed or disallowed.
     var summary: String {
         switch self {

@@ -105,23 +105,26 @@ public struct RobotsFetch: Sendable {
 public struct RobotsCacheEntry: Sendable {
     public static let freshness: Double = 24 * 3600
     public static let unreachableLimit: Double = 30 * 24 * 3600
-    /// How soon an unreachable robots.txt is asked for again.
+    /// How soon an unreachable robots.txt is asked for again, unless the crawl says otherwise.
     public static let unreachableRetry: Double = 600
 
     public private(set) var policy: RobotsPolicy
     public private(set) var fetchedAt: Double
+    /// How soon an unreachable robots.txt is asked for again (`--robots-retry`).
+    public let retryWait: Double
     private var lastGoodRules: RobotsPolicy?
     private var unreachableSince: Double?
 
-    public init(policy: RobotsPolicy, at time: Double) {
+    public init(policy: RobotsPolicy, at time: Double, retryWait: Double = RobotsCacheEntry.unreachableRetry) {
         self.policy = policy
         self.fetchedAt = time
+        self.retryWait = retryWait
         if !policy.isUnreachable { lastGoodRules = policy } else { unreachableSince = time }
     }
 
     /// Whether robots.txt must be fetched again before crawling at `time`.
     public func needsRefresh(at time: Double) -> Bool {
-        time - fetchedAt >= (unreachableSince == nil ? Self.freshness : Self.unreachableRetry)
+        time - fetchedAt >= (unreachableSince == nil ? Self.freshness : retryWait)
     }
 
     /// Records a new fetch's outcome and returns the policy that now applies.

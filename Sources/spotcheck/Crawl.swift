@@ -60,6 +60,13 @@ struct Crawl: AsyncParsableCommand {
     @Option(help: "Seconds per request.")
     var timeout = 30.0
 
+    @Option(
+        help: """
+            Seconds before an unreachable robots.txt (5xx, timeout) is asked for again while its host's pages wait; \
+            0: ask once and report the host's pages as not fetched.
+            """)
+    var robotsRetry = 600.0
+
     @Flag(help: "Do not read robots.txt Sitemap: lines and /sitemap.xml.")
     var noSitemaps = false
 
@@ -105,6 +112,7 @@ struct Crawl: AsyncParsableCommand {
         if maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
         if maxBody < 1024 { throw ValidationError("--max-body must be at least 1024") }
         if timeout <= 0 { throw ValidationError("--timeout must be positive") }
+        if robotsRetry < 0 { throw ValidationError("--robots-retry must not be negative") }
         if let publicOrigin, URLParser.parse(publicOrigin)?.isCrawlable != true {
             throw ValidationError("--as must be an http(s) origin, e.g. https://www.example.com")
         }
@@ -163,10 +171,11 @@ struct Crawl: AsyncParsableCommand {
             print("spotcheck: error: \(error)", to: &standardError)
             throw ExitStatus.badConfiguration
         }
-        let settings = CrawlSettings(
+        var settings = CrawlSettings(
             seed: "", allowedHosts: allowHost, include: include, exclude: exclude, concurrency: concurrency,
             perHost: perHost, delay: delay, maximumDepth: depth, maximumPages: maxPages, userAgent: userAgent,
             maximumBodyBytes: maxBody, timeout: timeout, useSitemaps: !noSitemaps)
+        settings.robotsRetryWait = robotsRetry
         var request = CrawlRequest(
             seed: seed, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,
             verifier: verifier, itemsFile: items, indexPath: indexPath, reportFiles: reportFormats.files,
@@ -194,5 +203,11 @@ final class ProgressLine: Sendable {
     func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\n".utf8))
+    }
+
+    /// Ends the line being redrawn, so that a message printed now starts on a line of its own
+    /// (the next tally draws a new line).
+    func interrupt() {
+        finish()
     }
 }

@@ -18,6 +18,10 @@ struct CrawlConsole: Sendable {
         case .warning(let message):
             var standardError = StandardError()
             print("spotcheck: warning: \(message)", to: &standardError)
+        case .notice(let notice):
+            progress.interrupt()
+            var standardError = StandardError()
+            print("spotcheck: \(Self.text(notice))", to: &standardError)
         case .pageFindings(let url, let findings):
             guard !quiet else { return }
             output.write(FindingsListing.text(page: url, findings: findings))
@@ -36,6 +40,22 @@ struct CrawlConsole: Sendable {
         case .wrote(let path):
             guard !quiet else { return }
             output.write("wrote \(path)\n")
+        }
+    }
+
+    /// A notice as one line, times in local time.
+    static func text(_ notice: CrawlNotice) -> String {
+        switch notice {
+        case .robotsUnreachable(let origin, let reason, let retryAt):
+            let wait = max(0, retryAt - Date().timeIntervalSince1970)
+            let time = DateFormatter.localizedString(
+                from: Date(timeIntervalSince1970: retryAt), dateStyle: .none, timeStyle: .medium)
+            return "\(origin): \(reason); its pages wait and robots.txt is asked again at \(time) "
+                + "(in \(Int(wait.rounded())) s; --robots-retry SECONDS sets the wait, 0 does not wait)"
+        case .robotsGaveUp(let origin, let reason, let attempts):
+            let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+            return "\(origin): \(reason) after \(tries): its pages are not fetched "
+                + "(report.json coverage lists them as robots-unreachable)"
         }
     }
 

@@ -2,6 +2,7 @@ import CrawlStore
 import Crawling
 import Foundation
 import LenientJSON
+import Synchronization
 import Testing
 import TortureServer
 import URLNormalization
@@ -243,24 +244,53 @@ struct CrawlTests {
         #expect(page.fetchedAt - run.startedAt >= 3000)
     }
 
-    /// robots.txt answers 503 every time: disallow all, asked for again every 10 minutes (crawl
-    /// clock, 1,000 times the wall clock) while the seed waits, until the attempts run out.
-    @Test func anUnreachableRobotsTxtBlocksTheHostAndIsAskedAgain() async throws {
+    /// robots.txt answers 503 every time: disallow all, asked for again every `--robots-retry`
+    /// seconds (10 minutes unless set; crawl clock, 1,000 times the wall clock) while the seed
+    /// waits, until the attempts run out. Each wait is announced with its time, the end too; the
+    /// seed is skipped as robots-unreachable, and no "disallows for Applebot" (IX001) is drawn
+    /// from a file that was never read.
+    @Test(arguments: [nil, 60, 0] as [Double?])
+    func anUnreachableRobotsTxtBlocksTheHostAndIsAskedAgain(retryWait: Double?) async throws {
         let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
         let folder = try temporaryFolder("robots503")
         let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(seed: server.baseURL, maximumAttempts: 3, useSitemaps: false)
-        let summary = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(resume: false)
+        var settings = CrawlSettings(seed: server.baseURL, maximumAttempts: 3, useSitemaps: false)
+        settings.robotsRetryWait = retryWait
+        let notices = Mutex<[CrawlNotice]>([])
+        let summary = try await Crawler(settings: settings, store: store, clock: Self.fastClock).run(
+            resume: false, notices: { notice in notices.withLock { $0.append(notice) } })
         await server.stop()
         #expect(summary.fetched == 0)
         let skipped = try store.skippedURLs()
         #expect(skipped.count == 1)
-        #expect(skipped.first?.reason == "robots")
-        // Fetched at the start, then 10 and 20 minutes later (one per attempt).
+        #expect(skipped.first?.reason == "robots-unreachable")
+        #expect(skipped.first?.detail.contains("unreachable (HTTP 503)") == true)
+        // Fetched at the start, then once per further attempt, `wait` apart.
+        let wait = retryWait ?? 600
         let run = try #require(try store.currentRun())
-        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        let origin = String(server.baseURL.dropLast())
+        let robots = try #require(try store.robots(origin: origin))
         #expect(robots.status == 503)
-        #expect(robots.fetchedAt - run.startedAt >= 2 * 600)
+        #expect(robots.fetchedAt - run.startedAt >= 2 * wait)
+        let said = notices.withLock { $0 }
+        let waits = said.compactMap { notice -> Double? in
+            if case .robotsUnreachable(origin, "robots.txt unreachable (HTTP 503)", let retryAt) = notice {
+                return retryAt
+            }
+            return nil
+        }
+        #expect(waits.count == (wait == 0 ? 0 : 2))
+        // The first fetch is at the start: its retry is announced for `wait` later (crawl clock).
+        if let first = waits.first {
+            #expect(first - run.startedAt >= wait && first - run.startedAt < wait + 300)
+        }
+        if waits.count == 2 { #expect(waits[1] - waits[0] >= wait) }
+        #expect(
+            said.last
+                == .robotsGaveUp(
+                    origin: origin, reason: "robots.txt unreachable (HTTP 503)", attempts: wait == 0 ? 1 : 3))
+        let findings = try CrawlReportWriter(store: store, mapping: nil).write(into: folder).siteFindings
+        #expect(!findings.contains { $0.ruleID == "IX001" })
     }
 
     /// robots.txt answers 503 once, then the folder's file: after the 10-minute retry the crawl

@@ -1,0 +1,60 @@
+import Foundation
+import LoopbackServer
+import SpotCheckTestSupport
+import Testing
+import TortureServer
+
+/// A seed whose host cannot be reached fails at once, and an unreachable robots.txt is announced
+/// while the crawl waits for it, through the `spotcheck` executable.
+@Suite("unreachable seeds and robots.txt at the terminal", .serialized)
+struct UnreachableSeedTests {
+    /// A loopback port nothing listens on: one a server had, after it stopped.
+    static func closedPort() async throws -> Int {
+        let server = try await FolderServer(root: TestSite.fixtureRoot).start()
+        let port = server.port
+        await server.stop()
+        return port
+    }
+
+    @Test("a seed host that cannot be reached fails at once with the reason, exit 6, and no output folder")
+    func unreachableSeedFailsFast() async throws {
+        let executable = try spotcheckExecutable()
+        let port = try await Self.closedPort()
+        let cases = [
+            ("http://127.0.0.1:\(port)/", "cannot reach 127.0.0.1:\(port): connection-refused"),
+            ("https://nonexistent.invalid/", "cannot reach nonexistent.invalid: dns"),
+        ]
+        for (seed, reason) in cases {
+            let folder = try temporaryFolder("unreachable-seed") + "/out"
+            let result = try await runProcess(executable, ["crawl", seed, "--output", folder])
+            #expect(result.status == 6, "\(seed): \(result.output)")
+            #expect(result.output.contains(seed + ": " + reason), "\(result.output)")
+            #expect(!result.output.contains("disallows"), "\(result.output)")
+            #expect(!FileManager.default.fileExists(atPath: folder), "\(seed): a run that never started left \(folder)")
+        }
+    }
+
+    @Test("an unreachable robots.txt is announced with the time it is asked again, then given up on")
+    func unreachableRobotsTxtIsAnnounced() async throws {
+        let executable = try spotcheckExecutable()
+        let server = try await TortureServer(root: TestSite.fixtureRoot, robotsStatus: 503).start()
+        let folder = try temporaryFolder("robots-announced")
+        let result = try await runProcess(
+            executable, ["crawl", server.baseURL, "--output", folder, "--robots-retry", "0.2"])
+        await server.stop()
+        let origin = String(server.baseURL.dropLast())
+        #expect(result.status == 6, "nothing could be fetched: \(result.output)")
+        let waits = result.output.components(
+            separatedBy:
+                "\(origin): robots.txt unreachable (HTTP 503); its pages wait and robots.txt is asked again at ")
+        #expect(waits.count == 3, "two waits announced: \(result.output)")
+        #expect(
+            result.output.contains(
+                "\(origin): robots.txt unreachable (HTTP 503) after 3 attempts: its pages are not fetched"),
+            "\(result.output)")
+        #expect(!result.output.contains("IX001"), "\(result.output)")
+        let report = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
+        #expect(report.contains("\"robots-unreachable\""))
+        #expect(!report.contains("sitemap.xml"), "an unreachable robots.txt disallows /sitemap.xml too")
+    }
+}
