@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "CrawlJobs",
             dependencies: [
-                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "Reports", "SpotlightIndex",
+                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "PageAnalysis", "Reports", "SpotlightIndex",
                 "SpotlightModel", "URLNormalization", "Verification",
             ],
             swiftSettings: strictSettings

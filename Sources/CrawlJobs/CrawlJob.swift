@@ -3,6 +3,7 @@ import Crawling
 import Foundation
 import LenientJSON
 import LoopbackServer
+import PageAnalysis
 import Reports
 import SpotlightIndex
 import SpotlightModel
@@ -46,37 +47,64 @@ public struct CrawlJob: Sendable {
         var previousSettings: CrawlSettings?
     }
 
+    /// Checks the seed, and with `--resume` the store to continue, before anything is written.
     private func locate() throws(CrawlJobError) -> Place {
         var seed = request.seed ?? ""
         // --resume --output DIR: the seed is the one the store names (its settings are read once).
         var stored: CrawlSettings?
         if request.seed == nil, let output = request.output {
-            let storePath = (output as NSString).appendingPathComponent(Self.storeName)
-            guard let settings = try? StoredCrawl.settings(inStoreAt: storePath) else {
-                throw CrawlJobError(.cannotCrawl, "\(storePath): no crawl to resume")
-            }
+            let settings = try Self.unfinishedCrawl(in: output)
             stored = settings
             seed = settings.source.isEmpty ? settings.seed : settings.source
         }
         var isDirectory: ObjCBool = false
         let servesFolder =
             FileManager.default.fileExists(atPath: seed, isDirectory: &isDirectory) && isDirectory.boolValue
+        if !servesFolder, let problem = SeedCheck.problem(seed) { throw CrawlJobError(.cannotCrawl, problem) }
         let source = servesFolder ? URL(fileURLWithPath: seed).standardizedFileURL.path : seed
         var place = Place(source: source, servesFolder: servesFolder, folder: request.output)
         guard request.resume else { return place }
-        if place.folder == nil {
-            guard let found = StoredCrawl.latestUnfinished(source: source) else {
-                throw CrawlJobError(
-                    .cannotCrawl, "no unfinished crawl of \(source) under reports/; name it with --output")
-            }
-            place.folder = found
+        guard let folder = place.folder ?? StoredCrawl.latestUnfinished(source: source) else {
+            throw CrawlJobError(
+                .cannotCrawl,
+                "no unfinished crawl of \(source) under reports/ to resume; name its folder with --output DIR, "
+                    + "or leave out --resume to start a new crawl")
         }
-        let storePath = ((place.folder ?? "") as NSString).appendingPathComponent(Self.storeName)
-        guard FileManager.default.fileExists(atPath: storePath) else {
-            throw CrawlJobError(.cannotCrawl, "\(storePath): no crawl store to resume")
-        }
-        place.previousSettings = stored ?? (try? StoredCrawl.settings(inStoreAt: storePath))
+        place.folder = folder
+        if stored == nil { stored = try Self.unfinishedCrawl(in: folder) }
+        place.previousSettings = stored
         return place
+    }
+
+    /// The settings of the unfinished crawl in `folder`; throws, saying so in words and what to
+    /// run instead, when there is no store, no crawl in it, or its crawl has finished.
+    static func unfinishedCrawl(in folder: String) throws(CrawlJobError) -> CrawlSettings {
+        let storePath = (folder as NSString).appendingPathComponent(storeName)
+        guard FileManager.default.fileExists(atPath: storePath) else {
+            throw CrawlJobError(
+                .cannotCrawl,
+                "\(folder): no crawl store (\(storeName)) here, so there is no crawl to resume; "
+                    + "start one with `spotcheck crawl URL|FOLDER --output \(folder)`")
+        }
+        let run: (settings: CrawlSettings, finishedAt: Double?)?
+        do {
+            run = try StoredCrawl.currentRun(inStoreAt: storePath)
+        } catch {
+            throw CrawlJobError(.storeUnusable, "\(error)")
+        }
+        guard let run else {
+            throw CrawlJobError(.cannotCrawl, "\(storePath): the store holds no crawl, so there is nothing to resume")
+        }
+        if let finishedAt = run.finishedAt {
+            let source = run.settings.source.isEmpty ? run.settings.seed : run.settings.source
+            throw CrawlJobError(
+                .cannotCrawl,
+                "\(folder): the crawl there finished (\(StoredCrawl.utcTime(finishedAt))), so there is nothing to "
+                    + "resume; crawl the site again into the same folder (unchanged pages are kept) with "
+                    + "`spotcheck crawl \(source) --output \(folder)`, or write its reports again with "
+                    + "`spotcheck report \(folder)`")
+        }
+        return run.settings
     }
 
     /// A folder is served on loopback (on the same port when resuming, so stored URLs stay valid).
@@ -112,21 +140,14 @@ public struct CrawlJob: Sendable {
             throw CrawlJobError(.cannotCrawl, error.message)
         }
         let host = URLParser.parse(publicOrigin ?? seedURL)?.host ?? "site"
-        let folder = place.folder ?? StoredCrawl.defaultFolder(host: host)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CrawlJobError(.outputNotWritable, "\(folder): cannot create the output folder: \(error)")
-        }
-        let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
-        let store: CrawlStore
-        do {
-            store = try CrawlStore(path: storePath)
-        } catch {
-            throw CrawlJobError(.storeUnusable, "\(error)")
-        }
         let candidateDomain = "web-" + String(host.map { $0 == "." ? "-" : $0 })
+        // The local items and the index are read before the output folder exists: a run that
+        // cannot start leaves nothing behind.
         let local = try loadLocalEntries(excludingDomain: candidateDomain, events: events)
+        let folder = place.folder ?? StoredCrawl.defaultFolder(host: host)
+        let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
+        let store = try Self.openStore(at: storePath)
+        events(.crawlStarted(folder: folder))
         let summary = try await fetchPages(settings: settings, store: store, local: local.entries, events: events)
         events(.crawlFinished)
         let mapping = settings.publicOrigin.flatMap {
@@ -152,6 +173,24 @@ public struct CrawlJob: Sendable {
             outcome.seedNotFetched = "\(settings.seed): not crawled: \(seedSkip?.detail ?? "no page was fetched")"
         }
         return outcome
+    }
+
+    /// Creates the output folder (with a reason in words when it cannot be) and opens its store;
+    /// a folder made here is removed again when the store cannot be opened in it.
+    private static func openStore(at storePath: String) throws(CrawlJobError) -> CrawlStore {
+        let folder = (storePath as NSString).deletingLastPathComponent
+        let created: Bool
+        do {
+            created = try OutputFolder.create(folder)
+        } catch {
+            throw CrawlJobError(.outputNotWritable, "\(error)")
+        }
+        do {
+            return try CrawlStore(path: storePath)
+        } catch {
+            if created { try? FileManager.default.removeItem(atPath: folder) }
+            throw CrawlJobError(.storeUnusable, "\(error)")
+        }
     }
 
     private func loadLocalEntries(excludingDomain domain: String, events: (CrawlEvent) -> Void)

@@ -50,12 +50,15 @@ public struct CrawlRequest: Sendable {
 
 /// What happened during a crawl that a person may want to see, in order.
 public enum CrawlEvent: Sendable {
+    /// The output folder and its store are ready and pages are about to be fetched: from here on,
+    /// an interrupted crawl continues with `spotcheck crawl --resume --output folder`.
+    case crawlStarted(folder: String)
     /// The live tally (several times a second while pages come in).
     case progress(CrawlProgress)
     /// Something the user should know while the crawl runs (an unreachable robots.txt, when it
     /// is asked again, and when the crawl gives up on it).
     case notice(CrawlNotice)
-    /// The crawl is done and the reports are being written.
+    /// The crawl is done (the store's run is finished) and the reports are being written.
     case crawlFinished
     /// Something was left out and the crawl went on (an invalid local-items record).
     case warning(String)

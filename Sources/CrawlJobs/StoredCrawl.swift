@@ -1,6 +1,7 @@
 import CrawlStore
 import Crawling
 import Foundation
+import PageAnalysis
 public import Reports
 import URLNormalization
 public import Verification
@@ -8,11 +9,21 @@ public import Verification
 /// A crawl already in a store: its settings, where unfinished crawls are, and its reports written
 /// again without fetching (`spotcheck report`).
 public enum StoredCrawl {
-    /// The settings of the store's current run; nil when it holds no crawl.
-    static func settings(inStoreAt path: String) throws -> CrawlSettings? {
+    /// The settings of the store's current run and when it finished (nil: unfinished); nil when
+    /// the store holds no crawl.
+    static func currentRun(inStoreAt path: String) throws -> (settings: CrawlSettings, finishedAt: Double?)? {
         let store = try CrawlStore(path: path)
         guard let run = try store.currentRun() else { return nil }
-        return try JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8))
+        return (try JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8)), run.finishedAt)
+    }
+
+    /// A time (seconds since 1970) as `2026-11-25 08:00:00 UTC`.
+    static func utcTime(_ seconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 
     /// The newest folder under reports/ whose store holds an unfinished crawl of `source`.
@@ -80,9 +91,9 @@ public enum StoredCrawl {
         }
         let folder = output ?? (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try OutputFolder.create(folder)
         } catch {
-            throw CrawlJobError(.outputNotWritable, "\(folder): cannot create the output folder: \(error)")
+            throw CrawlJobError(.outputNotWritable, "\(error)")
         }
         var reports = CrawlReports(
             store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: configuration),

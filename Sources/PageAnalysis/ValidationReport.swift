@@ -66,7 +66,7 @@ public struct ValidationReport: Sendable {
 
     /// Writes `report.json` into `folder` (created if needed) and returns its path.
     public func write(into folder: String) throws -> String {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try OutputFolder.create(folder)
         let path = folder.hasSuffix("/") ? folder + "report.json" : folder + "/report.json"
         let text = json.serialized(pretty: true) + "\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -42,6 +42,7 @@ public final class LocalIndex: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        try Self.refuseMissingFolder(of: path)
         // Two imports (or an import and a search) may create a new index at the same moment:
         // PoolOpener retries.
         do {
@@ -53,9 +54,37 @@ public final class LocalIndex: Sendable {
         }
     }
 
-    /// Throws for a file the index cannot use: an SQLite without FTS5, a file written by a newer
-    /// SpotCheck, or another application's database.
+    /// A new index is created in an existing folder only: a missing one is named (SQLite would
+    /// say "error 14, unable to open database file").
+    private static func refuseMissingFolder(of path: String) throws(LocalIndexError) {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &isFolder)
+        guard !exists || !isFolder.boolValue else { return }
+        throw LocalIndexError(
+            path: path, kind: .cannotOpen,
+            message: exists
+                ? "cannot create the index there: \(parent) is a file, not a folder; "
+                    + "name an index file in an existing folder"
+                : "no such file, and its folder \(parent) does not exist to create it in; "
+                    + "create the folder or name an index file in an existing one")
+    }
+
+    /// Throws for a file the index cannot use: an SQLite without FTS5, a crawl store, a file
+    /// written by a newer SpotCheck, or another application's database.
     private static func refuseUnusable(_ pool: DatabasePool, path: String) throws {
+        // A crawl store's migrations are named like the index's (v1 …): recognise it by its tables.
+        let isCrawlStore = try pool.read { db in
+            try db.tableExists("frontier") && db.tableExists("page") && !db.tableExists("item")
+        }
+        guard !isCrawlStore else {
+            throw LocalIndexError(
+                path: path, kind: .cannotOpen,
+                message:
+                    "a crawl store (the crawl.sqlite `spotcheck crawl` writes), not a local index; name a "
+                    + "`spotcheck index` file (a new one is created), e.g. --index site-index.sqlite")
+        }
         let hasFTS5 = try pool.write { try IndexSchema.hasFullTextSearch($0) }
         guard hasFTS5 else {
             throw LocalIndexError(

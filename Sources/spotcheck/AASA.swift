@@ -40,10 +40,11 @@ struct AASA: AsyncParsableCommand {
             help: "An associated-domains entitlement entry to check, e.g. applinks:www.example.com (repeatable).")
         var entitlements: [String] = []
 
-        @Option(help: "Seconds for each request.")
+        @Option(parsing: .unconditional, help: "Seconds for each request.")
         var timeout = 30.0
 
         func validate() throws {
+            if timeout <= 0 { throw ValidationError("--timeout must be positive") }
             for app in appIDs {
                 if let problem = AppIDFormat.problem(app) {
                     throw ValidationError("--app takes an app ID, TEAMID.bundle.id: \(app) \(problem)")

@@ -12,10 +12,14 @@ struct Crawl: AsyncParsableCommand {
             A folder is served by SpotCheck's embedded HTTP server on 127.0.0.1, so the real HTTP path \
             runs; a `spotcheck-site.json` in the folder ({"publicOrigin": "https://www.example.com"}) \
             or --as says which public site it stands for. The crawl store (crawl.sqlite) and \
-            report.json go to --output (default reports/<host>-<UTC time>/). Exit codes: 0 crawled; \
-            5 the report could not be written; 6 the crawl could not run (bad seed, store error, \
-            nothing to resume) or not even the seed could be fetched; 7 the rule configuration \
-            (.spotcheck.json, --rule) is invalid; 64 bad command line.
+            report.json go to --output (default reports/<host>-<UTC time>/); the seed, the rule \
+            configuration, --items and --index are checked before that folder is made. Ctrl-C prints \
+            the command that continues the crawl (crawl --resume --output DIR). Exit codes: 0 crawled; \
+            1 findings at or above --fail-on (a line says how many); 3 --items, --index or --baseline \
+            cannot be read; 5 the output folder or a report could not be written; 6 the crawl could not \
+            run (bad seed, nothing to resume) or not even the seed could be fetched; 7 the rule \
+            configuration (.spotcheck.json, --rule) is invalid; 9 the crawl store cannot be opened; \
+            64 bad command line; 130 interrupted.
             """
     )
 
@@ -27,19 +31,21 @@ struct Crawl: AsyncParsableCommand {
         name: .customLong("as"), help: "The public origin a served folder stands for, e.g. https://www.example.com.")
     var publicOrigin: String?
 
-    @Option(help: "Requests in flight in all.")
+    @Option(parsing: .unconditional, help: "Requests in flight in all.")
     var concurrency = 16
 
-    @Option(help: "Requests in flight per host (loopback hosts: --concurrency).")
+    @Option(parsing: .unconditional, help: "Requests in flight per host (loopback hosts: --concurrency).")
     var perHost = 2
 
-    @Option(help: "Seconds between requests to one host (raised by Crawl-delay; loopback hosts are not throttled).")
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds between requests to one host (raised by Crawl-delay; loopback hosts are not throttled).")
     var delay = 1.0
 
-    @Option(help: "Links followed from the seed (the seed is depth 0).")
+    @Option(parsing: .unconditional, help: "Links followed from the seed (the seed is depth 0).")
     var depth = 10
 
-    @Option(help: "Pages fetched at most.")
+    @Option(parsing: .unconditional, help: "Pages fetched at most.")
     var maxPages = 10_000
 
     @Option(help: "The User-Agent header.")
@@ -54,10 +60,11 @@ struct Crawl: AsyncParsableCommand {
     @Option(parsing: .singleValue, help: "Do not crawl URLs matching this glob (repeatable).")
     var exclude: [String] = []
 
-    @Option(help: "Body bytes kept per response, after decoding; larger bodies fail as too-large.")
+    @Option(
+        parsing: .unconditional, help: "Body bytes kept per response, after decoding; larger bodies fail as too-large.")
     var maxBody = 10 << 20
 
-    @Option(help: "Seconds per request.")
+    @Option(parsing: .unconditional, help: "Seconds per request.")
     var timeout = 30.0
 
     @Option(
@@ -105,14 +112,16 @@ struct Crawl: AsyncParsableCommand {
         if seed == nil, !(resume && output != nil) {
             throw ValidationError("name the seed: an http(s) URL or a folder (or --resume --output DIR)")
         }
-        if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
-        if perHost < 1 { throw ValidationError("--per-host must be at least 1") }
-        if delay < 0 { throw ValidationError("--delay must not be negative") }
-        if depth < 0 { throw ValidationError("--depth must not be negative") }
-        if maxPages < 1 { throw ValidationError("--max-pages must be at least 1") }
-        if maxBody < 1024 { throw ValidationError("--max-body must be at least 1024") }
-        if timeout <= 0 { throw ValidationError("--timeout must be positive") }
-        if robotsRetry < 0 { throw ValidationError("--robots-retry must not be negative") }
+        if concurrency < 1 { throw ValidationError("--concurrency \(concurrency): must be at least 1 request") }
+        if perHost < 1 { throw ValidationError("--per-host \(perHost): must be at least 1 request") }
+        if delay < 0 { throw ValidationError("--delay \(delay): must be 0 seconds or more (e.g. --delay 0.5)") }
+        if depth < 0 { throw ValidationError("--depth \(depth): must be 0 (the seed only) or more") }
+        if maxPages < 1 { throw ValidationError("--max-pages \(maxPages): must be at least 1 page") }
+        if maxBody < 1024 { throw ValidationError("--max-body \(maxBody): must be at least 1024 bytes") }
+        if timeout <= 0 { throw ValidationError("--timeout \(timeout): must be more than 0 seconds") }
+        if robotsRetry < 0 {
+            throw ValidationError("--robots-retry \(robotsRetry): must be 0 seconds (ask once) or more")
+        }
         if let publicOrigin, URLParser.parse(publicOrigin)?.isCrawlable != true {
             throw ValidationError("--as must be an http(s) origin, e.g. https://www.example.com")
         }
@@ -143,9 +152,13 @@ struct Crawl: AsyncParsableCommand {
         let request = try makeRequest()
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let console = CrawlConsole(quiet: quiet, progress: progress)
+        let interruption = CrawlInterruption(console: console, formats: reportFormats.formats)
         let outcome: CrawlOutcome
         do {
-            outcome = try await CrawlJob(request).run(events: console.show)
+            outcome = try await CrawlJob(request).run { event in
+                interruption.follow(event)
+                console.show(event)
+            }
         } catch {
             progress.finish()
             var standardError = StandardError()
@@ -158,7 +171,10 @@ struct Crawl: AsyncParsableCommand {
             print("spotcheck: error: \(reason)", to: &standardError)
             throw ExitStatus.crawlFailed
         }
-        if verification.failOn.fails(outcome.severitiesFound) { throw ExitStatus.verdictNegative }
+        let counts = outcome.totals.findingsBySeverity.reduce(into: [Severity: Int]()) { counts, entry in
+            if let severity = Severity(rawValue: entry.key) { counts[severity] = entry.value }
+        }
+        try verification.failOn.check(counts, report: outcome.reportPath)
     }
 
     /// The options as a crawl request.

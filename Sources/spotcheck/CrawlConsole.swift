@@ -13,6 +13,7 @@ struct CrawlConsole: Sendable {
 
     func show(_ event: CrawlEvent) {
         switch event {
+        case .crawlStarted: break
         case .progress(let tally): progress.show(tally)
         case .crawlFinished: progress.finish()
         case .warning(let message):

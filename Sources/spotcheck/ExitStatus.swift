@@ -30,6 +30,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
     case databaseFailed = 10
     /// Bad command line (ArgumentParser's usage error).
     case usage = 64
+    /// Interrupted (Ctrl-C, SIGINT): `crawl` first says how to continue (`--resume --output DIR`).
+    case interrupted = 130
 
     /// One line per code, as docs/cli.md and `--help` show them.
     var meaning: String {
@@ -48,6 +50,7 @@ enum ExitStatus: Int32, CaseIterable, Error {
         case .databaseUnusable: "a crawl store or index cannot be opened (missing, corrupt, not SpotCheck's, no FTS5)"
         case .databaseFailed: "a crawl store or index failed while reading or writing (nothing changed)"
         case .usage: "bad command line"
+        case .interrupted: "interrupted (Ctrl-C); crawl prints the command that resumes it"
         }
     }
 

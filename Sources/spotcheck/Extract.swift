@@ -24,6 +24,7 @@ struct Extract: ParsableCommand {
     func validate() throws {
         if format != "json" { throw ValidationError("--format must be json") }
         if files.isEmpty { throw ValidationError("name at least one HTML file") }
+        try ExtractionOptions.checkBaseURL(baseURL)
     }
 
     func run() throws {

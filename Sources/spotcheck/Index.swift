@@ -407,7 +407,7 @@ struct Index: ParsableCommand {
         @Option(name: .customLong("type"), help: "Only this content type (a UTI such as public.movie).")
         var contentType: String?
 
-        @Option(help: "At most this many results.")
+        @Option(parsing: .unconditional, help: "At most this many results.")
         var limit = 20
 
         @Flag(help: "Match whole words only (no type-ahead prefix on the last word).")

@@ -11,8 +11,12 @@ struct Serve: AsyncParsableCommand {
     @Argument(help: "The folder to serve.")
     var folder: String
 
-    @Option(help: "The port (0: any free port).")
+    @Option(parsing: .unconditional, help: "The port (0: any free port).")
     var port = 8080
+
+    func validate() throws {
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
+    }
 
     func run() async throws {
         var isDirectory: ObjCBool = false

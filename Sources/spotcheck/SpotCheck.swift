@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import URLNormalization
 import UniversalLinks
 import Verification
 
@@ -36,10 +37,10 @@ struct SpotCheck: AsyncParsableCommand {
 
 /// Options shared by `extract` and `validate`.
 struct ExtractionOptions: ParsableArguments {
-    @Option(help: "Number of pages processed in parallel (default: all cores).")
+    @Option(parsing: .unconditional, help: "Number of pages processed in parallel (default: all cores).")
     var jobs: Int?
 
-    @Option(help: "Largest page read, in bytes; larger files are refused.")
+    @Option(parsing: .unconditional, help: "Largest page read, in bytes; larger files are refused.")
     var maxPageBytes: Int = 16 << 20
 
     @Flag(help: "Value Microdata elements by WHATWG rules only (a `content` attribute counts on <meta> alone).")
@@ -52,6 +53,19 @@ struct ExtractionOptions: ParsableArguments {
     var encoding: String?
 
     var resolvedJobs: Int { max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// `--base-url` must be an absolute URL: without a scheme, `www.example.com` would make pages
+    /// `www.example.com/about.html`. The message says what to write instead.
+    static func checkBaseURL(_ value: String?) throws(ValidationError) {
+        guard let value else { return }
+        if let url = URLParser.parse(value), url.opaquePath == nil, url.host != nil || url.scheme == "file" { return }
+        let suggestion = URLParser.parse("https://" + value).flatMap { $0.host?.contains(".") == true ? $0 : nil }
+        throw ValidationError(
+            "--base-url \(value): not an absolute URL (it needs a scheme and a host), so pages would get URLs like "
+                + "\(value.hasSuffix("/") ? value : value + "/")about.html; write "
+                + (suggestion.map { "--base-url \($0.serialized(includingFragment: true))" }
+                    ?? "a URL such as --base-url https://www.example.com/"))
+    }
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -81,10 +95,27 @@ struct VerificationOptions: ParsableArguments {
     enum FailOn: String, ExpressibleByArgument, CaseIterable {
         case error, warning, info, never
 
-        /// Whether findings of these severities fail the run.
-        func fails(_ severities: some Sequence<Severity>) -> Bool {
-            guard let threshold = Severity(rawValue: rawValue) else { return false }
-            return severities.contains { $0 >= threshold }
+        /// When findings reach the threshold: says on stderr which threshold was crossed and by
+        /// how many findings, then throws `ExitStatus.verdictNegative`.
+        func check(_ counts: [Severity: Int], report: String) throws(ExitStatus) {
+            guard let line = verdict(counts, report: report) else { return }
+            var standardError = StandardError()
+            print("spotcheck: \(line)", to: &standardError)
+            throw .verdictNegative
+        }
+
+        /// The line that explains exit 1, e.g. `--fail-on warning: 3 findings at or above warning
+        /// (1 error, 2 warning), so the exit status is 1; they are listed in reports/x/report.json`;
+        /// nil when no finding reaches the threshold.
+        func verdict(_ counts: [Severity: Int], report: String) -> String? {
+            guard let threshold = Severity(rawValue: rawValue) else { return nil }
+            let crossing = Severity.allCases.reversed().filter { $0 >= threshold && counts[$0, default: 0] > 0 }
+            guard !crossing.isEmpty else { return nil }
+            let total = crossing.reduce(0) { $0 + counts[$1, default: 0] }
+            let bySeverity = crossing.map { "\(counts[$0, default: 0]) \($0.rawValue)" }.joined(separator: ", ")
+            return
+                "--fail-on \(rawValue): \(total) finding\(total == 1 ? "" : "s") at or above \(threshold.rawValue) (\(bySeverity)), "
+                + "so the exit status is 1; they are listed in \(report)"
         }
     }
 

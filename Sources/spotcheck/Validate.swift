@@ -41,11 +41,13 @@ struct Validate: ParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("name at least one HTML file or folder") }
+        try ExtractionOptions.checkBaseURL(baseURL)
     }
 
     func run() throws {
         var validation = try makeValidation()
         if let associationFile { try use(associationFile, in: &validation) }
+        let folder = try createOutputFolder()
         let output = StandardOutput()
         let quiet = self.quiet
         let report = validation.run(paths) { problem in
@@ -58,11 +60,27 @@ struct Validate: ParsableCommand {
             output.write(FindingsListing.text(siteFindings: report.siteFindings, heading: "across the pages:") + "\n")
         }
         output.flush()
-        try write(report)
+        let reportPath = try write(report, into: folder)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
         if report.inputCount == 0 { throw ExitStatus.noInput }
         if !report.problems.isEmpty { throw ExitStatus.inputUnreadable }
-        if verification.failOn.fails(findings.map(\.severity)) { throw ExitStatus.verdictNegative }
+        try verification.failOn.check(
+            Dictionary(grouping: findings, by: \.severity).mapValues(\.count), report: reportPath)
+    }
+
+    /// `--output` (or `reports/<name>-<UTC time>/`), made before any page is read: a folder that
+    /// cannot be made stops the run at once, with the reason in words.
+    private func createOutputFolder() throws -> String {
+        let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
+        let folder = self.output ?? ValidationReport.defaultFolder(name: name)
+        do {
+            try OutputFolder.create(folder)
+        } catch {
+            var standardError = StandardError()
+            print("spotcheck: error: \(error)", to: &standardError)
+            throw ExitStatus.outputNotWritable
+        }
+        return folder
     }
 
     private func makeValidation() throws -> PageValidation {
@@ -95,10 +113,8 @@ struct Validate: ParsableCommand {
         }
     }
 
-    /// report.json and the files of `--format`, then the totals line.
-    private func write(_ report: ValidationReport) throws {
-        let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
-        let folder = self.output ?? ValidationReport.defaultFolder(name: name)
+    /// report.json and the files of `--format`, then the totals line; returns report.json's path.
+    private func write(_ report: ValidationReport, into folder: String) throws -> String {
         let reportPath: String
         do {
             reportPath = try report.write(into: folder)
@@ -118,6 +134,7 @@ struct Validate: ParsableCommand {
         print(
             "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", ")); report: \(reportPath)"
         )
+        return reportPath
     }
 }
 

@@ -25,6 +25,31 @@ struct CommandLineTests {
         #expect(strict.status == 1, "the broken pages have SAB errors: \(strict.output)")
     }
 
+    /// Issue 15 §1: exit 1 comes with a line naming the threshold and how many findings crossed
+    /// it, counted as report.json counts them.
+    @Test(
+        "--fail-on says which threshold was crossed and by how many findings",
+        arguments: [("crawl", "error"), ("crawl", "warning"), ("validate", "error"), ("validate", "info")])
+    func failOnSaysWhy(command: String, threshold: String) async throws {
+        let folder = try temporaryFolder("cli-fail-on") + "/out"
+        let result = try await runProcess(
+            try spotcheckExecutable(), [command, Self.fixtures, "--output", folder, "--quiet", "--fail-on", threshold])
+        #expect(result.status == 1, "\(result.output)")
+        let text = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
+        let counts = try #require(JSONParser.parse(text, lenient: false).value?["summary"]?["findings"])
+        let severities = ["error", "warning", "info"].prefix { $0 != threshold } + [threshold]
+        let crossing = severities.compactMap { severity in
+            counts[severity]?.intValue.flatMap { $0 > 0 ? ($0, severity) : nil }
+        }
+        let total = crossing.reduce(0) { $0 + $1.0 }
+        #expect(total > 0)
+        let line =
+            "spotcheck: --fail-on \(threshold): \(total) findings at or above \(threshold) "
+            + "(\(crossing.map { "\($0.0) \($0.1)" }.joined(separator: ", "))), so the exit status is 1; "
+            + "they are listed in \(folder)/report.json"
+        #expect(result.output.contains(line), "\(result.output)")
+    }
+
     @Test(
         "--allow-host refuses a URL, a port, a path or user info, with a clear message (exit 64)",
         arguments: [
@@ -65,6 +90,7 @@ struct CommandLineTests {
         let clean = try await runProcess(
             executable, ["validate", movies, "--output", folder, "--quiet", "--fail-on", "info"])
         #expect(clean.status == 0, "\(clean.output)")
+        #expect(!clean.output.contains("--fail-on"), "no threshold line when it is not crossed: \(clean.output)")
         let broken = Self.fixtures + "/broken/sab-missing-app-id.html"
         let failing = try await runProcess(
             executable, ["validate", broken, "--output", folder, "--quiet", "--fail-on", "error"])

@@ -153,4 +153,46 @@ struct ResumeTests {
         #expect(requests >= pages.count)
         #expect(requests - pages.count <= 4)
     }
+
+    /// Issue 15 §1: Ctrl-C (SIGINT) in the middle of a crawl prints the command that continues it
+    /// and exits 130; that command finishes the crawl; resuming it again says in words that it
+    /// has finished. The signal is sent when the crawl asks for a page it can only have found in
+    /// the committed seed page (a request the server sees), not after a sleep.
+    @Test(.timeLimit(.minutes(2)))
+    func ctrlCSaysHowToResumeAndAFinishedCrawlSaysSo() async throws {
+        let executable = try spotcheckExecutable()
+        let server = try await TestSite.server.value
+        let folder = try temporaryFolder("interrupted") + "/out"
+        // /slow/0.html links to /slow/1.html … /slow/5.html.
+        let linkedPage = "/slow/5.html"
+        let requestsBefore = TortureServer.requestCount(pathPrefix: linkedPage)
+        let child = try startProcess(
+            executable,
+            [
+                "crawl", server.baseURL + "slow/0.html", "--output", folder, "--concurrency", "2", "--no-sitemaps",
+                "--quiet",
+            ])
+        await TortureServer.requestArrived(path: linkedPage, count: requestsBefore + 1)
+        kill(child.process.processIdentifier, SIGINT)
+        let status = await waitForExit(child.process)
+        let output = (try? String(contentsOfFile: child.outputPath, encoding: .utf8)) ?? ""
+        #expect(child.process.terminationReason == .exit, "ended by the signal, not by spotcheck: \(output)")
+        #expect(status == 130, "\(output)")
+        let command = "spotcheck crawl --resume --output \(folder)"
+        #expect(output.contains("spotcheck: continue the crawl with: \(command)\n"), "\(output)")
+        let interrupted = try CrawlStore(path: folder + "/crawl.sqlite")
+        #expect(try interrupted.currentRun()?.finishedAt == nil)
+        #expect(try interrupted.counts().done < 400, "the crawl finished before it was interrupted")
+
+        let resumed = try await runProcess(executable, ["crawl", "--resume", "--output", folder, "--quiet"])
+        #expect(resumed.status == 0, "\(resumed.output)")
+        #expect(try CrawlStore(path: folder + "/crawl.sqlite").currentRun()?.finishedAt != nil)
+
+        let again = try await runProcess(executable, ["crawl", "--resume", "--output", folder, "--quiet"])
+        #expect(again.status == 6, "\(again.output)")
+        #expect(again.output.contains("\(folder): the crawl there finished ("), "\(again.output)")
+        #expect(again.output.contains("so there is nothing to resume"), "\(again.output)")
+        #expect(again.output.contains("`spotcheck report \(folder)`"), "\(again.output)")
+        #expect(!again.output.contains("resumeRun"), "\(again.output)")
+    }
 }

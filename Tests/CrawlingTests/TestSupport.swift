@@ -40,15 +40,20 @@ extension CrawlStore {
 }
 
 /// Runs a child process to its end without blocking a Swift concurrency thread; its output goes
-/// to a file (a pipe could fill up and stall the child).
-func runProcess(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-    let process = try startProcess(executable, arguments)
+/// to a file (a pipe could fill up and stall the child). `directory` is its working directory
+/// (default: the test's).
+func runProcess(_ executable: String, _ arguments: [String], in directory: String? = nil) async throws -> (
+    status: Int32, output: String
+) {
+    let process = try startProcess(executable, arguments, in: directory)
     let status = await waitForExit(process.process)
     return (status, (try? String(contentsOfFile: process.outputPath, encoding: .utf8)) ?? "")
 }
 
 /// Starts a child process whose output goes to a temporary file.
-func startProcess(_ executable: String, _ arguments: [String]) throws -> (process: Process, outputPath: String) {
+func startProcess(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> (
+    process: Process, outputPath: String
+) {
     let outputPath = NSTemporaryDirectory() + "spotcheck-child-\(UUID().uuidString).log"
     guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
         throw TestFailure("\(outputPath): cannot be created")
@@ -57,6 +62,7 @@ func startProcess(_ executable: String, _ arguments: [String]) throws -> (proces
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.standardOutput = output
     process.standardError = output
     try process.run()

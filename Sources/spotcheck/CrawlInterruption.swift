@@ -1,0 +1,91 @@
+import CrawlJobs
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Ctrl-C (SIGINT) during `crawl`: says where the crawl so far is and the command that continues
+/// it, then exits 130. The store commits each page with its links in one transaction, so an
+/// interrupted crawl resumes as a killed one does (`ResumeTests`).
+final class CrawlInterruption: Sendable {
+    /// How far the crawl got, as the job's events say.
+    enum Stage: Sendable {
+        /// Checking inputs, serving the folder, opening the store: nothing to resume yet.
+        case starting
+        /// Fetching pages into the store in `folder`.
+        case crawling(folder: String)
+        /// The crawl in `folder` is finished; its reports are being written.
+        case reporting(folder: String)
+    }
+
+    private struct State {
+        var stage = Stage.starting
+        var source: (any DispatchSourceSignal)?
+    }
+
+    private let state = Mutex(State())
+    private let console: CrawlConsole
+    /// `--format` as given, repeated in the `spotcheck report` hint.
+    private let formats: String
+
+    /// Takes over SIGINT for the rest of the process.
+    init(console: CrawlConsole, formats: String) {
+        self.console = console
+        self.formats = formats
+        signal(SIGINT, SIG_IGN)
+        state.withLock { state in
+            let source = DispatchSource.makeSignalSource(
+                signal: SIGINT, queue: DispatchQueue(label: "spotcheck.sigint"))
+            source.setEventHandler { [self] in interrupted() }
+            source.resume()
+            state.source = source
+        }
+    }
+
+    /// Follows the job's events: the store is open, the crawl is finished.
+    func follow(_ event: CrawlEvent) {
+        state.withLock { state in
+            switch (event, state.stage) {
+            case (.crawlStarted(let folder), _): state.stage = .crawling(folder: folder)
+            case (.crawlFinished, .crawling(let folder)): state.stage = .reporting(folder: folder)
+            default: break
+            }
+        }
+    }
+
+    /// What to tell a person who pressed Ctrl-C at `stage`.
+    static func message(at stage: Stage, formats: String) -> String {
+        switch stage {
+        case .starting:
+            return "spotcheck: interrupted before the crawl started; nothing to resume\n"
+        case .crawling(let folder):
+            return """
+                spotcheck: interrupted; the pages crawled so far are in \(folder)/crawl.sqlite
+                spotcheck: continue the crawl with: spotcheck crawl --resume --output \(shellQuoted(folder))
+
+                """
+        case .reporting(let folder):
+            let format = formats == "json" ? "" : " --format \(shellQuoted(formats))"
+            return """
+                spotcheck: interrupted while writing the reports; the crawl itself is finished in \(folder)/crawl.sqlite
+                spotcheck: write its reports with: spotcheck report \(shellQuoted(folder))\(format)
+
+                """
+        }
+    }
+
+    /// A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let plain =
+            !word.isEmpty && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:,=@".contains($0)) }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private func interrupted() {
+        console.progress.finish()
+        console.output.flush()
+        let stage = state.withLock { $0.stage }
+        FileHandle.standardError.write(Data(Self.message(at: stage, formats: formats).utf8))
+        // At once, as a kill would: the store is consistent after every committed page.
+        _exit(ExitStatus.interrupted.rawValue)
+    }
+}

@@ -1,0 +1,112 @@
+import CrawlStore
+import Foundation
+import SpotCheckTestSupport
+import Testing
+
+/// One bad input, as the child `spotcheck` is given it: `{tmp}` is a fresh folder (the child's
+/// working directory, holding `file.txt` and a crawl store `crawl.sqlite`), `{fixtures}` the
+/// fixture site. The exit code is the shared table's; the message names the input, what is wrong
+/// and what to do.
+struct BadInput: Sendable, CustomTestStringConvertible {
+    var name: String
+    var arguments: [String]
+    var status: Int32
+    var says: [String]
+    var doesNotSay: [String] = []
+    /// A `.spotcheck.json` written into the working directory first.
+    var projectConfiguration: String?
+
+    var testDescription: String { name }
+}
+
+/// Issue 15 §5: inputs are checked before work starts, and a run that never started leaves no
+/// output folder behind.
+@Suite("inputs checked before work starts", .serialized)
+struct InputCheckTests {
+    static let cases: [BadInput] = [
+        BadInput(
+            name: "validate --base-url without a scheme",
+            arguments: ["validate", "{fixtures}/movies", "--base-url", "www.example.com", "--output", "{tmp}/out"],
+            status: 64,
+            says: ["--base-url www.example.com: not an absolute URL", "write --base-url https://www.example.com/"]),
+        BadInput(
+            name: "aasa check of a file that does not exist is not a host lookup",
+            arguments: ["aasa", "check", "/no/file.json"], status: 3, says: ["/no/file.json: no such file"],
+            doesNotSay: ["https://no", "could not be fetched"]),
+        BadInput(
+            name: "crawl of a missing folder says it is missing",
+            arguments: ["crawl", "/no/such/folder", "--output", "{tmp}/out", "--quiet"], status: 6,
+            says: ["/no/such/folder: no such folder", "name an existing folder"], doesNotSay: ["neither a folder"]),
+        BadInput(
+            name: "crawl of a host without a scheme suggests https://",
+            arguments: ["crawl", "example.com", "--output", "{tmp}/out", "--quiet"], status: 6,
+            says: ["example.com: ", "not a URL (it has no scheme)", "write https://example.com/"]),
+        BadInput(
+            name: "--delay -1 is a negative delay, not a missing value",
+            arguments: ["crawl", "{fixtures}/movies", "--delay", "-1", "--output", "{tmp}/out"], status: 64,
+            says: ["--delay -1.0: must be 0 seconds or more"], doesNotSay: ["Missing value"]),
+        BadInput(
+            name: "--output in /proc says why in words",
+            arguments: ["crawl", "{fixtures}/movies", "--output", "/proc/nope", "--quiet"], status: 5,
+            says: ["/proc/nope: cannot create the output folder: ", "/proc", "name a folder you can write to"],
+            doesNotSay: ["NSCocoaErrorDomain", "Code="]),
+        BadInput(
+            name: "validate --output under a file says why in words",
+            arguments: ["validate", "{fixtures}/movies", "--output", "{tmp}/file.txt/out"], status: 5,
+            says: ["{tmp}/file.txt/out: cannot create the output folder: {tmp}/file.txt is a file, not a folder"],
+            doesNotSay: ["NSCocoaErrorDomain"]),
+        BadInput(
+            name: "--index on a crawl store says it is a crawl store",
+            arguments: [
+                "crawl", "{fixtures}/movies", "--index", "{tmp}/crawl.sqlite", "--output", "{tmp}/out", "--quiet",
+            ],
+            status: 3, says: ["{tmp}/crawl.sqlite: a crawl store", "not a local index", "--index"],
+            doesNotSay: ["newer SpotCheck"]),
+        BadInput(
+            name: "--index in a missing folder names the folder",
+            arguments: ["crawl", "{fixtures}/movies", "--index", "/no/idx.sqlite", "--output", "{tmp}/out", "--quiet"],
+            status: 3, says: ["/no/idx.sqlite: ", "its folder /no does not exist", "create the folder"],
+            doesNotSay: ["SQLite error"]),
+        BadInput(
+            name: "crawl with a bad --rule",
+            arguments: ["crawl", "{fixtures}/movies", "--rule", "SAB999=off", "--output", "{tmp}/out", "--quiet"],
+            status: 7, says: ["--rule SAB999=off: unknown rule \"SAB999\""]),
+        BadInput(
+            name: "validate with a bad --rule",
+            arguments: ["validate", "{fixtures}/movies", "--rule", "SAB004=loud", "--output", "{tmp}/out"],
+            status: 7, says: ["--rule SAB004=loud: ", "is not off, error, warning or info"]),
+        BadInput(
+            name: "report with a bad --rule",
+            arguments: ["report", "{tmp}/crawl.sqlite", "--rule", "SAB999=off", "--output", "{tmp}/out"], status: 7,
+            says: ["--rule SAB999=off: unknown rule"]),
+        BadInput(
+            name: "crawl with a bad .spotcheck.json (default output folder)",
+            arguments: ["crawl", "{fixtures}/movies", "--quiet"], status: 7,
+            says: [".spotcheck.json: SAB004: \"loud\" is not off, error, warning or info"],
+            projectConfiguration: #"{"rules": {"SAB004": "loud"}}"#),
+    ]
+
+    @Test("a bad input is named with what is wrong and what to do; no output folder is made", arguments: cases)
+    func badInput(_ input: BadInput) async throws {
+        let tmp = try temporaryFolder("bad-input")
+        try Data("not a folder\n".utf8).write(to: URL(fileURLWithPath: tmp + "/file.txt"))
+        _ = try CrawlStore(path: tmp + "/crawl.sqlite")
+        if let configuration = input.projectConfiguration {
+            try Data(configuration.utf8).write(to: URL(fileURLWithPath: tmp + "/.spotcheck.json"))
+        }
+        func filled(_ text: String) -> String {
+            text.replacingOccurrences(of: "{tmp}", with: tmp).replacingOccurrences(
+                of: "{fixtures}", with: TestSite.fixtureRoot)
+        }
+        let result = try await runProcess(try spotcheckExecutable(), input.arguments.map(filled), in: tmp)
+        #expect(result.status == input.status, "\(result.output)")
+        for text in input.says.map(filled) {
+            #expect(result.output.contains(text), "should say \(text): \(result.output)")
+        }
+        for text in input.doesNotSay {
+            #expect(!result.output.contains(text), "should not say \(text): \(result.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/out"), "an output folder was made")
+        #expect(!FileManager.default.fileExists(atPath: tmp + "/reports"), "a default output folder was made")
+    }
+}
