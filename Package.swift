@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries. libxml2's module map is empty: the target only carries pkg-config flags, and
@@ -109,7 +110,9 @@ let package = Package(
         .target(
             name: "CrawlJobs",
             dependencies: [
-                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "PageAnalysis", "Reports", "SpotlightIndex",
+                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
+                "Reports",
+                "SpotlightIndex",
                 "SpotlightModel", "URLNormalization", "Verification",
             ],
             swiftSettings: strictSettings
@@ -134,6 +137,7 @@ let package = Package(
                 "RobotsExclusion", "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization",
                 "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -225,8 +229,8 @@ let package = Package(
         .testTarget(
             name: "CrawlingTests",
             dependencies: [
-                "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "PageFetching",
-                "Reports", "TortureServer", "URLNormalization",
+                "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "PageAnalysis",
+                "PageFetching", "Reports", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
             ],

@@ -122,8 +122,18 @@ public struct CrawlJob: Sendable {
         async throws(CrawlJobError) -> CrawlOutcome
     {
         let seedURL = server?.baseURL ?? place.source
-        let publicOrigin =
+        var publicOrigin =
             request.publicOrigin ?? (place.servesFolder ? StoredCrawl.siteConfiguration(in: place.source) : nil)
+        if place.servesFolder, publicOrigin == nil, place.previousSettings == nil {
+            // Stable URLs for a folder that does not say which site it is (so `diff` matches pages).
+            let standIn = StoredCrawl.standInOrigin(for: place.source)
+            publicOrigin = standIn
+            events(
+                .notice(
+                    .standInOrigin(
+                        folder: place.source, origin: standIn,
+                        named: StoredCrawl.originNamedByHomePage(of: place.source))))
+        }
         guard let parsedSeed = URLParser.parse(seedURL), parsedSeed.isCrawlable else {
             throw CrawlJobError(.cannotCrawl, "\(place.source): neither a folder nor an http(s) URL")
         }
@@ -144,9 +154,8 @@ public struct CrawlJob: Sendable {
         // The local items and the index are read before the output folder exists: a run that
         // cannot start leaves nothing behind.
         let local = try loadLocalEntries(excludingDomain: candidateDomain, events: events)
-        let folder = place.folder ?? StoredCrawl.defaultFolder(host: host)
+        let (folder, store) = try Self.openStore(in: place.folder, default: StoredCrawl.defaultFolder(host: host))
         let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
-        let store = try Self.openStore(at: storePath)
         events(.crawlStarted(folder: folder))
         let summary = try await fetchPages(settings: settings, store: store, local: local.entries, events: events)
         events(.crawlFinished)
@@ -167,6 +176,10 @@ public struct CrawlJob: Sendable {
         var outcome = CrawlOutcome(
             summary: summary, totals: written.totals, reportFolder: folder, reportPath: written.path,
             storePath: storePath)
+        for member in written.reportWithoutPages["summary"]?["skipped"]?.objectValue ?? JSONObject() {
+            outcome.skippedByReason[member.key] = member.value.intValue ?? 0
+        }
+        outcome.maximumPages = settings.maximumPages
         if summary.fetched == 0, !request.resume {
             // Nothing could be fetched, not even the seed: say why (the report has it too).
             let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }
@@ -175,18 +188,28 @@ public struct CrawlJob: Sendable {
         return outcome
     }
 
-    /// Creates the output folder (with a reason in words when it cannot be) and opens its store;
-    /// a folder made here is removed again when the store cannot be opened in it.
-    private static func openStore(at storePath: String) throws(CrawlJobError) -> CrawlStore {
-        let folder = (storePath as NSString).deletingLastPathComponent
+    /// Creates the output folder (with a reason in words when it cannot be) and opens its store:
+    /// `--output`, or a folder of its own next to `defaultFolder` (never one an earlier run has).
+    /// A folder made here is removed again when the store cannot be opened in it.
+    private static func openStore(in output: String?, default defaultFolder: String)
+        throws(CrawlJobError) -> (folder: String, store: CrawlStore)
+    {
+        let folder: String
         let created: Bool
         do {
-            created = try OutputFolder.create(folder)
+            if let output {
+                folder = output
+                created = try OutputFolder.create(output)
+            } else {
+                folder = try OutputFolder.createUnique(defaultFolder)
+                created = true
+            }
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(error)")
         }
+        let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
         do {
-            return try CrawlStore(path: storePath)
+            return (folder, try CrawlStore(path: storePath))
         } catch {
             if created { try? FileManager.default.removeItem(atPath: folder) }
             throw CrawlJobError(.storeUnusable, "\(error)")

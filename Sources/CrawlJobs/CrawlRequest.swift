@@ -84,6 +84,11 @@ public struct CrawlOutcome: Sendable {
     public var storePath: String
     /// Set when not even the seed could be fetched (the reports are written and say why).
     public var seedNotFetched: String?
+    /// URLs recorded as not crawled, by reason (`scope`, `robots`, `budget` …), as report.json's
+    /// `summary.skipped` has them.
+    public var skippedByReason: [String: Int] = [:]
+    /// `--max-pages`: with `skippedByReason["budget"]`, whether the page budget cut the crawl short.
+    public var maximumPages = 0
 
     /// The severities that have at least one finding.
     public var severitiesFound: [Severity] {

@@ -1,6 +1,7 @@
 import CrawlStore
 import Crawling
 import Foundation
+import MarkupExtraction
 import PageAnalysis
 public import Reports
 import URLNormalization
@@ -50,6 +51,30 @@ public enum StoredCrawl {
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         let safe = String(host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "-" })
         return "reports/\(safe)-\(formatter.string(from: date))"
+    }
+
+    /// The public origin a served folder stands for when neither `--as` nor `spotcheck-site.json`
+    /// says: `https://<folder name>.invalid` (RFC 6761: a name that never resolves), the same on
+    /// every run, so two crawls of the folder compare page by page.
+    static func standInOrigin(for folder: String) -> String {
+        let name = URL(fileURLWithPath: folder).lastPathComponent.lowercased()
+        var label = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+        while label.hasPrefix("-") { label.removeFirst() }
+        while label.hasSuffix("-") { label.removeLast() }
+        return "https://\(label.isEmpty ? "site" : String(label.prefix(63))).invalid"
+    }
+
+    /// The origin the folder's home page (`index.html`) names in its canonical link or `og:url`,
+    /// if any: what the folder most likely stands for, to suggest it.
+    static func originNamedByHomePage(of folder: String) -> String? {
+        let path = (folder as NSString).appendingPathComponent("index.html")
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 4 << 20 else { return nil }
+        let markup = MarkupExtractor().extract(html: [UInt8](data), url: "https://home.invalid/")
+        let named = markup.canonicals.first?.content ?? markup.openGraph.first { $0.key == "og:url" }?.content
+        guard let url = named.flatMap({ URLParser.parse($0) }), url.isCrawlable, url.host != "home.invalid" else {
+            return nil
+        }
+        return OriginMapping.origin(of: url)
     }
 
     /// `spotcheck-site.json` in a served folder: `{"publicOrigin": "https://www.example.com"}`.

@@ -98,6 +98,14 @@ extension CrawlStore {
         }
     }
 
+    /// The URLs recorded as not crawled (out of scope, robots.txt, budget …), one per URL and
+    /// reason: what report.json lists under `coverage.skipped`.
+    public func skippedURLCount() throws(CrawlStoreError) -> Int {
+        try read("skippedURLCount") { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM skipped")) ?? 0
+        }
+    }
+
     /// The entries the page budget admitted: every frontier entry but redirect targets (those
     /// join the frontier as aliases of the page that redirected, outside the budget), whatever
     /// its state, including those skipped at fetch time (robots.txt). A resumed crawl starts its

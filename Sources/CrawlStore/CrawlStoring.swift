@@ -12,6 +12,7 @@ public protocol CrawlStoring: CrawlRecordSource {
     func claim(host: String, limit: Int, now: Double) throws(CrawlStoreError) -> [FrontierEntry]
     func hostsWithWork() throws(CrawlStoreError) -> [(host: String, earliest: Double)]
     func counts() throws(CrawlStoreError) -> FrontierCounts
+    func skippedURLCount() throws(CrawlStoreError) -> Int
     func requeue(id: Int64, notBefore: Double) throws(CrawlStoreError)
     func skip(id: Int64, _ skipped: SkippedURL) throws(CrawlStoreError)
     func complete(_ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL], aliases: [FrontierEntry])

@@ -52,6 +52,10 @@ public struct CrawlReportWriter: Sendable {
         /// Findings by severity (`error`, `warning`, `info`) and by rule id.
         public var findingsBySeverity: [String: Int] = [:]
         public var findingsByRule: [String: Int] = [:]
+        /// The severity each rule was reported with (its configured one).
+        public var ruleSeverities: [String: Severity] = [:]
+        /// Pages with at least one finding.
+        public var pagesWithFindings = 0
 
         mutating func add(_ page: PageRecord, findings: [Finding]) {
             pages += 1
@@ -64,6 +68,7 @@ public struct CrawlReportWriter: Sendable {
             }
             if page.applebotAllowed == false { applebotBlocked += 1 }
             bytes += page.bodyBytes
+            if !findings.isEmpty { pagesWithFindings += 1 }
             add(findings)
         }
 
@@ -71,7 +76,19 @@ public struct CrawlReportWriter: Sendable {
             for finding in findings {
                 findingsBySeverity[finding.severity.rawValue, default: 0] += 1
                 findingsByRule[finding.ruleID, default: 0] += 1
+                ruleSeverities[finding.ruleID] = finding.severity
             }
+        }
+
+        /// The rules with the most findings, most severe first, then by count (at most `limit`).
+        public func topRules(limit: Int) -> [(rule: String, severity: Severity, count: Int)] {
+            let rules = findingsByRule.map {
+                (rule: $0.key, severity: ruleSeverities[$0.key] ?? .info, count: $0.value)
+            }
+            let ordered = rules.sorted {
+                ($0.severity, $0.count, $1.rule) > ($1.severity, $1.count, $0.rule)
+            }
+            return Array(ordered.prefix(limit))
         }
     }
 

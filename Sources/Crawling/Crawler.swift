@@ -9,14 +9,46 @@ public import Verification
 
 /// A running tally, for the progress line.
 public struct CrawlProgress: Sendable, Hashable {
+    /// Pages fetched by this process.
     public var fetched: Int
+    /// Frontier entries waiting, and being fetched now.
     public var queued: Int
     public var inFlight: Int
+    /// Fetch failures and error statuses among `fetched`.
     public var errors: Int
+    /// URLs recorded as not crawled (out of scope, robots.txt, budget …): report.json's
+    /// `coverage.skipped`, as it stands.
     public var skipped: Int
     public var elapsed: Double
+    /// Frontier entries finished by the whole run (a resumed crawl counts what it inherited).
+    public var done: Int = 0
+    /// `--max-pages`, the most the crawl fetches.
+    public var maximumPages: Int = .max
+
+    public init(
+        fetched: Int, queued: Int, inFlight: Int, errors: Int, skipped: Int, elapsed: Double, done: Int = 0,
+        maximumPages: Int = .max
+    ) {
+        self.fetched = fetched
+        self.queued = queued
+        self.inFlight = inFlight
+        self.errors = errors
+        self.skipped = skipped
+        self.elapsed = elapsed
+        self.done = done
+        self.maximumPages = maximumPages
+    }
 
     public var pagesPerSecond: Double { elapsed > 0 ? Double(fetched) / elapsed : 0 }
+
+    /// Pages known so far: done, in flight and queued, at most `--max-pages`.
+    public var known: Int { min(done + inFlight + queued, maximumPages) }
+
+    /// Seconds until the known pages are done at the current rate (nil before a rate exists).
+    public var secondsLeft: Double? {
+        guard pagesPerSecond > 0 else { return nil }
+        return Double(max(0, known - done)) / pagesPerSecond
+    }
 }
 
 /// How a crawl ended.
@@ -476,11 +508,13 @@ extension Crawler {
             let now = clock()
             guard force || now - lastProgress >= 0.25 else { return }
             lastProgress = now
-            let counts = try? await store.run { try $0.counts() }
+            let tally = try? await store.run { (try $0.counts(), try $0.skippedURLCount()) }
+            let counts = tally?.0
             progress(
                 CrawlProgress(
                     fetched: fetched, queued: counts?.queued ?? 0, inFlight: counts?.inFlight ?? 0, errors: errors,
-                    skipped: counts?.skipped ?? 0, elapsed: now - started))
+                    skipped: tally?.1 ?? 0, elapsed: now - started, done: (counts?.done ?? 0) + (counts?.skipped ?? 0),
+                    maximumPages: settings.maximumPages))
         }
     }
 }

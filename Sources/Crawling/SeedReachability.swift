@@ -9,6 +9,9 @@ public enum CrawlNotice: Sendable, Hashable {
     /// robots.txt of `origin` stayed unreachable through every attempt: its pages were not fetched
     /// (report.json lists them under coverage, reason `robots-unreachable`).
     case robotsGaveUp(origin: String, reason: String, attempts: Int)
+    /// A served folder says nothing of the site it stands for: its pages are reported under the
+    /// stand-in `origin`; `named` is the origin its home page's canonical link (or og:url) names.
+    case standInOrigin(folder: String, origin: String, named: String?)
 }
 
 extension Crawler {

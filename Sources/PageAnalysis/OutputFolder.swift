@@ -51,6 +51,22 @@ public enum OutputFolder {
         return true
     }
 
+    /// Creates a folder of its own for a default output (`reports/<name>-<time>`): `base`, or
+    /// `base-2`, `base-3` … when another run already has it (two runs in the same second never
+    /// share a folder, and no earlier report is overwritten). Returns the folder created.
+    public static func createUnique(_ base: String) throws(CreationError) -> String {
+        try create((base as NSString).deletingLastPathComponent)
+        for attempt in 1...10_000 {
+            let candidate = attempt == 1 ? base : "\(base)-\(attempt)"
+            if mkdir(candidate, 0o777) == 0 { return candidate }
+            guard errno == EEXIST else {
+                throw CreationError(
+                    path: candidate, reason: reason(errno, parent: (candidate as NSString).deletingLastPathComponent))
+            }
+        }
+        throw CreationError(path: base, reason: "10,000 folders of that name exist already")
+    }
+
     static func reason(_ code: Int32, parent: String) -> String {
         switch code {
         case EACCES, EPERM: "permission denied in \(parent)"

@@ -72,9 +72,8 @@ struct AASA: AsyncParsableCommand {
 
         private func readFile() throws -> AssociationFile {
             guard let data = FileManager.default.contents(atPath: target) else {
-                var standardError = StandardError()
                 let why = FileManager.default.fileExists(atPath: target) ? "cannot be read" : "no such file"
-                print("spotcheck: error: \(target): \(why)", to: &standardError)
+                Console.log.error("\(target): \(why)")
                 throw ExitStatus.inputUnreadable
             }
             print("\(target): content checked (a file: the serving rules UL001–UL005 need a host)")
@@ -94,8 +93,7 @@ struct AASA: AsyncParsableCommand {
                 print("\(file.url): \(file.document == nil ? "not usable" : "read")")
                 return file
             } catch {
-                var standardError = StandardError()
-                print("spotcheck: error: \(error)", to: &standardError)
+                Console.log.error("\(error)")
                 throw ExitStatus.crawlFailed
             }
         }

@@ -77,14 +77,15 @@ struct Crawl: AsyncParsableCommand {
     @Flag(help: "Do not read robots.txt Sitemap: lines and /sitemap.xml.")
     var noSitemaps = false
 
-    @Option(help: "Folder for crawl.sqlite and report.json (default: reports/<host>-<UTC time>/).")
+    @Option(
+        name: .shortAndLong,
+        help: "Folder for crawl.sqlite and report.json (default: reports/<host>-<UTC time>/, never reused).")
     var output: String?
 
     @Flag(help: "Continue the unfinished crawl in --output (or the latest one of this seed under reports/).")
     var resume = false
 
-    @Flag(help: "No progress line and no summary.")
-    var quiet = false
+    @OptionGroup var verbosity: Verbosity
 
     @OptionGroup var verification: VerificationOptions
 
@@ -150,8 +151,8 @@ struct Crawl: AsyncParsableCommand {
 
     func run() async throws {
         let request = try makeRequest()
-        let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
-        let console = CrawlConsole(quiet: quiet, progress: progress)
+        Console.configure(verbose: verbosity.verbose)
+        let console = CrawlConsole(verbosity: verbosity)
         let interruption = CrawlInterruption(console: console, formats: reportFormats.formats)
         let outcome: CrawlOutcome
         do {
@@ -160,15 +161,13 @@ struct Crawl: AsyncParsableCommand {
                 console.show(event)
             }
         } catch {
-            progress.finish()
-            var standardError = StandardError()
-            print("spotcheck: error: \(error)", to: &standardError)
+            console.progress.finish()
+            Console.log.error("\(error)")
             throw ExitStatus(error.kind)
         }
-        if !quiet { console.summarise(outcome) }
+        console.summarise(outcome)
         if let reason = outcome.seedNotFetched {
-            var standardError = StandardError()
-            print("spotcheck: error: \(reason)", to: &standardError)
+            Console.log.error("\(reason)")
             throw ExitStatus.crawlFailed
         }
         let counts = outcome.totals.findingsBySeverity.reduce(into: [Severity: Int]()) { counts, entry in
@@ -183,8 +182,7 @@ struct Crawl: AsyncParsableCommand {
         do {
             verifier = try verification.makeVerifier()
         } catch {
-            var standardError = StandardError()
-            print("spotcheck: error: \(error)", to: &standardError)
+            Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
         }
         var settings = CrawlSettings(
@@ -198,32 +196,5 @@ struct Crawl: AsyncParsableCommand {
             baseline: baseline)
         request.includesMarkup = includeMarkup
         return request
-    }
-}
-
-/// The live progress line on a terminal: done / queued / errors / pages per second / elapsed.
-final class ProgressLine: Sendable {
-    let enabled: Bool
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func show(_ progress: CrawlProgress) {
-        guard enabled else { return }
-        let line = String(
-            format: "\r%d done, %d queued, %d in flight, %d errors, %d skipped, %.1f pages/s, %.1f s   ",
-            progress.fetched, progress.queued, progress.inFlight, progress.errors, progress.skipped,
-            progress.pagesPerSecond, progress.elapsed)
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
-    }
-
-    /// Ends the line being redrawn, so that a message printed now starts on a line of its own
-    /// (the next tally draws a new line).
-    func interrupt() {
-        finish()
     }
 }

@@ -3,31 +3,37 @@ import Crawling
 import Foundation
 import Verification
 
-/// What a crawl shows at the terminal: the progress line, warnings on stderr, and (unless
-/// `--quiet`) the files written, the findings page by page, the baseline and index lines.
+/// What a crawl shows at the terminal: the live progress line (on a terminal), messages on
+/// stderr through `Console.log`, and on stdout the files written, every page's findings
+/// (`--verbose` only), the baseline and index lines and the closing summary (`--quiet`: the
+/// report path and the totals).
 struct CrawlConsole: Sendable {
     let quiet: Bool
-    let progress: ProgressLine
+    let verbose: Bool
+    let progress: TerminalProgress
     /// One buffered writer for every line, so their order holds when stdout is a pipe.
     let output = StandardOutput()
 
+    init(verbosity: Verbosity) {
+        quiet = verbosity.quiet
+        verbose = verbosity.verbose
+        progress = TerminalProgress(enabled: verbosity.showsProgress)
+    }
+
     func show(_ event: CrawlEvent) {
         switch event {
-        case .crawlStarted: break
+        case .crawlStarted(let folder):
+            progress.phase("robots.txt")
+            Console.log.info("crawling into \(folder)")
         case .progress(let tally): progress.show(tally)
-        case .crawlFinished: progress.finish()
-        case .warning(let message):
-            var standardError = StandardError()
-            print("spotcheck: warning: \(message)", to: &standardError)
-        case .notice(let notice):
-            progress.interrupt()
-            var standardError = StandardError()
-            print("spotcheck: \(Self.text(notice))", to: &standardError)
+        case .crawlFinished: progress.phase("writing reports")
+        case .warning(let message): Console.log.warning("\(message)")
+        case .notice(let notice): Console.log.notice("\(Self.text(notice))")
         case .pageFindings(let url, let findings):
-            guard !quiet else { return }
+            guard verbose else { return }
             output.write(FindingsListing.text(page: url, findings: findings))
         case .siteFindings(let findings):
-            guard !quiet else { return }
+            guard verbose else { return }
             output.write(FindingsListing.text(siteFindings: findings))
             output.flush()
         case .baselineCompared(let diff, let path):
@@ -57,25 +63,109 @@ struct CrawlConsole: Sendable {
             let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
             return "\(origin): \(reason) after \(tries): its pages are not fetched "
                 + "(report.json coverage lists them as robots-unreachable)"
+        case .standInOrigin(let folder, let origin, let named):
+            let example = named ?? "https://www.example.com"
+            let hint = named.map { " (its index.html names \($0))" } ?? ""
+            return "\(folder) is reported as \(origin), a stand-in: name the site it stands for with --as \(example)"
+                + "\(hint), or put {\"publicOrigin\": \"\(example)\"} in \(folder)/spotcheck-site.json"
         }
     }
 
-    /// The closing lines: pages, speed, statuses, findings, where the report and store are.
+    /// The closing lines (stdout), with the figures of report.json.
     func summarise(_ outcome: CrawlOutcome) {
-        let summary = outcome.summary
-        let statuses = outcome.totals.byStatus.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
-        let rate = summary.elapsed > 0 ? Double(summary.fetched) / summary.elapsed : 0
-        let findings = ["error", "warning", "info"].map { "\(outcome.totals.findingsBySeverity[$0] ?? 0) \($0)" }
-        output.write(
-            """
-            crawled \(summary.fetched) pages in \(String(format: "%.2f", summary.elapsed)) s \
-            (\(String(format: "%.1f", rate)) pages/s), \(summary.errors) with errors; by status: \
-            \(statuses.joined(separator: ", "))
-            findings: \(findings.joined(separator: ", "))
-            report: \(outcome.reportPath)
-            store:  \(outcome.storePath)
-
-            """)
+        progress.finish()
+        output.write(CrawlSummaryText(outcome: outcome).text(quiet: quiet))
         output.flush()
+    }
+}
+
+/// The closing summary of a crawl, from the same totals report.json has: what was fetched and
+/// how it answered, the findings and the rules with most of them, the candidates, what was not
+/// crawled and whether the page budget cut the crawl short, and where the files are.
+struct CrawlSummaryText {
+    let outcome: CrawlOutcome
+
+    func text(quiet: Bool) -> String {
+        let totals = outcome.totals
+        var lines: [String] = []
+        if !quiet { lines.append(fetched) }
+        lines.append("findings: \(findings)")
+        if !quiet {
+            lines += topRules.map { "  " + $0 }
+            lines.append("candidates: \(totals.candidates) of \(totals.pages) pages can reach the public index")
+            if let notCrawled { lines.append(notCrawled) }
+            if let budget { lines.append(budget) }
+        }
+        lines.append("report: \(outcome.reportPath)")
+        if !quiet { lines.append("store:  \(outcome.storePath)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `crawled 41 pages in 1.20 s (34.2 pages/s): HTTP 200 ×38, 404 ×3; problems: soft-404 ×1`.
+    var fetched: String {
+        let summary = outcome.summary
+        let rate = summary.elapsed > 0 ? Double(summary.fetched) / summary.elapsed : 0
+        let statuses = outcome.totals.byStatus.sorted { $0.key < $1.key }.map {
+            ($0.key == "none" ? "no answer" : "HTTP \($0.key)") + " ×\($0.value)"
+        }
+        var line =
+            "crawled \(summary.fetched) pages in \(String(format: "%.2f", summary.elapsed)) s "
+            + "(\(String(format: "%.1f", rate)) pages/s): \(statuses.joined(separator: ", "))"
+        let problems = outcome.totals.problems.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
+        if !problems.isEmpty { line += "; problems: " + problems.joined(separator: ", ") }
+        return line
+    }
+
+    /// `25 error, 54 warning, 2 info on 30 of 41 pages`.
+    var findings: String {
+        let totals = outcome.totals
+        let counts = ["error", "warning", "info"].map { "\(totals.findingsBySeverity[$0] ?? 0) \($0)" }
+        return counts.joined(separator: ", ") + " on \(totals.pagesWithFindings) of \(totals.pages) pages"
+    }
+
+    /// The rules with most findings, most severe first.
+    var topRules: [String] {
+        outcome.totals.topRules(limit: TopRules.count).map(TopRules.line)
+    }
+
+    /// `not crawled: 120 URLs (scope ×100, robots ×20)`, or nil.
+    var notCrawled: String? {
+        let skipped = outcome.skippedByReason.filter { $0.value > 0 }
+        guard !skipped.isEmpty else { return nil }
+        let total = skipped.values.reduce(0, +)
+        let reasons = skipped.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) ×\($0.value)" }
+        return
+            "not crawled: \(total) URL\(total == 1 ? "" : "s") (\(reasons.joined(separator: ", "))); report.json lists them under coverage"
+    }
+
+    /// Said when the page budget (or the depth) refused URLs: the crawl stopped short.
+    var budget: String? {
+        guard let refused = outcome.skippedByReason["budget"], refused > 0 else { return nil }
+        return "the crawl stopped short: \(refused) URLs were beyond --max-pages \(outcome.maximumPages) or --depth "
+            + "(raise them to crawl further)"
+    }
+}
+
+/// The rules with most findings, as the default summaries list them.
+enum TopRules {
+    /// How many rules a summary names.
+    static let count = 5
+
+    /// `error SAB007 ×3: <what the rule checks>`.
+    static func line(_ rule: (rule: String, severity: Severity, count: Int)) -> String {
+        let check = RuleCatalogue.rule(rule.rule)?.check ?? ""
+        let title = check.count > 80 ? String(check.prefix(79)) + "…" : check
+        return "\(rule.severity.rawValue) \(rule.rule) ×\(rule.count)" + (title.isEmpty ? "" : ": \(title)")
+    }
+
+    /// The top rules among `findings`, most severe first, then by count.
+    static func lines(_ findings: [Finding]) -> [String] {
+        var counts: [String: (severity: Severity, count: Int)] = [:]
+        for finding in findings {
+            counts[finding.ruleID, default: (finding.severity, 0)].count += 1
+        }
+        let ranked = counts.map { (rule: $0.key, severity: $0.value.severity, count: $0.value.count) }
+            .sorted { ($0.severity, $0.count, $1.rule) > ($1.severity, $1.count, $0.rule) }
+        return ranked.prefix(count).map(line)
     }
 }

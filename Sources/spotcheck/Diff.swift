@@ -37,8 +37,7 @@ struct Diff: ParsableCommand {
     static func load(_ path: String) throws -> JSONValue {
         let (file, report) = ReportDiff.loadReport(path)
         guard let report else {
-            var standardError = StandardError()
-            print("spotcheck: error: \(file): not a readable report.json", to: &standardError)
+            Console.log.error("\(file): not a readable report.json")
             throw ExitStatus.inputUnreadable
         }
         return report

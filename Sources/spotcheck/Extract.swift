@@ -29,8 +29,7 @@ struct Extract: ParsableCommand {
 
     func run() throws {
         let (inputs, problems) = InputCollector(baseURL: baseURL).collect(files, allowFolders: false)
-        var standardError = StandardError()
-        for problem in problems { print("spotcheck: error: \(problem)", to: &standardError) }
+        for problem in problems { Console.log.error("\(problem)") }
         let analyzer = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
         let output = StandardOutput()
@@ -53,7 +52,7 @@ struct Extract: ParsableCommand {
             }
         }
         output.flush()
-        for problem in failures.problems { print("spotcheck: error: \(problem)", to: &standardError) }
+        for problem in failures.problems { Console.log.error("\(problem)") }
         if inputs.isEmpty { throw ExitStatus.noInput }
         if !problems.isEmpty || !failures.problems.isEmpty { throw ExitStatus.inputUnreadable }
     }

@@ -46,13 +46,11 @@ struct Index: ParsableCommand {
     }
 
     static func fail(_ message: String) {
-        var standardError = StandardError()
-        print("spotcheck: error: \(message)", to: &standardError)
+        Console.log.error("\(message)")
     }
 
     static func warn(_ message: String) {
-        var standardError = StandardError()
-        print("spotcheck: \(message)", to: &standardError)
+        Console.log.notice("\(message)")
     }
 
     /// Reports an index error on stderr and returns its exit code.

@@ -32,12 +32,11 @@ struct Report: ParsableCommand {
     var includeMarkup = false
 
     func run() throws {
-        var standardError = StandardError()
         let configuration: RuleConfiguration
         do {
             configuration = try Rules.loadConfiguration(overrides: rule)
         } catch {
-            print("spotcheck: error: \(error)", to: &standardError)
+            Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
         }
         do {
@@ -46,7 +45,7 @@ struct Report: ParsableCommand {
                 includesMarkup: includeMarkup)
             for file in written { print("wrote \(file)") }
         } catch {
-            print("spotcheck: error: \(error)", to: &standardError)
+            Console.log.error("\(error)")
             throw ExitStatus(error.kind)
         }
     }

@@ -28,9 +28,8 @@ struct Robots: ParsableCommand {
         var url: String
 
         func run() throws {
-            var standardError = StandardError()
             guard let data = FileManager.default.contents(atPath: robotsFile) else {
-                print("spotcheck: error: \(robotsFile): cannot be read", to: &standardError)
+                Console.log.error("\(robotsFile): cannot be read")
                 throw ExitStatus.inputUnreadable
             }
             let robots = RobotsTxt(bytes: [UInt8](data), mode: google ? .google : .rfc9309)

@@ -28,8 +28,7 @@ struct Rules: ParsableCommand {
         do {
             configuration = try Self.loadConfiguration(overrides: rule)
         } catch {
-            var standardError = StandardError()
-            print("spotcheck: error: \(error)", to: &standardError)
+            Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
         }
         let output: String

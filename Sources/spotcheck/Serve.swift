@@ -21,16 +21,14 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            var standardError = StandardError()
-            print("spotcheck: error: \(folder): not a folder", to: &standardError)
+            Console.log.error("\(folder): not a folder")
             throw ExitStatus.crawlFailed
         }
         let server: RunningServer
         do {
             server = try await FolderServer(root: folder, port: port).start()
         } catch {
-            var standardError = StandardError()
-            print("spotcheck: error: cannot serve \(folder) on 127.0.0.1:\(port): \(error)", to: &standardError)
+            Console.log.error("cannot serve \(folder) on 127.0.0.1:\(port): \(error)")
             throw ExitStatus.crawlFailed
         }
         FileHandle.standardOutput.write(Data("serving \(folder) at \(server.baseURL)\n".utf8))

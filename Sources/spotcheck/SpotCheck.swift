@@ -20,6 +20,7 @@ struct SpotCheck: AsyncParsableCommand {
     /// ArgumentParser's entry point, with the one exit-code table: a command throws an
     /// `ExitStatus` and the process exits with its code.
     static func main() async {
+        Console.bootstrap()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -37,7 +38,9 @@ struct SpotCheck: AsyncParsableCommand {
 
 /// Options shared by `extract` and `validate`.
 struct ExtractionOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Number of pages processed in parallel (default: all cores).")
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: "Number of pages processed in parallel (default: all cores).")
     var jobs: Int?
 
     @Option(parsing: .unconditional, help: "Largest page read, in bytes; larger files are refused.")
@@ -99,8 +102,7 @@ struct VerificationOptions: ParsableArguments {
         /// how many findings, then throws `ExitStatus.verdictNegative`.
         func check(_ counts: [Severity: Int], report: String) throws(ExitStatus) {
             guard let line = verdict(counts, report: report) else { return }
-            var standardError = StandardError()
-            print("spotcheck: \(line)", to: &standardError)
+            Console.log.notice("\(line)")
             throw .verdictNegative
         }
 

@@ -1,13 +1,6 @@
 import Foundation
 import Synchronization
 
-/// Writes to standard error.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
-    }
-}
-
 /// Standard output through one buffered writer, flushed at the end (stdout is a pipe for scorers).
 final class StandardOutput: Sendable {
     private let buffer = Mutex<[UInt8]>([])

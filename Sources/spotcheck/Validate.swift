@@ -19,11 +19,11 @@ struct Validate: ParsableCommand {
         help: "The URL the named folder (or file) stands for, e.g. https://www.example.com/ (default: file:// URLs).")
     var baseURL: String?
 
-    @Option(help: "Folder for report.json (default: reports/<name>-<UTC timestamp>).")
+    @Option(
+        name: .shortAndLong, help: "Folder for report.json (default: reports/<name>-<UTC timestamp>, never reused).")
     var output: String?
 
-    @Flag(help: "Print only the totals, not the per-page summary.")
-    var quiet = false
+    @OptionGroup var verbosity: Verbosity
 
     @OptionGroup var extraction: ExtractionOptions
 
@@ -48,15 +48,15 @@ struct Validate: ParsableCommand {
         var validation = try makeValidation()
         if let associationFile { try use(associationFile, in: &validation) }
         let folder = try createOutputFolder()
+        Console.configure(verbose: verbosity.verbose)
         let output = StandardOutput()
-        let quiet = self.quiet
+        let verbose = verbosity.verbose
         let report = validation.run(paths) { problem in
-            var standardError = StandardError()
-            print("spotcheck: error: \(problem)", to: &standardError)
+            Console.log.error("\(problem)")
         } onPage: { page in
-            if !quiet { output.write(PageSummary(page: page).text) }
+            if verbose { output.write(PageSummary(page: page).text) }
         }
-        if !quiet, !report.siteFindings.isEmpty {
+        if verbose, !report.siteFindings.isEmpty {
             output.write(FindingsListing.text(siteFindings: report.siteFindings, heading: "across the pages:") + "\n")
         }
         output.flush()
@@ -72,15 +72,14 @@ struct Validate: ParsableCommand {
     /// cannot be made stops the run at once, with the reason in words.
     private func createOutputFolder() throws -> String {
         let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
-        let folder = self.output ?? ValidationReport.defaultFolder(name: name)
         do {
-            try OutputFolder.create(folder)
+            guard let output else { return try OutputFolder.createUnique(ValidationReport.defaultFolder(name: name)) }
+            try OutputFolder.create(output)
+            return output
         } catch {
-            var standardError = StandardError()
-            print("spotcheck: error: \(error)", to: &standardError)
+            Console.log.error("\(error)")
             throw ExitStatus.outputNotWritable
         }
-        return folder
     }
 
     private func makeValidation() throws -> PageValidation {
@@ -89,8 +88,7 @@ struct Validate: ParsableCommand {
         do {
             analyzer.verifier = try verification.makeVerifier()
         } catch {
-            var standardError = StandardError()
-            print("spotcheck: error: \(error)", to: &standardError)
+            Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
         }
         return PageValidation(analyzer: analyzer, baseURL: baseURL, jobs: extraction.resolvedJobs)
@@ -107,8 +105,7 @@ struct Validate: ParsableCommand {
                 print("\(associationFile): \(problem.severity.rawValue) \(problem.ruleID)\(place): \(problem.message)")
             }
         } catch {
-            var standardError = StandardError()
-            print("spotcheck: error: \(error)", to: &standardError)
+            Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
         }
     }
@@ -122,8 +119,7 @@ struct Validate: ParsableCommand {
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
                 suite: paths.joined(separator: " "), into: folder)
         } catch {
-            var standardError = StandardError()
-            print("spotcheck: error: cannot write the reports into \(folder): \(error)", to: &standardError)
+            Console.log.error("cannot write the reports into \(folder): \(error)")
             throw ExitStatus.outputNotWritable
         }
         let diagnostics = report.pages.reduce(0) { $0 + $1.markup.diagnostics.count }
@@ -134,6 +130,9 @@ struct Validate: ParsableCommand {
         print(
             "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", ")); report: \(reportPath)"
         )
+        if !verbosity.quiet {
+            for line in TopRules.lines(findings) { print("  " + line) }
+        }
         return reportPath
     }
 }

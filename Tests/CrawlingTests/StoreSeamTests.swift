@@ -56,6 +56,9 @@ struct StoreSeamTests {
         func counts() throws(CrawlStoreError) -> FrontierCounts {
             try record { () throws(CrawlStoreError) in try store.counts() }
         }
+        func skippedURLCount() throws(CrawlStoreError) -> Int {
+            try record { () throws(CrawlStoreError) in try store.skippedURLCount() }
+        }
         func requeue(id: Int64, notBefore: Double) throws(CrawlStoreError) {
             try record { () throws(CrawlStoreError) in try store.requeue(id: id, notBefore: notBefore) }
         }
