@@ -65,7 +65,8 @@ let package = Package(
             name: "Crawling",
             dependencies: [
                 "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction", "PageAnalysis",
-                "PageFetching", "RedirectFollowing", "Reports", "RobotsExclusion", "RuleIDs", "Sitemaps",
+                "PageFetching", "ProjectConfiguration", "RedirectFollowing", "Reports", "RobotsExclusion", "RuleIDs",
+                "Sitemaps",
                 "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -89,7 +90,9 @@ let package = Package(
         ),
         .target(
             name: "PageAnalysis",
-            dependencies: ["MarkupExtraction", "SpotlightModel", "LenientJSON", "Verification"],
+            dependencies: [
+                "MarkupExtraction", "ProjectConfiguration", "SpotlightModel", "LenientJSON", "Verification",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -98,6 +101,12 @@ let package = Package(
                 "ImageSniffing", "LenientJSON", "MarkupExtraction", "RuleIDs", "SpotlightModel", "UniversalLinks",
                 "URLNormalization",
             ],
+            swiftSettings: strictSettings
+        ),
+        // The project configuration file (.spotcheck.json): its keys, checks and ignore list.
+        .target(
+            name: "ProjectConfiguration",
+            dependencies: ["LenientJSON", "RuleIDs", "Verification"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -130,9 +139,10 @@ let package = Package(
         .executableTarget(
             name: "spotcheck",
             dependencies: [
-                "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis", "Reports",
-                "RobotsExclusion", "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization",
-                "Verification",
+                "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
+                "ProjectConfiguration", "Reports", "RobotsExclusion", "SpotlightIndex", "SpotlightModel",
+                "UniversalLinks",
+                "URLNormalization", "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -188,6 +198,10 @@ let package = Package(
         ),
         .testTarget(name: "ImageSniffingTests", dependencies: ["ImageSniffing"], swiftSettings: strictSettings),
         .testTarget(
+            name: "ProjectConfigurationTests",
+            dependencies: ["ProjectConfiguration", "LenientJSON", "RuleIDs", "Verification"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "Verification", "LenientJSON"],
             swiftSettings: strictSettings),
         .testTarget(
@@ -226,7 +240,7 @@ let package = Package(
             name: "CrawlingTests",
             dependencies: [
                 "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "PageFetching",
-                "Reports", "TortureServer", "URLNormalization",
+                "ProjectConfiguration", "Reports", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
             ],

@@ -84,6 +84,8 @@ public struct CrawlOutcome: Sendable {
     public var storePath: String
     /// Set when not even the seed could be fetched (the reports are written and say why).
     public var seedNotFetched: String?
+    /// URLs skipped because they are on the ignore list (`CrawlSettings.ignore`).
+    public var ignored = 0
 
     /// The severities that have at least one finding.
     public var severitiesFound: [Severity] {

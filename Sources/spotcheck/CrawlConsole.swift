@@ -66,12 +66,16 @@ struct CrawlConsole: Sendable {
         let statuses = outcome.totals.byStatus.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         let rate = summary.elapsed > 0 ? Double(summary.fetched) / summary.elapsed : 0
         let findings = ["error", "warning", "info"].map { "\(outcome.totals.findingsBySeverity[$0] ?? 0) \($0)" }
+        let ignored =
+            outcome.ignored > 0
+            ? "\nignored: \(outcome.ignored) URL\(outcome.ignored == 1 ? "" : "s") on the ignore list (not fetched; "
+                + "report.json coverage lists them)" : ""
         output.write(
             """
             crawled \(summary.fetched) pages in \(String(format: "%.2f", summary.elapsed)) s \
             (\(String(format: "%.1f", rate)) pages/s), \(summary.errors) with errors; by status: \
             \(statuses.joined(separator: ", "))
-            findings: \(findings.joined(separator: ", "))
+            findings: \(findings.joined(separator: ", "))\(ignored)
             report: \(outcome.reportPath)
             store:  \(outcome.storePath)
 
