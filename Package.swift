@@ -66,7 +66,8 @@ let package = Package(
             name: "Crawling",
             dependencies: [
                 "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction", "PageAnalysis",
-                "PageFetching", "RedirectFollowing", "Reports", "RobotsExclusion", "RuleIDs", "Sitemaps",
+                "PageFetching", "ProjectConfiguration", "RedirectFollowing", "Reports", "RobotsExclusion", "RuleIDs",
+                "Sitemaps",
                 "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -90,7 +91,9 @@ let package = Package(
         ),
         .target(
             name: "PageAnalysis",
-            dependencies: ["MarkupExtraction", "SpotlightModel", "LenientJSON", "Verification"],
+            dependencies: [
+                "MarkupExtraction", "ProjectConfiguration", "SpotlightModel", "LenientJSON", "Verification",
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -99,6 +102,12 @@ let package = Package(
                 "ImageSniffing", "LenientJSON", "MarkupExtraction", "RuleIDs", "SpotlightModel", "UniversalLinks",
                 "URLNormalization",
             ],
+            swiftSettings: strictSettings
+        ),
+        // The project configuration file (.spotcheck.json): its keys, checks and ignore list.
+        .target(
+            name: "ProjectConfiguration",
+            dependencies: ["LenientJSON", "RuleIDs", "Verification"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -133,9 +142,10 @@ let package = Package(
         .executableTarget(
             name: "spotcheck",
             dependencies: [
-                "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis", "Reports",
-                "RobotsExclusion", "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization",
-                "Verification",
+                "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
+                "ProjectConfiguration", "Reports", "RobotsExclusion", "SpotlightIndex", "SpotlightModel",
+                "UniversalLinks",
+                "URLNormalization", "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -192,6 +202,10 @@ let package = Package(
         ),
         .testTarget(name: "ImageSniffingTests", dependencies: ["ImageSniffing"], swiftSettings: strictSettings),
         .testTarget(
+            name: "ProjectConfigurationTests",
+            dependencies: ["ProjectConfiguration", "LenientJSON", "RuleIDs", "Verification"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "Verification", "LenientJSON"],
             swiftSettings: strictSettings),
         .testTarget(
@@ -230,7 +244,7 @@ let package = Package(
             name: "CrawlingTests",
             dependencies: [
                 "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer", "PageAnalysis",
-                "PageFetching", "Reports", "TortureServer", "URLNormalization",
+                "PageFetching", "ProjectConfiguration", "Reports", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
             ],

@@ -180,6 +180,9 @@ public struct CrawlJob: Sendable {
             outcome.skippedByReason[member.key] = member.value.intValue ?? 0
         }
         outcome.maximumPages = settings.maximumPages
+        if settings.ignore != nil {
+            outcome.ignored = (try? store.skippedURLs())?.count { $0.reason == SkipReason.ignored.rawValue } ?? 0
+        }
         if summary.fetched == 0, !request.resume {
             // Nothing could be fetched, not even the seed: say why (the report has it too).
             let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }

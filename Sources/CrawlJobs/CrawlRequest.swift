@@ -89,6 +89,8 @@ public struct CrawlOutcome: Sendable {
     public var skippedByReason: [String: Int] = [:]
     /// `--max-pages`: with `skippedByReason["budget"]`, whether the page budget cut the crawl short.
     public var maximumPages = 0
+    /// URLs skipped because they are on the ignore list (`CrawlSettings.ignore`).
+    public var ignored = 0
 
     /// The severities that have at least one finding.
     public var severitiesFound: [Severity] {

@@ -1,21 +1,31 @@
+public import ProjectConfiguration
 public import URLNormalization
 
 /// Which URLs a crawl may fetch: http(s) only, on the seed's host or an allowed host, matching the
-/// include patterns (when there are any) and none of the exclude patterns. Patterns are globs on
-/// the whole URL: `*` matches any run of characters, everything else matches itself. For a served
-/// folder (`--as`), a pattern matches when it matches the public URL or the loopback fetch URL.
+/// include patterns (when there are any) and none of the exclude patterns, and not on the project's
+/// ignore list. Include and exclude patterns are globs on the whole URL: `*` matches any run of
+/// characters, everything else matches itself; the ignore list also takes path patterns
+/// (`IgnoreList`). For a served folder (`--as`), a pattern matches when it matches the public URL
+/// or the loopback fetch URL.
 public struct CrawlScope: Sendable, Hashable {
     public var hosts: Set<String>
     public var include: [String]
     public var exclude: [String]
+    /// `"ignore"` in `.spotcheck.json`, `--ignore`: URLs that would be crawled but are skipped as
+    /// `ignored` (and counted so).
+    public var ignore: IgnoreList
     /// `--as`: URLs are fetched on the loopback origin, patterns are written for the public one.
     public var mapping: OriginMapping?
 
     /// `hosts` are host names (lower-case, without port), e.g. the seed's host plus `--allow-host`.
-    public init(hosts: Set<String>, include: [String] = [], exclude: [String] = [], mapping: OriginMapping? = nil) {
+    public init(
+        hosts: Set<String>, include: [String] = [], exclude: [String] = [], ignore: IgnoreList = IgnoreList(),
+        mapping: OriginMapping? = nil
+    ) {
         self.hosts = Set(hosts.map { $0.lowercased() })
         self.include = include
         self.exclude = exclude
+        self.ignore = ignore
         self.mapping = mapping
     }
 
@@ -38,6 +48,9 @@ public struct CrawlScope: Sendable, Hashable {
         }
         if let pattern = exclude.first(where: matches) {
             return (.scope, "matches --exclude \(pattern)")
+        }
+        if let pattern = forms.lazy.compactMap(ignore.pattern(ignoringURL:)).first {
+            return (.ignored, "matches the ignore pattern \(pattern)")
         }
         return nil
     }
@@ -88,6 +101,8 @@ public enum SkipReason: String, Sendable, Hashable, Codable, CaseIterable {
     case invalid
     /// Listed by a sitemap that may not list it (the sitemaps.org location rule).
     case sitemapLocation = "sitemap-location"
+    /// On the project's ignore list (`"ignore"` in `.spotcheck.json`, `--ignore`).
+    case ignored
 }
 
 /// A served folder standing for a real site (`--as`): URLs on the loopback origin are reported

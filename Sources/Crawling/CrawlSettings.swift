@@ -11,6 +11,9 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     public var allowedHosts: [String]
     public var include: [String]
     public var exclude: [String]
+    /// The project's ignore list (`"ignore"` in `.spotcheck.json`, `--ignore`; nil: none, and the
+    /// key is left out of the stored settings, as crawls before it stored them).
+    public var ignore: [String]?
     /// Requests in flight in all (`--concurrency`).
     public var concurrency: Int
     /// Requests in flight per host (`--per-host`).

@@ -3,6 +3,7 @@ public import CrawlStore
 import Foundation
 import LenientJSON
 public import PageFetching
+import ProjectConfiguration
 import RobotsExclusion
 import URLNormalization
 public import Verification
@@ -143,7 +144,7 @@ public struct Crawler: Sendable {
         let mapping = settings.publicOrigin.flatMap { OriginMapping(fetchOrigin: seedOrigin, publicOrigin: $0) }
         let scope = CrawlScope(
             hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude,
-            mapping: mapping)
+            ignore: IgnoreList(settings.ignore ?? []), mapping: mapping)
         // Every store call runs on the store's own queue, never on the cooperative pool.
         let store = StoreQueue(self.store)
         let robots = RobotsBook(

@@ -1,4 +1,5 @@
 import Foundation
+public import ProjectConfiguration
 
 /// One HTML file to analyse and the URL it stands for.
 public struct PageInput: Sendable, Hashable {
@@ -57,8 +58,25 @@ public struct InputCollector: Sendable {
     public func collect(_ arguments: [String], allowFolders: Bool = true) -> (
         inputs: [PageInput], problems: [InputProblem]
     ) {
+        let collected = collect(arguments, allowFolders: allowFolders, ignoring: IgnoreList())
+        return (collected.inputs, collected.problems)
+    }
+
+    /// `collect`, leaving out the files on the ignore list (returned as `ignored`, their paths).
+    /// A folder whose every HTML file is ignored is not a problem.
+    public func collect(_ arguments: [String], allowFolders: Bool = true, ignoring ignore: IgnoreList) -> (
+        inputs: [PageInput], problems: [InputProblem], ignored: [String]
+    ) {
         var inputs: [PageInput] = []
         var problems: [InputProblem] = []
+        var ignored: [String] = []
+        func add(_ input: PageInput, relativePath: String?) {
+            if ignore.pattern(ignoringFile: input.path, relativePath: relativePath, url: input.url) != nil {
+                ignored.append(input.path)
+            } else {
+                inputs.append(input)
+            }
+        }
         let fileManager = FileManager.default
         for argument in arguments {
             var isDirectory: ObjCBool = false
@@ -72,7 +90,7 @@ public struct InputCollector: Sendable {
                 continue
             }
             guard isDirectory.boolValue else {
-                inputs.append(PageInput(path: argument, url: url(forFile: argument, relativePath: nil)))
+                add(PageInput(path: argument, url: url(forFile: argument, relativePath: nil)), relativePath: nil)
                 continue
             }
             guard allowFolders else {
@@ -90,10 +108,10 @@ public struct InputCollector: Sendable {
             }
             for relative in found {
                 let path = argument.hasSuffix("/") ? argument + relative : argument + "/" + relative
-                inputs.append(PageInput(path: path, url: url(forFile: path, relativePath: relative)))
+                add(PageInput(path: path, url: url(forFile: path, relativePath: relative)), relativePath: relative)
             }
         }
-        return (inputs, problems)
+        return (inputs, problems, ignored)
     }
 
     private func htmlFiles(under folder: String) -> [String] {

@@ -1,3 +1,4 @@
+public import ProjectConfiguration
 import Synchronization
 public import UniversalLinks
 import Verification
@@ -10,6 +11,8 @@ public struct PageValidation: Sendable {
     public var baseURL: String?
     /// Pages analysed in parallel.
     public var jobs: Int
+    /// Files neither read nor checked (`"ignore"` in `.spotcheck.json`, `--ignore`); the report counts them.
+    public var ignore = IgnoreList()
 
     public init(analyzer: PageAnalyzer, baseURL: String? = nil, jobs: Int = 1) {
         self.analyzer = analyzer
@@ -45,7 +48,7 @@ public struct PageValidation: Sendable {
         _ paths: [String], onProblem: @Sendable (InputProblem) -> Void = { _ in },
         onPage: @Sendable (AnalyzedPage) -> Void = { _ in }
     ) -> ValidationReport {
-        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(paths)
+        let (inputs, problems, ignored) = InputCollector(baseURL: baseURL).collect(paths, ignoring: ignore)
         for problem in problems { onProblem(problem) }
         let collected = Mutex<[Result<AnalyzedPage, InputProblem>]>([])
         let analyzer = self.analyzer
@@ -60,6 +63,7 @@ public struct PageValidation: Sendable {
         }
         var report = ValidationReport(arguments: paths)
         report.inputCount = inputs.count
+        report.ignored = ignored
         report.problems = problems
         for result in collected.withLock({ $0 }) {
             switch result {

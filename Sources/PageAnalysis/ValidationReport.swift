@@ -11,8 +11,10 @@ public struct ValidationReport: Sendable {
     public var problems: [InputProblem] = []
     /// Findings of the rules over all the pages (duplicates, canonical targets).
     public var siteFindings: [Finding] = []
-    /// How many page inputs the arguments named (readable or not).
+    /// How many page inputs the arguments named (readable or not), not counting the ignored ones.
     public var inputCount = 0
+    /// The files left out by the ignore list (`"ignore"` in `.spotcheck.json`, `--ignore`).
+    public var ignored: [String] = []
     public var generatedAt: Date
     public var arguments: [String]
 
@@ -30,6 +32,7 @@ public struct ValidationReport: Sendable {
         var summary = JSONObject()
         summary.append("pages", JSONValue(pages.count))
         summary.append("problems", JSONValue(problems.count))
+        summary.append("ignored", JSONValue(ignored.count))
         summary.append("pagesWithSmartAppBanner", JSONValue(pages.filter { $0.markup.smartAppBanner != nil }.count))
         summary.append("pagesWithDeepLink", JSONValue(pages.filter { !$0.attributes.deepLinks.isEmpty }.count))
         summary.append("jsonLDScripts", JSONValue(pages.reduce(0) { $0 + $1.markup.jsonLD.count }))

@@ -2,9 +2,10 @@ import Foundation
 public import LenientJSON
 public import Verification
 
-/// The report files beside `report.json`: `findings.sarif`, `junit.xml`, `index.html`.
+/// The report files beside `report.json`: `findings.sarif`, `junit.xml`, `index.html`,
+/// `gl-code-quality-report.json` (`gitlab`); and `github`, workflow-command annotations on stdout.
 public enum ReportFormat: String, CaseIterable, Sendable, Hashable {
-    case json, sarif, junit, html
+    case json, sarif, junit, html, github, gitlab
 }
 
 /// Why a report file could not be written: the path and what went wrong.
@@ -26,6 +27,12 @@ public struct ReportFiles: Sendable {
     /// The tool's version, as SARIF's driver names it.
     public var toolVersion: String
 
+    /// Page URL → the file it was read from, relative to the working directory (`validate`): the
+    /// `github` and `gitlab` outputs locate findings in files with it, and fall back to the URL.
+    public var sourcePaths: [String: String] = [:]
+    /// Where `github`'s annotation lines go (the CLI writes them to stdout); nil: nowhere.
+    public var annotationOutput: (@Sendable (String) -> Void)?
+
     public init(formats: Set<ReportFormat>, toolVersion: String) {
         self.formats = formats
         self.toolVersion = toolVersion
@@ -34,7 +41,8 @@ public struct ReportFiles: Sendable {
     /// Whether a format besides `report.json` is asked for (the callers gather page findings then).
     public var wantsMore: Bool { formats.contains { $0 != .json } }
 
-    /// Writes the SARIF, JUnit and HTML files asked for into `folder`; returns their paths.
+    /// Writes the SARIF, JUnit, GitLab and HTML files asked for into `folder`, and hands the
+    /// GitHub annotations to `annotationOutput`; returns the files' paths.
     public func write(
         pages: [(url: String, findings: [Finding])], siteFindings: [Finding], suite: String, into folder: String,
         baseline: ReportDiff? = nil
@@ -52,6 +60,16 @@ public struct ReportFiles: Sendable {
             cases.append(JUnitReport.Case(name: "site-level rules", findings: siteFindings))
             try Self.write(JUnitReport(suiteName: suite, cases: cases).xml, to: path)
             written.append(path)
+        }
+        if formats.contains(.gitlab) {
+            let path = (folder as NSString).appendingPathComponent(CodeQualityReport.fileName)
+            let report = CodeQualityReport(findings: pages.flatMap(\.findings) + siteFindings, sourcePaths: sourcePaths)
+            try Self.write(report.json.serialized(pretty: true) + "\n", to: path)
+            written.append(path)
+        }
+        if formats.contains(.github), let annotationOutput {
+            annotationOutput(
+                GitHubAnnotations(findings: pages.flatMap(\.findings) + siteFindings, sourcePaths: sourcePaths).text)
         }
         if formats.contains(.html) { written.append(try writeHTML(into: folder, baseline: baseline)) }
         return written

@@ -17,8 +17,8 @@ struct Crawl: AsyncParsableCommand {
             the command that continues the crawl (crawl --resume --output DIR). Exit codes: 0 crawled; \
             1 findings at or above --fail-on (a line says how many); 3 --items, --index or --baseline \
             cannot be read; 5 the output folder or a report could not be written; 6 the crawl could not \
-            run (bad seed, nothing to resume) or not even the seed could be fetched; 7 the rule \
-            configuration (.spotcheck.json, --rule) is invalid; 9 the crawl store cannot be opened; \
+            run (bad seed, nothing to resume) or not even the seed could be fetched; 7 the configuration \
+            (.spotcheck.json or --config, --rule) is invalid; 9 the crawl store cannot be opened; \
             64 bad command line; 130 interrupted.
             """
     )
@@ -190,6 +190,7 @@ struct Crawl: AsyncParsableCommand {
             perHost: perHost, delay: delay, maximumDepth: depth, maximumPages: maxPages, userAgent: userAgent,
             maximumBodyBytes: maxBody, timeout: timeout, useSitemaps: !noSitemaps)
         settings.robotsRetryWait = robotsRetry
+        settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore
         var request = CrawlRequest(
             seed: seed, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,
             verifier: verifier, itemsFile: items, indexPath: indexPath, reportFiles: reportFormats.files,

@@ -94,6 +94,11 @@ struct CrawlSummaryText {
             lines += topRules.map { "  " + $0 }
             lines.append("candidates: \(totals.candidates) of \(totals.pages) pages can reach the public index")
             if let notCrawled { lines.append(notCrawled) }
+            if outcome.ignored > 0 {
+                lines.append(
+                    "ignored: \(outcome.ignored) URL\(outcome.ignored == 1 ? "" : "s") on the ignore list (not fetched; "
+                        + "report.json coverage lists them)")
+            }
             if let budget { lines.append(budget) }
         }
         lines.append("report: \(outcome.reportPath)")

@@ -21,7 +21,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
     /// The crawl could not run: the seed is neither a folder nor an http(s) URL, the seed could not
     /// be fetched, a folder could not be served, there is no crawl to resume or report.
     case crawlFailed = 6
-    /// The configuration is invalid: `.spotcheck.json`, `--rule`, or an `--aasa` file that is not usable.
+    /// The configuration is invalid: the project file (`.spotcheck.json`, `--config`), `--rule`, or an
+    /// `--aasa` file that is not usable.
     case badConfiguration = 7
     /// A database (crawl store or local index) cannot be opened: missing, unreadable, corrupt, not
     /// SpotCheck's, or lacking FTS5.
@@ -46,7 +47,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
         case .outputNotWritable: "an output (report, export) could not be written"
         case .crawlFailed:
             "the crawl could not run: bad seed, seed unreachable, folder not servable, nothing to resume or report"
-        case .badConfiguration: "invalid configuration: .spotcheck.json, --rule, or an unusable --aasa file"
+        case .badConfiguration:
+            "invalid configuration: the project file (.spotcheck.json, --config), --rule, or an unusable --aasa file"
         case .databaseUnusable: "a crawl store or index cannot be opened (missing, corrupt, not SpotCheck's, no FTS5)"
         case .databaseFailed: "a crawl store or index failed while reading or writing (nothing changed)"
         case .usage: "bad command line"

@@ -9,7 +9,8 @@ struct Report: ParsableCommand {
             "Write a stored crawl's reports again (report.json, candidates.jsonl, SARIF, JUnit) without fetching.",
         discussion: """
             STORE is a crawl's output folder or its crawl.sqlite. Page findings are the ones stored by the \
-            crawl; the rules over the whole crawl run again with today's rule configuration. Exit codes: 0 \
+            crawl; the rules over the whole crawl run again with today's rule configuration (the project \
+            configuration file's "rules", then --rule). Exit codes: 0 \
             written; 5 a report could not be written; 6 no store there, or it holds no crawl; 7 an invalid \
             rule configuration; 9 the store cannot be opened; 64 bad command line.
             """
@@ -28,13 +29,15 @@ struct Report: ParsableCommand {
 
     @OptionGroup var reportFormats: ReportFormats
 
+    @OptionGroup var project: ConfigOption
+
     @Flag(help: "Keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in report.json.")
     var includeMarkup = false
 
     func run() throws {
         let configuration: RuleConfiguration
         do {
-            configuration = try Rules.loadConfiguration(overrides: rule)
+            configuration = try Rules.loadConfiguration(file: project.config, overrides: rule)
         } catch {
             Console.log.error("\(error)")
             throw ExitStatus.badConfiguration

@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
+import ProjectConfiguration
 import Verification
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the rule catalogue: id, severity, citation, and whether SpotCheck checks it yet.",
         discussion: """
-            Severities as configured: .spotcheck.json in the working directory \
-            ({"rules": {"SAB004": "off", "SAB009": "error"}}), then --rule options. docs/rules.md is \
+            Severities as configured: the project configuration file (--config, or .spotcheck.json in the \
+            working folder or its nearest parent: {"rules": {"SAB004": "off", "SAB*": "warning"}}), then \
+            --rule options. docs/rules.md is \
             this command's --format md output. Exit codes: 0 listed; 7 the configuration is invalid \
             (the file or option is named); 64 bad command line.
             """
@@ -20,13 +22,15 @@ struct Rules: ParsableCommand {
     @Option(help: "text, json or md.")
     var format: Format = .text
 
-    @Option(parsing: .singleValue, help: "Override a rule: ID=off|error|warning|info (repeatable).")
+    @Option(parsing: .singleValue, help: "Override a rule or group (SAB*): ID=off|error|warning|info (repeatable).")
     var rule: [String] = []
+
+    @OptionGroup var project: ConfigOption
 
     func run() throws {
         let configuration: RuleConfiguration
         do {
-            configuration = try Self.loadConfiguration(overrides: rule)
+            configuration = try Self.loadConfiguration(file: project.config, overrides: rule)
         } catch {
             Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
@@ -40,16 +44,12 @@ struct Rules: ParsableCommand {
         FileHandle.standardOutput.write(Data(output.utf8))
     }
 
-    /// `.spotcheck.json` in the working directory (if any), then the `--rule` options.
-    static func loadConfiguration(overrides: [String]) throws(RuleConfigurationError) -> RuleConfiguration {
-        var configuration = RuleConfiguration()
-        let path = RuleConfiguration.fileName
-        if FileManager.default.fileExists(atPath: path) {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw RuleConfigurationError(origin: path, message: "cannot be read")
-            }
-            configuration = try RuleConfiguration.parse(String(decoding: data, as: UTF8.self), path: path)
-        }
+    /// The `"rules"` of the project configuration file (`--config`, which `ProjectFile` sets to the
+    /// file it found), then the `--rule` options.
+    static func loadConfiguration(file: String?, overrides: [String]) throws -> RuleConfiguration {
+        var configuration =
+            try file.map { path throws(ConfigurationError) in try ConfigurationFile.load(path).rules }
+            ?? RuleConfiguration()
         for option in overrides { try configuration.apply(option: option) }
         return configuration
     }

@@ -18,11 +18,14 @@ struct SpotCheck: AsyncParsableCommand {
     )
 
     /// ArgumentParser's entry point, with the one exit-code table: a command throws an
-    /// `ExitStatus` and the process exits with its code.
+    /// `ExitStatus` and the process exits with its code. The project configuration file's options
+    /// come before the command line's (`ProjectFile`).
     static func main() async {
         Console.bootstrap()
         do {
-            var command = try parseAsRoot()
+            let project = try ProjectFile.resolve(Array(CommandLine.arguments.dropFirst()))
+            var command = try project.parse()
+            project.announce()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -89,8 +92,15 @@ struct VerificationOptions: ParsableArguments {
 
     @Option(
         parsing: .singleValue,
-        help: "Override a rule: ID=off|error|warning|info (repeatable; wins over .spotcheck.json).")
+        help: "Override a rule or group (SAB*): ID=off|error|warning|info (repeatable; wins over .spotcheck.json).")
     var rule: [String] = []
+
+    @OptionGroup var project: ConfigOption
+
+    @Option(
+        parsing: .singleValue,
+        help: "Neither fetch nor check pages matching this URL or path pattern (repeatable; docs/config.md).")
+    var ignore: [String] = []
 
     @Option(help: "Exit 1 when a finding is at least this severe: error, warning, info or never.")
     var failOn: FailOn = .never
@@ -132,9 +142,10 @@ struct VerificationOptions: ParsableArguments {
         }
     }
 
-    /// The verifier: `.spotcheck.json` in the working directory, then `--rule`, then `--app-id`.
-    func makeVerifier() throws(RuleConfigurationError) -> PageVerifier {
+    /// The verifier: the project configuration file's rules, then `--rule`, then `--app-id`.
+    func makeVerifier() throws -> PageVerifier {
         PageVerifier(
-            configuration: try Rules.loadConfiguration(overrides: rule), appStoreID: appStoreID, appIDs: appIDs)
+            configuration: try Rules.loadConfiguration(file: project.config, overrides: rule), appStoreID: appStoreID,
+            appIDs: appIDs)
     }
 }

@@ -14,15 +14,16 @@ struct Verbosity: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print only the report path and the totals (messages on stderr stay).")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Also list every page's findings, and say more of what happens.")
-    var verbose = false
+    @Flag(
+        name: [.customShort("v"), .customLong("verbose")],
+        help: "Also list every page's findings, and say more of what happens (--quiet wins over it).")
+    var verboseFlag = false
 
     @Flag(help: "No live progress line, even on a terminal.")
     var noProgress = false
 
-    func validate() throws {
-        if quiet && verbose { throw ValidationError("--quiet and --verbose: choose one") }
-    }
+    /// `--verbose`, unless `--quiet` (from the command line or a configuration file) says otherwise.
+    var verbose: Bool { verboseFlag && !quiet }
 
     /// Whether the live progress line is drawn: on a terminal only, unless quiet or turned off.
     var showsProgress: Bool { !quiet && !noProgress && isatty(STDERR_FILENO) == 1 }

@@ -3,6 +3,7 @@ import Foundation
 import LenientJSON
 import MarkupExtraction
 import PageAnalysis
+import ProjectConfiguration
 import SpotlightModel
 import Synchronization
 import UniversalLinks
@@ -62,7 +63,7 @@ struct Validate: ParsableCommand {
         output.flush()
         let reportPath = try write(report, into: folder)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
-        if report.inputCount == 0 { throw ExitStatus.noInput }
+        if report.inputCount == 0, report.ignored.isEmpty { throw ExitStatus.noInput }
         if !report.problems.isEmpty { throw ExitStatus.inputUnreadable }
         try verification.failOn.check(
             Dictionary(grouping: findings, by: \.severity).mapValues(\.count), report: reportPath)
@@ -91,7 +92,9 @@ struct Validate: ParsableCommand {
             Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
         }
-        return PageValidation(analyzer: analyzer, baseURL: baseURL, jobs: extraction.resolvedJobs)
+        var validation = PageValidation(analyzer: analyzer, baseURL: baseURL, jobs: extraction.resolvedJobs)
+        validation.ignore = IgnoreList(verification.ignore)
+        return validation
     }
 
     /// `--aasa FILE`: its problems are printed; an unusable file is a configuration error.
@@ -115,7 +118,9 @@ struct Validate: ParsableCommand {
         let reportPath: String
         do {
             reportPath = try report.write(into: folder)
-            _ = try reportFormats.files.write(
+            var files = reportFormats.files
+            files.sourcePaths = report.sourcePaths
+            _ = try files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
                 suite: paths.joined(separator: " "), into: folder)
         } catch {
@@ -128,7 +133,7 @@ struct Validate: ParsableCommand {
             "\(findings.filter { $0.severity == severity }.count) \(severity.rawValue)"
         }
         print(
-            "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", ")); report: \(reportPath)"
+            "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", "))\(report.ignored.isEmpty ? "" : ", \(report.ignored.count) ignored"); report: \(reportPath)"
         )
         if !verbosity.quiet {
             for line in TopRules.lines(findings) { print("  " + line) }

@@ -82,8 +82,13 @@ struct InputCheckTests {
         BadInput(
             name: "crawl with a bad .spotcheck.json (default output folder)",
             arguments: ["crawl", "{fixtures}/movies", "--quiet"], status: 7,
-            says: [".spotcheck.json: SAB004: \"loud\" is not off, error, warning or info"],
+            says: ["{tmp}/.spotcheck.json: rules: SAB004: \"loud\" is not off, error, warning or info"],
             projectConfiguration: #"{"rules": {"SAB004": "loud"}}"#),
+        BadInput(
+            name: "validate with an unknown key in .spotcheck.json",
+            arguments: ["validate", "{fixtures}/movies", "--output", "{tmp}/out"], status: 7,
+            says: ["{tmp}/.spotcheck.json: unknown key \"appID\" (did you mean \"appId\"?)"],
+            projectConfiguration: #"{"appID": "1234567890"}"#),
     ]
 
     @Test("a bad input is named with what is wrong and what to do; no output folder is made", arguments: cases)

@@ -41,7 +41,8 @@ struct ValidationReportTests {
         #expect(json["inputs"] == ["Fixtures/html"])
         #expect(
             json["summary"] == [
-                "pages": 2, "problems": 1, "pagesWithSmartAppBanner": 1, "pagesWithDeepLink": 1, "jsonLDScripts": 3,
+                "pages": 2, "problems": 1, "ignored": 0, "pagesWithSmartAppBanner": 1, "pagesWithDeepLink": 1,
+                "jsonLDScripts": 3,
                 "extractionDiagnostics": 2, "findings": ["error": 0, "warning": 0, "info": 1],
             ])
         // app-id=1 has one digit: SAB004 (info), with its line and fix.

@@ -156,9 +156,9 @@ struct RuleCatalogueTests {
 
 @Suite("Rule configuration")
 struct RuleConfigurationTests {
-    @Test func aFileSwitchesRulesOffAndChangesSeverities() throws {
+    @Test func theRulesObjectSwitchesRulesOffAndChangesSeverities() throws {
         let configuration = try RuleConfiguration.parse(
-            #"{"rules": {"SAB004": "off", "sab009": "error", "OG005": "info"}}"#, path: ".spotcheck.json")
+            rules: ["SAB004": "off", "sab009": "error", "OG005": "info"], origin: "rules")
         #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB004"))) == nil)
         #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB009"))) == .error)
         #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB003"))) == .error)
@@ -168,26 +168,27 @@ struct RuleConfigurationTests {
         #expect(sab004?["defaultSeverity"]?.stringValue == "info")
     }
 
-    @Test(arguments: [
-        (#"{"rules": {"XYZ001": "off"}}"#, #"unknown rule "XYZ001""#),
-        (#"{"rules": {"SAB004": "loud"}}"#, #""loud" is not off, error, warning or info"#),
-        (#"{"rules": {"SAB004": 3}}"#, "the level must be a string"),
-        (#"{"rules": ["SAB004"]}"#, "must be an object"),
-        (#"{"rules": {"SAB004": "off",}}"#, "line 1"),
-        ("[]", "expected a JSON object"),
-    ])
-    func badFilesAreRefusedNamingTheFile(text: String, message: String) {
+    @Test(
+        arguments: [
+            (JSONValue(["XYZ001": "off"]), #"unknown rule "XYZ001""#),
+            (JSONValue(["SAB004": "loud"]), #""loud" is not off, error, warning or info"#),
+            (JSONValue(["SAB004": 3]), "the level must be a string"),
+            (JSONValue(["SAB004"]), "must be an object"),
+            (JSONValue(["XYZ*": "off"]), #"the group "XYZ*" matches no rule"#),
+            (JSONValue(["S*B": "off"]), "a group is an id's beginning followed by one *"),
+        ] as [(JSONValue, String)])
+    func badSettingsAreRefusedNamingTheirOrigin(rules: JSONValue, message: String) {
         do {
-            _ = try RuleConfiguration.parse(text, path: "/project/.spotcheck.json")
-            Issue.record("accepted \(text)")
+            _ = try RuleConfiguration.parse(rules: rules, origin: "/project/.spotcheck.json: rules")
+            Issue.record("accepted \(rules)")
         } catch {
-            #expect(error.description.hasPrefix("/project/.spotcheck.json: "))
+            #expect(error.description.hasPrefix("/project/.spotcheck.json: rules: "))
             #expect(error.description.contains(message), "\(error.description)")
         }
     }
 
     @Test func optionsOverrideTheFile() throws {
-        var configuration = try RuleConfiguration.parse(#"{"rules": {"SAB004": "off"}}"#, path: "f")
+        var configuration = try RuleConfiguration.parse(rules: ["SAB004": "off"], origin: "f")
         try configuration.apply(option: "SAB004=warning")
         #expect(configuration.severity(of: try #require(RuleCatalogue.rule("SAB004"))) == .warning)
         #expect(throws: RuleConfigurationError.self) { try configuration.apply(option: "SAB004") }
