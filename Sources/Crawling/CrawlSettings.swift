@@ -45,8 +45,15 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// once, and report the host's pages as not fetched.
     public var robotsRetryWait: Double?
 
-    public static let defaultUserAgent =
-        "Mozilla/5.0 (compatible; spotcheck/0.3; +https://github.com/spotcheck/spotcheck)"
+    /// SpotCheck's version: what `--version` prints, the default User-Agent sends and SARIF's
+    /// driver names.
+    public static let toolVersion = "0.4.0"
+
+    /// The User-Agent sent unless `--user-agent` says otherwise: SpotCheck and its version. It
+    /// names no contact of its own (SpotCheck is run by its users, not by a service): a crawl of
+    /// someone else's site should add the team's, e.g. `--user-agent "Mozilla/5.0 (compatible;
+    /// spotcheck/0.4.0; +mailto:web@example.com)"` (docs/crawl.md).
+    public static let defaultUserAgent = "Mozilla/5.0 (compatible; spotcheck/\(toolVersion))"
 
     public init(
         seed: String, publicOrigin: String? = nil, allowedHosts: [String] = [], include: [String] = [],

@@ -18,9 +18,10 @@ struct AASA: AsyncParsableCommand {
             discussion: """
                 A host is fetched at https://HOST/.well-known/apple-app-site-association (then the \
                 deprecated root path) under Apple's serving rules: no redirects, status 200, JSON \
-                content type, at most 128 KB. A file is checked for its content only. Exit codes: 0 no \
-                error finding; 1 error findings (the file is unusable, or breaks a rule of severity \
-                error); 3 the file cannot be read; 6 the host could not be asked; 64 bad command line.
+                content type, at most 128 KB. A file is checked for its content only; exit 1 when the \
+                file is unusable or breaks a rule of severity error.
+
+                \(ExitStatus.help([.success, .verdictNegative, .inputUnreadable, .crawlFailed, .usage]))
                 """
         )
 

@@ -14,12 +14,12 @@ struct Crawl: AsyncParsableCommand {
             or --as says which public site it stands for. The crawl store (crawl.sqlite) and \
             report.json go to --output (default reports/<host>-<UTC time>/); the seed, the rule \
             configuration, --items and --index are checked before that folder is made. Ctrl-C prints \
-            the command that continues the crawl (crawl --resume --output DIR). Exit codes: 0 crawled; \
-            1 findings at or above --fail-on (a line says how many); 3 --items, --index or --baseline \
-            cannot be read; 5 the output folder or a report could not be written; 6 the crawl could not \
-            run (bad seed, nothing to resume) or not even the seed could be fetched; 7 the configuration \
-            (.spotcheck.json or --config, --rule) is invalid; 9 the crawl store cannot be opened; \
-            64 bad command line; 130 interrupted.
+            the command that continues the crawl (crawl --resume --output DIR).
+
+            \(ExitStatus.help([
+                .success, .verdictNegative, .inputUnreadable, .outputNotWritable, .crawlFailed, .badConfiguration,
+                .databaseUnusable, .usage, .interrupted,
+            ]))
             """
     )
 
@@ -48,7 +48,12 @@ struct Crawl: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Pages fetched at most.")
     var maxPages = 10_000
 
-    @Option(help: "The User-Agent header.")
+    @Option(
+        help: """
+            The User-Agent header; add how the site's owners can reach you, e.g. "Mozilla/5.0 (compatible; \
+            spotcheck/\(CrawlSettings.toolVersion); +mailto:web@example.com)". robots.txt is read for the \
+            spotcheck token whatever it says.
+            """)
     var userAgent = CrawlSettings.defaultUserAgent
 
     @Option(parsing: .singleValue, help: "Also crawl this host (repeatable).")

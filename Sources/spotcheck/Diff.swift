@@ -9,8 +9,10 @@ struct Diff: ParsableCommand {
         abstract: "Compare two reports: pages, findings, attribute-set fields and candidates that changed.",
         discussion: """
             OLD and NEW are report.json files, crawl output folders or their crawl.sqlite (the \
-            report.json beside it is read; `spotcheck report` writes it again from a store). Exit codes: 0 no difference; 1 differences; \
-            3 a report cannot be read; 64 bad command line.
+            report.json beside it is read; `spotcheck report` writes it again from a store). Exit 1 when \
+            there are differences.
+
+            \(ExitStatus.help([.success, .verdictNegative, .inputUnreadable, .usage]))
             """
     )
 

@@ -56,6 +56,13 @@ enum ExitStatus: Int32, CaseIterable, Error {
         }
     }
 
+    /// A subcommand's exit codes as its `--help` says them: the shared table's lines for `codes`
+    /// (a test checks every subcommand's help against the table).
+    static func help(_ codes: [ExitStatus]) -> String {
+        "Exit codes (the shared table, docs/cli.md): "
+            + codes.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + "."
+    }
+
     /// The table as `--help` prints it.
     static var table: String {
         allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")

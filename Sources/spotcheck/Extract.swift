@@ -5,7 +5,8 @@ import PageAnalysis
 
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print each page's markup and attribute set as JSON (JSON Lines for several files).")
+        abstract: "Print each page's markup and attribute set as JSON (JSON Lines for several files).",
+        discussion: ExitStatus.help([.success, .inputUnreadable, .noInput, .usage]))
 
     @Option(help: "Output format (only json).")
     var format: String = "json"

@@ -10,11 +10,14 @@ struct Index: ParsableCommand {
         abstract: "The local index: Core Spotlight items and activities in one SQLite file, searchable.",
         discussion: """
             Every subcommand takes --index FILE (default spotcheck.sqlite in the working directory). \
-            Exit codes (the shared table, docs/cli.md): 0 success; 1 show: no such item; 3 import: \
-            the input file cannot be read or is not JSON, or some records were skipped (the valid \
-            ones were imported); 5 export -o: the file cannot be written; 9 the index cannot be \
-            opened (missing, unreadable, corrupt, not an index, no FTS5); 10 the index failed while \
-            reading or writing (nothing was changed); 64 bad command line.
+            show exits 1 when there is no such item; import exits 3 when the file cannot be read or is \
+            not JSON, or some records were skipped (the valid ones were imported); export -o exits 5 \
+            when the file cannot be written.
+
+            \(ExitStatus.help([
+                .success, .verdictNegative, .inputUnreadable, .outputNotWritable, .databaseUnusable, .databaseFailed,
+                .usage,
+            ]))
             """,
         subcommands: [
             Import.self, List.self, Show.self, Delete.self, Export.self, Stats.self, ReindexDue.self, Search.self,

@@ -10,9 +10,12 @@ struct Report: ParsableCommand {
         discussion: """
             STORE is a crawl's output folder or its crawl.sqlite. Page findings are the ones stored by the \
             crawl; the rules over the whole crawl run again with today's rule configuration (the project \
-            configuration file's "rules", then --rule). Exit codes: 0 \
-            written; 5 a report could not be written; 6 no store there, or it holds no crawl; 7 an invalid \
-            rule configuration; 9 the store cannot be opened; 64 bad command line.
+            configuration file's "rules", then --rule). Exit 6 when there is no store there, or it \
+            holds no crawl.
+
+            \(ExitStatus.help([
+                .success, .outputNotWritable, .crawlFailed, .badConfiguration, .databaseUnusable, .usage,
+            ]))
             """
     )
 

@@ -11,8 +11,11 @@ struct Robots: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Decide whether a user agent may fetch a URL under a robots.txt file.",
-            discussion:
-                "Exit codes: 0 allowed, 1 disallowed, 3 the robots.txt file cannot be read (0/1 is the contract of Google's robotstxt-spec-test)."
+            discussion: """
+                Exit 0 when allowed, 1 when disallowed (the contract of Google's robotstxt-spec-test).
+
+                \(ExitStatus.help([.success, .verdictNegative, .inputUnreadable, .usage]))
+                """
         )
 
         @Option(help: "The robots.txt file.")

@@ -10,8 +10,9 @@ struct Rules: ParsableCommand {
             Severities as configured: the project configuration file (--config, or .spotcheck.json in the \
             working folder or its nearest parent: {"rules": {"SAB004": "off", "SAB*": "warning"}}), then \
             --rule options. docs/rules.md is \
-            this command's --format md output. Exit codes: 0 listed; 7 the configuration is invalid \
-            (the file or option is named); 64 bad command line.
+            this command's --format md output.
+
+            \(ExitStatus.help([.success, .badConfiguration, .usage]))
             """
     )
 

@@ -5,7 +5,11 @@ import LoopbackServer
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve a folder on 127.0.0.1 with SpotCheck's embedded HTTP server (what `crawl FOLDER` does).",
-        discussion: "Runs until interrupted (SIGINT or SIGTERM). Exit code 6 when the folder cannot be served."
+        discussion: """
+            Runs until interrupted (SIGINT or SIGTERM); exit 6 when the folder cannot be served.
+
+            \(ExitStatus.help([.success, .crawlFailed, .usage]))
+            """
     )
 
     @Argument(help: "The folder to serve.")

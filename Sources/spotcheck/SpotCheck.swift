@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crawling
 import Foundation
 import URLNormalization
 import UniversalLinks
@@ -10,7 +11,7 @@ struct SpotCheck: AsyncParsableCommand {
         commandName: "spotcheck",
         abstract: "Checks the web markup Apple's app search reads: Smart App Banner, Open Graph, schema.org.",
         discussion: "Exit codes (the same for every subcommand): \(ExitStatus.table).",
-        version: "0.1.0",
+        version: CrawlSettings.toolVersion,
         subcommands: [
             Crawl.self, Report.self, Diff.self, Extract.self, Validate.self, Robots.self, AASA.self, Index.self,
             Rules.self, Serve.self,

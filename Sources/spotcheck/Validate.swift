@@ -12,8 +12,14 @@ import Verification
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarise each page's app-search markup and write a JSON report.",
-        discussion:
-            "Folders are searched recursively for .html/.htm/.xhtml files. The report goes to reports/<name>-<UTC time>/report.json unless --output names a folder."
+        discussion: """
+            Folders are searched recursively for .html/.htm/.xhtml files. The report goes to \
+            reports/<name>-<UTC time>/report.json unless --output names a folder.
+
+            \(ExitStatus.help([
+                .success, .verdictNegative, .inputUnreadable, .noInput, .outputNotWritable, .badConfiguration, .usage,
+            ]))
+            """
     )
 
     @Option(

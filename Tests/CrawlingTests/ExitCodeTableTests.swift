@@ -25,6 +25,32 @@ struct ExitCodeTableTests {
         #expect(result.output.contains(folder + "/none."), "the message names the file: \(result.output)")
     }
 
+    /// The shared table's entries (`N meaning`) in a flattened help text after `marker`.
+    static func entries(_ help: String, after marker: String) -> [String] {
+        guard let start = help.range(of: marker) else { return [] }
+        var text = String(help[start.upperBound...])
+        if let end = text.firstMatch(of: #/\.(?:\s|$)/#) { text = String(text[..<end.range.lowerBound]) }
+        return text.split(separator: #/; (?=\d+ )/#).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test(
+        "every subcommand's --help lists its exit codes with the shared table's words",
+        arguments: [
+            ["crawl"], ["report"], ["diff"], ["extract"], ["validate"], ["robots", "check"], ["aasa", "check"],
+            ["index"], ["rules"], ["serve"],
+        ])
+    func subcommandHelpUsesTheTable(command: [String]) async throws {
+        func flattened(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let top = flattened(try await runProcess(try spotcheckExecutable(), ["--help"]).output)
+        let table = Set(Self.entries(top, after: "Exit codes (the same for every subcommand): "))
+        #expect(table.count >= 10, "\(top)")
+        let help = flattened(try await runProcess(try spotcheckExecutable(), command + ["--help"]).output)
+        let listed = Self.entries(help, after: "Exit codes (the shared table, docs/cli.md): ")
+        #expect(listed.first == "0 success", "\(help)")
+        #expect(listed.contains("64 bad command line"), "\(help)")
+        for entry in listed { #expect(table.contains(entry), "\(command): \(entry) is not the table's line") }
+    }
+
     @Test("docs/cli.md lists the codes --help prints")
     func documentedTableMatchesHelp() async throws {
         let help = try await runProcess(try spotcheckExecutable(), ["--help"])

@@ -142,6 +142,20 @@ struct RuleCatalogueTests {
         #expect(checkedIn == RuleCatalogue.markdown(), "regenerate: spotcheck rules --format md > docs/rules.md")
     }
 
+    /// The counts people read (README's status paragraph) are the catalogue's, as `spotcheck
+    /// rules` prints them: one source.
+    @Test func readmeCountsAreTheCataloguesCounts() throws {
+        let summary = try #require(
+            RuleCatalogue.markdown().firstMatch(
+                of: #/(\d+) rules \(the reference's (\d+) \+ (\d+) of SpotCheck's own\); (\d+) checked/#))
+        let (total, reference, own, checked) = (summary.output.1, summary.output.2, summary.output.3, summary.output.4)
+        let readme = try String(
+            contentsOfFile: Self.projectRoot.appendingPathComponent("README.md").path, encoding: .utf8
+        ).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(readme.contains("the reference's \(reference) rules plus \(own) of SpotCheck's own"), "README.md")
+        #expect(readme.contains("\(checked) of the \(total) checked"), "README.md")
+    }
+
     @Test func notImplementedRulesAreListedNotDropped() throws {
         let json = RuleCatalogue.json()
         let rules = try #require(json["rules"]?.arrayValue)
