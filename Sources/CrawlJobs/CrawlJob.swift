@@ -183,10 +183,14 @@ public struct CrawlJob: Sendable {
         if settings.ignore != nil {
             outcome.ignored = (try? store.skippedURLs())?.count { $0.reason == SkipReason.ignored.rawValue } ?? 0
         }
-        if summary.fetched == 0, !request.resume {
-            // Nothing could be fetched, not even the seed: say why (the report has it too).
+        let answered = written.totals.byStatus.contains { $0.key != "none" && $0.value > 0 }
+        if !answered, !request.resume {
+            // Nothing could be fetched, not even the seed (skipped, or no HTTP answer: a timeout):
+            // say why (the report has it too).
             let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }
-            outcome.seedNotFetched = "\(settings.seed): not crawled: \(seedSkip?.detail ?? "no page was fetched")"
+            let seedPage = seedSkip == nil ? (try? store.page(url: settings.seed)) ?? nil : nil
+            let why = seedSkip?.detail ?? seedPage?.errorMessage.map { "\(seedPage?.errorKind ?? "error"): \($0)" }
+            outcome.seedNotFetched = "\(settings.seed): not crawled: \(why ?? "no page was fetched")"
         }
         return outcome
     }

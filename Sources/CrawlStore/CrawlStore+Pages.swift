@@ -72,6 +72,16 @@ extension CrawlStore {
         }
     }
 
+    /// The current generation's page whose requested URL is `url`, if it was fetched.
+    public func page(url: String) throws(CrawlStoreError) -> PageRecord? {
+        try read("page") { db in
+            guard let generation = try Self.currentGeneration(db) else { return nil }
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.pageColumnsWithoutDump) FROM page WHERE generation = ? AND requested_url = ?")
+            return try Row.fetchOne(statement, arguments: [generation, url]).map(Self.pageRecord)
+        }
+    }
+
     /// The number of pages of the current generation.
     public func pageCount() throws(CrawlStoreError) -> Int {
         try read("pageCount") { db in

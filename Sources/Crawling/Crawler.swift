@@ -180,7 +180,7 @@ public struct Crawler: Sendable {
                 let answer = settings.useSitemaps && !harvested ? await robots.answer(forOrigin: seedOrigin) : nil
                 if let answer, !answer.isUnreachable {
                     loop.frontier.harvest(pending: true)
-                    let collector = SitemapCollector(fetcher: fetcher, mapping: mapping)
+                    let collector = SitemapCollector(fetcher: fetcher, mapping: mapping, hosts: scope.hosts)
                     group.addTask {
                         .sitemaps(await collector.collect(origin: seedOrigin, robotsSitemaps: answer.sitemaps))
                     }

@@ -422,10 +422,16 @@ struct PageProcessor: Sendable {
         return max(0, date.timeIntervalSinceNow)
     }
 
+    /// Whether a 200 page's title says it is a not-found page: "not found", "page missing", "no
+    /// longer available", or 404 as a number of its own ("Error 404", "404 – Oops"), not inside
+    /// another ("page /l/1404", "Model 4040").
     static func looksLikeNotFound(_ title: String) -> Bool {
         let lower = title.lowercased()
-        return lower.contains("not found") || lower.contains("404") || lower.contains("page missing")
-            || lower.contains("no longer available")
+        if lower.contains("not found") || lower.contains("page missing") || lower.contains("no longer available") {
+            return true
+        }
+        // "404" with neither a letter nor a digit on either side.
+        return lower.contains(#/(?:^|[^\p{L}\p{N}])404(?:$|[^\p{L}\p{N}])/#)
     }
 }
 

@@ -12,10 +12,15 @@ struct SitemapHarvest: Sendable {
 }
 
 /// Reads the sitemaps named by robots.txt `Sitemap:` lines, or `/sitemap.xml` when there are none,
-/// following sitemap indexes (at most `maximumSitemaps` files).
+/// following sitemap indexes (at most `maximumSitemaps` files). Only sitemaps on the crawl's
+/// hosts are fetched: a robots.txt (or an index) naming another host's sitemap is recorded, not
+/// followed, unless the user allows that host (`--allow-host`): a crawled site cannot send the
+/// crawler to fetch from anywhere it names.
 struct SitemapCollector: Sendable {
     let fetcher: any PageFetcher
     let mapping: OriginMapping?
+    /// The hosts sitemaps may be fetched from (the crawl's scope).
+    let hosts: Set<String>
     var maximumSitemaps = 50
 
     func collect(origin: String, robotsSitemaps: [String]) async -> SitemapHarvest {
@@ -28,6 +33,14 @@ struct SitemapCollector: Sendable {
             guard seen.insert(sitemapURL).inserted else { continue }
             read += 1
             let fetchURL = mapping?.fetchURL(sitemapURL) ?? sitemapURL
+            guard let host = URLParser.parse(fetchURL)?.host, hosts.contains(host) else {
+                harvest.problems.append(
+                    problem(
+                        sitemapURL,
+                        "not fetched: \(URLParser.parse(sitemapURL)?.host ?? "its host") is outside the crawl "
+                            + "(--allow-host to read sitemaps there)"))
+                continue
+            }
             let body: [UInt8]
             do {
                 // The sitemaps.org limit (50 MiB), not --max-body; the reader caps decompression.

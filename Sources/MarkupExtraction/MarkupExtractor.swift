@@ -140,7 +140,16 @@ public struct MarkupExtractor: Sendable {
             let builder = MicrodataBuilder(
                 collector: collector, resolver: resolver,
                 contentAttributeOnAnyElement: options.microdataContentOnAnyElement)
-            page.microdata = builder.topLevelItems()
+            let (items, truncated) = builder.topLevelItems()
+            page.microdata = items
+            if truncated {
+                page.diagnostics.append(
+                    ExtractionDiagnostic(
+                        code: .microdataTruncated, line: 0,
+                        message:
+                            "Microdata: more than \(MicrodataBuilder.maximumItems) items (itemref makes items expand "
+                            + "each time they are referenced); the items past that are given as \"ERROR\""))
+            }
             let orphans = builder.orphanProperties()
             for index in orphans.prefix(Self.maximumOrphanDiagnostics) {
                 let node = collector.microdataNodes[Int(index)]

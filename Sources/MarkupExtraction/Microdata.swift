@@ -30,12 +30,22 @@ struct MicrodataBuilder {
     /// builders below recurse on worker threads with small stacks).
     static let maximumNesting = 64
 
-    func topLevelItems() -> [MarkupItem] {
-        nodes.indices.compactMap { index in
+    /// Items built per page at most, nested ones included. WHATWG's algorithm expands an item
+    /// each time it is reached (its memory only stops cycles along one path), so items that
+    /// reference each other through `itemref` expand factorially: ten such elements in 881 bytes
+    /// made 10 GB. Past the budget a nested item's value is "ERROR", as for a cycle.
+    static let maximumItems = 10_000
+
+    /// The top-level items, and whether `maximumItems` cut nested ones short.
+    func topLevelItems() -> (items: [MarkupItem], truncated: Bool) {
+        var budget = Self.maximumItems
+        let items = nodes.indices.compactMap { index -> MarkupItem? in
             let node = nodes[index]
             guard node.itemscope, node.itemprop == nil else { return nil }
-            return item(at: Int32(index), memory: [])
+            budget -= 1
+            return item(at: Int32(index), memory: [], budget: &budget)
         }
+        return (items, budget < 0)
     }
 
     /// `itemprop` elements no item claims: no `itemscope` ancestor and not reached through any
@@ -59,7 +69,7 @@ struct MicrodataBuilder {
         }
     }
 
-    private func item(at root: Int32, memory: Set<Int32>) -> MarkupItem {
+    private func item(at root: Int32, memory: Set<Int32>, budget: inout Int) -> MarkupItem {
         let node = nodes[Int(root)]
         var pending: [Int32] = children[Int(root)]
         if let itemref = node.itemref {
@@ -91,7 +101,7 @@ struct MicrodataBuilder {
         for index in found {
             let element = nodes[Int(index)]
             if element.itemscope, innerMemory.count >= Self.maximumNesting { continue }
-            let value = self.value(of: index, memory: innerMemory)
+            let value = self.value(of: index, memory: innerMemory, budget: &budget)
             var names: Set<String> = []
             for name in (element.itemprop ?? "").split(whereSeparator: \.isASCIIWhitespace) {
                 let name = String(name)
@@ -110,11 +120,12 @@ struct MicrodataBuilder {
         return MarkupItem(types: types, id: id, properties: properties, line: node.line)
     }
 
-    private func value(of index: Int32, memory: Set<Int32>) -> ItemValue {
+    private func value(of index: Int32, memory: Set<Int32>, budget: inout Int) -> ItemValue {
         let node = nodes[Int(index)]
         if node.itemscope {
-            if memory.contains(index) { return ItemValue(.cycle, line: node.line) }
-            return ItemValue(.item(item(at: index, memory: memory)), line: node.line)
+            budget -= 1
+            if memory.contains(index) || budget < 0 { return ItemValue(.cycle, line: node.line) }
+            return ItemValue(.item(item(at: index, memory: memory, budget: &budget)), line: node.line)
         }
         if contentAttributeOnAnyElement, let content = node.contentAttribute {
             return ItemValue(.text(content), line: node.line)

@@ -174,7 +174,8 @@ public struct ItemValue: Sendable, Hashable {
         case item(MarkupItem)
         /// A reference to another item by its id (RDFa objects that are not nested).
         case reference(String)
-        /// A Microdata item that contains itself through `itemref` (WHATWG: "ERROR").
+        /// A Microdata item that contains itself through `itemref` (WHATWG: "ERROR"), or one past
+        /// the per-page item budget (`microdata-truncated`).
         case cycle
     }
 
@@ -220,6 +221,8 @@ public struct ExtractionDiagnostic: Sendable, Hashable {
         case charsetConflict = "charset-conflict"
         /// An `itemprop` element outside every `itemscope` (and not reached through `itemref`).
         case microdataOrphanProperty = "microdata-orphan-property"
+        /// More Microdata items than `MicrodataBuilder.maximumItems`: the rest are "ERROR".
+        case microdataTruncated = "microdata-truncated"
     }
 
     public var code: Code

@@ -93,6 +93,47 @@ struct InMemoryCrawlTests {
         #expect(try store.counts().queued == 0)
     }
 
+    /// Issue 17 §2.6: a robots.txt `Sitemap:` line (or a sitemap index) naming another host is
+    /// recorded, never fetched: a crawled site cannot make the crawler request from anywhere.
+    @Test func sitemapsOnOtherHostsAreRecordedNotFetched() async throws {
+        let sitemap = """
+            <?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+            <sitemap><loc>http://internal.test/admin-sitemap.xml</loc></sitemap>
+            <sitemap><loc>http://site.test/pages.xml</loc></sitemap></sitemapindex>
+            """
+        let pages = """
+            <?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+            <url><loc>http://site.test/a.html</loc></url></urlset>
+            """
+        let xml = [HTTPHeader("Content-Type", "application/xml")]
+        let site = InMemorySite([
+            Self.origin + "/robots.txt": [
+                .init(
+                    status: 200, headers: [HTTPHeader("Content-Type", "text/plain")],
+                    body:
+                        "User-agent: *\nAllow: /\nSitemap: http://metadata.test/latest\nSitemap: http://site.test/index.xml\n"
+                )
+            ],
+            Self.origin + "/": [InMemorySite.html("Home")],
+            Self.origin + "/a.html": [InMemorySite.html("A")],
+            Self.origin + "/index.xml": [.init(status: 200, headers: xml, body: sitemap)],
+            Self.origin + "/pages.xml": [.init(status: 200, headers: xml, body: pages)],
+        ])
+        let folder = try temporaryFolder("in-memory-sitemap-scope")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        #expect(await site.requestCount("http://metadata.test/latest") == 0)
+        #expect(await site.requestCount("http://internal.test/admin-sitemap.xml") == 0)
+        #expect(await site.requestCount(Self.origin + "/pages.xml") == 1)
+        #expect(try store.pagesByURL()[Self.origin + "/a.html"]?.status == 200, "the in-scope sitemap is read")
+        let skipped = try store.skippedURLs()
+        let named = try #require(skipped.first { $0.url == "http://metadata.test/latest" })
+        #expect(named.reason == "sitemap" && named.detail.contains("--allow-host"), "\(named)")
+        // The index's entry on another host breaks the sitemaps.org location rule: recorded too.
+        #expect(skipped.contains { $0.url == "http://internal.test/admin-sitemap.xml" })
+    }
+
     @Test func attemptsRunOutOnAServerThatNeverRecovers() async throws {
         let site = InMemorySite([
             Self.origin + "/": [.init(status: 503, headers: [HTTPHeader("Retry-After", "0")], body: "down")]

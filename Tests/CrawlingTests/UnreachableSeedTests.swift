@@ -34,6 +34,21 @@ struct UnreachableSeedTests {
         }
     }
 
+    /// Issue 17 §2.9: the seed answers nothing in time: exit 6 with the reason, not 0.
+    @Test("a seed that times out is 'not even the seed could be fetched': exit 6 with the reason")
+    func seedThatTimesOutExits6() async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot).start()
+        let folder = try temporaryFolder("seed-timeout")
+        let seed = server.baseURL + "torture/drip"
+        let result = try await runProcess(
+            try spotcheckExecutable(),
+            ["crawl", seed, "--output", folder, "--timeout", "1", "--no-sitemaps", "--quiet"])
+        await server.stop()
+        #expect(result.status == 6, "\(result.output)")
+        #expect(result.output.contains("\(seed): not crawled: timeout"), "\(result.output)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/report.json"), "the report is still written")
+    }
+
     @Test("an unreachable robots.txt is announced with the time it is asked again, then given up on")
     func unreachableRobotsTxtIsAnnounced() async throws {
         let executable = try spotcheckExecutable()

@@ -18,6 +18,51 @@ struct HostileInputTests {
         }
     }
 
+    /// Issue 17 §2.1: ten items that all reference each other through `itemref` (881 bytes)
+    /// expand factorially under WHATWG's algorithm; the extractor stops at
+    /// `MicrodataBuilder.maximumItems` and says so. The child process may use 2 GB at most (the
+    /// unbounded expansion grew to 10 GB).
+    @Test("itemref cycles between items expand within a budget, with a diagnostic", .timeLimit(.minutes(1)))
+    func itemrefExpansionIsBounded() async {
+        await #expect(processExitsWith: .success) {
+            var limit = rlimit(rlim_cur: 2 << 30, rlim_max: 2 << 30)
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+            let ids = (0..<10).map { "i\($0)" }.joined(separator: " ")
+            let html =
+                #"<!doctype html><html><body><div itemscope itemref="\#(ids)"></div>"#
+                + (0..<10).map { #"<div id="i\#($0)" itemprop="p" itemscope itemref="\#(ids)"></div>"# }.joined()
+                + "</body></html>"
+            let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/")
+            func count(_ item: MarkupItem) -> Int {
+                1
+                    + item.properties.flatMap(\.values).reduce(0) {
+                        if case .item(let nested) = $1.kind { return $0 + count(nested) }
+                        return $0
+                    }
+            }
+            let items = page.microdata.reduce(0) { $0 + count($1) }
+            guard page.microdata.count == 1, (1_000...10_000).contains(items),
+                page.diagnostics.contains(where: { $0.code == .microdataTruncated })
+            else { exit(2) }
+        }
+    }
+
+    @Test("an ordinary page with nested items and itemref gets no truncation diagnostic")
+    func ordinaryItemrefIsNotTruncated() {
+        let html = #"""
+            <div itemscope itemtype="https://schema.org/Movie" itemref="director">
+              <span itemprop="name">Up</span>
+              <div itemprop="actor" itemscope itemtype="https://schema.org/Person"><span itemprop="name">Ed</span></div>
+            </div>
+            <div id="director" itemprop="director" itemscope itemtype="https://schema.org/Person">
+              <span itemprop="name">Pete</span></div>
+            """#
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/")
+        #expect(page.microdata.count == 1)
+        #expect(page.microdata.first?.properties.map(\.name) == ["name", "actor", "director"])
+        #expect(!page.diagnostics.contains { $0.code == .microdataTruncated })
+    }
+
     @Test("10,000 nested RDFa <div property typeof> do not crash the extractor")
     func deepRDFaNesting() async {
         await #expect(processExitsWith: .success) {
