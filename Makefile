@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: deps build release demo test score score-check sarif-check html-check html-screenshots bench bench-crawl bench-index format lint clean
+.PHONY: deps build release demo test score score-check sarif-check formats-check html-check html-screenshots bench bench-crawl bench-index format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -35,11 +35,21 @@ score: release
 score-check: release
 	Scripts/check-scores.py --binary $(RELEASE_BIN) --shared $(SHARED) --check Scripts/score-baseline.json
 
-# The fixture crawl's SARIF, checked by an independent SARIF 2.1.0 model (sarif-pydantic, PyPI).
+# The machine formats of a fixture crawl (with the app's local items) and of validate on the
+# fixture files. sarif-check: SARIF read by an independent SARIF 2.1.0 model (sarif-pydantic, PyPI).
+# formats-check: SARIF against the official JSON Schema with format checks, report.json against
+# docs/report.schema.json, JUnit counts (jsonschema + rfc3986-validator, PyPI; needs ../shared).
+FORMATS_CHECK_RUNS = rm -rf .build/sarif-check .build/sarif-check-validate && \
+	$(RELEASE_BIN) crawl Fixtures/html --items Fixtures/items.json --app-id 1234567890 \
+		--app ABCDE12345.com.example.familycinema --output .build/sarif-check --format json,sarif,junit --quiet && \
+	$(RELEASE_BIN) validate Fixtures/html --output .build/sarif-check-validate --format json,sarif,junit --quiet
 sarif-check: release
-	rm -rf .build/sarif-check
-	$(RELEASE_BIN) crawl Fixtures/html --output .build/sarif-check --format json,sarif,junit --quiet
-	Scripts/check-sarif.sh .build/sarif-check/findings.sarif
+	$(FORMATS_CHECK_RUNS)
+	Scripts/check-sarif.sh .build/sarif-check/findings.sarif .build/sarif-check-validate/findings.sarif
+
+formats-check: release
+	$(FORMATS_CHECK_RUNS)
+	SARIF_SCHEMA=$(SHARED)/corpora/sarif/sarif-schema-2.1.0.json Scripts/check-formats.sh .build/sarif-check .build/sarif-check-validate
 
 # The fixture crawl's HTML report in headless Chromium (Debian's chromium, installed when missing):
 # console errors, script from the hostile fixture page, network use, filter and sort.

@@ -3,9 +3,12 @@ public import LenientJSON
 public import Verification
 
 /// The JSON report `validate` writes: every page (the `extract` contract plus the attribute set),
-/// every input problem, and a summary. `schemaVersion` changes when a key changes meaning.
+/// every input problem, and a summary. `kind` is `"validate"` (a crawl's report says `"crawl"`);
+/// both kinds are described by docs/report.schema.json under one `schemaVersion`, which changes
+/// when a key changes meaning (2: `kind` added, so one schema tells the two reports apart).
 public struct ValidationReport: Sendable {
-    public static let schemaVersion = 1
+    public static let kind = "validate"
+    public static let schemaVersion = 2
 
     public var pages: [AnalyzedPage] = []
     public var problems: [InputProblem] = []
@@ -26,6 +29,7 @@ public struct ValidationReport: Sendable {
     public var json: JSONValue {
         var object = JSONObject()
         object.append("tool", "spotcheck")
+        object.append("kind", .string(Self.kind))
         object.append("schemaVersion", JSONValue(Self.schemaVersion))
         object.append("generatedAt", .string(Self.timestamp(generatedAt, compact: false)))
         object.append("inputs", .array(arguments.map(JSONValue.string)))

@@ -1,8 +1,9 @@
 public import Verification
 
 /// Findings as JUnit XML, the format CI systems show as tests: one test case per page (and one
-/// for the site-level rules), one failure per error finding; warnings and infos are listed in the
-/// case's `system-out`. Every text is XML-escaped (pages are hostile).
+/// for the site-level rules). A case with error findings fails, with one `<failure>` that lists
+/// them all, so `failures` counts failing cases, as JUnit readers expect; warnings and infos are
+/// listed in the case's `system-out`. Every text is XML-escaped (pages are hostile).
 public struct JUnitReport: Sendable {
     public struct Case: Sendable {
         public var name: String
@@ -12,6 +13,9 @@ public struct JUnitReport: Sendable {
             self.name = name
             self.findings = findings
         }
+
+        /// The findings that fail the case: its errors.
+        var errors: [Finding] { findings.filter { $0.severity == .error } }
     }
 
     public var suiteName: String
@@ -22,12 +26,14 @@ public struct JUnitReport: Sendable {
         self.cases = cases
     }
 
+    /// How many cases fail: those with at least one error finding.
+    public var failures: Int { cases.filter { !$0.errors.isEmpty }.count }
+
     public var xml: String {
-        let failures = cases.reduce(0) { $0 + $1.findings.filter { $0.severity == .error }.count }
+        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        text += "<testsuites name=\"spotcheck\" tests=\"\(cases.count)\" failures=\"\(failures)\">\n"
-        text +=
-            "  <testsuite name=\"\(Self.escaped(suiteName))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+        text += "<testsuites name=\"spotcheck\" \(counts)>\n"
+        text += "  <testsuite name=\"\(Self.escaped(suiteName))\" \(counts)>\n"
         for testCase in cases {
             text += "    <testcase classname=\"\(Self.escaped(suiteName))\" name=\"\(Self.escaped(testCase.name))\""
             guard !testCase.findings.isEmpty else {
@@ -35,12 +41,8 @@ public struct JUnitReport: Sendable {
                 continue
             }
             text += ">\n"
-            for finding in testCase.findings where finding.severity == .error {
-                let where_ = finding.line > 0 ? " (line \(finding.line))" : ""
-                text +=
-                    "      <failure type=\"\(Self.escaped(finding.ruleID))\" message=\"\(Self.escaped("\(finding.ruleID)\(where_): \(finding.message)"))\">"
-                text += Self.escaped("\(finding.excerpt)\nFix: \(finding.fixHint)") + "</failure>\n"
-            }
+            let errors = testCase.errors
+            if !errors.isEmpty { text += Self.failure(errors) }
             let others = testCase.findings.filter { $0.severity != .error }
             if !others.isEmpty {
                 let lines = others.map { "\($0.severity.rawValue) \($0.ruleID) line \($0.line): \($0.message)" }
@@ -50,6 +52,22 @@ public struct JUnitReport: Sendable {
         }
         text += "  </testsuite>\n</testsuites>\n"
         return text
+    }
+
+    /// One `<failure>` for a case's errors: `type` names their rules, `message` the first error
+    /// (and how many more), the body every error with its line, markup and fix.
+    static func failure(_ errors: [Finding]) -> String {
+        func place(_ finding: Finding) -> String { finding.line > 0 ? " (line \(finding.line))" : "" }
+        var rules: [String] = []
+        for error in errors where !rules.contains(error.ruleID) { rules.append(error.ruleID) }
+        let first = errors[0]
+        var message = "\(first.ruleID)\(place(first)): \(first.message)"
+        if errors.count > 1 { message += " (and \(errors.count - 1) more error\(errors.count > 2 ? "s" : ""))" }
+        let body = errors.map { error in
+            "\(error.ruleID)\(place(error)): \(error.message)\n\(error.excerpt)\nFix: \(error.fixHint)"
+        }
+        return "      <failure type=\"\(escaped(rules.joined(separator: " ")))\" message=\"\(escaped(message))\">"
+            + escaped(body.joined(separator: "\n\n")) + "</failure>\n"
     }
 
     /// XML 1.0 text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.

@@ -26,6 +26,10 @@ public struct ReportFiles: Sendable {
     public var formats: Set<ReportFormat>
     /// The tool's version, as SARIF's driver names it.
     public var toolVersion: String
+    /// A folder as a `file://` URL: the SARIF log names pages read from files under it relative
+    /// to it (`%SRCROOT%`) instead of by absolute `file://` URLs (`validate` gives the working
+    /// directory; a crawl's pages have http(s) URLs).
+    public var sourceRoot: String?
 
     /// Page URL → the file it was read from, relative to the working directory (`validate`): the
     /// `github` and `gitlab` outputs locate findings in files with it, and fall back to the URL.
@@ -33,9 +37,10 @@ public struct ReportFiles: Sendable {
     /// Where `github`'s annotation lines go (the CLI writes them to stdout); nil: nowhere.
     public var annotationOutput: (@Sendable (String) -> Void)?
 
-    public init(formats: Set<ReportFormat>, toolVersion: String) {
+    public init(formats: Set<ReportFormat>, toolVersion: String, sourceRoot: String? = nil) {
         self.formats = formats
         self.toolVersion = toolVersion
+        self.sourceRoot = sourceRoot
     }
 
     /// Whether a format besides `report.json` is asked for (the callers gather page findings then).
@@ -50,7 +55,8 @@ public struct ReportFiles: Sendable {
         var written: [String] = []
         if formats.contains(.sarif) {
             let path = (folder as NSString).appendingPathComponent("findings.sarif")
-            let log = SARIFLog(toolVersion: toolVersion, findings: pages.flatMap(\.findings) + siteFindings)
+            let log = SARIFLog(
+                toolVersion: toolVersion, findings: pages.flatMap(\.findings) + siteFindings, sourceRoot: sourceRoot)
             try Self.write(log.json.serialized(pretty: true) + "\n", to: path)
             written.append(path)
         }

@@ -69,3 +69,34 @@ extension RuleID {
         self.init(rawValue: text.uppercased())
     }
 }
+
+extension Rule {
+    /// A short name for people (SARIF's rule `name`), taken from the catalogue's own words: the
+    /// check's first sentence without its parenthetical asides, e.g. SAB003's "`app-id` not all
+    /// ASCII digits". Parentheses inside code spans (`` `$(name)` ``) or words (`http(s)`) stay.
+    public var title: String {
+        var kept = ""
+        var depth = 0
+        var inCode = false
+        for character in check {
+            if character == "`", depth == 0 { inCode.toggle() }
+            if !inCode, character == "(", depth > 0 || kept.last == " " {
+                depth += 1
+                continue
+            }
+            if depth > 0 {
+                if character == ")" { depth -= 1 }
+                continue
+            }
+            kept.append(character)
+        }
+        var words = kept.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        words = words.split(separator: " ,", omittingEmptySubsequences: false).joined(separator: ",")
+        if let end = words.firstRange(of: ". ") { words = String(words[..<end.lowerBound]) }
+        while words.last == "." || words.last == " " { words.removeLast() }
+        return words.isEmpty ? id.rawValue : words
+    }
+
+    /// The rule's anchor in docs/rules.md (`sab003`), where reports link for its documentation.
+    public var anchor: String { id.rawValue.lowercased() }
+}

@@ -56,6 +56,7 @@ extension RuleCatalogue {
             material, **[S]** another spec's owner, **[3P]** a third party, **[I]** SpotCheck's own
             inference (never presented as Apple's). A project can switch rules off or change their
             severity in `.spotcheck.json` (`{"rules": {"SAB004": "off"}}`) or with `--rule ID=LEVEL`.
+            Each rule's row is anchored by its lower-case ID (`rules.md#sab003`): SARIF's `helpUri` links there.
 
             \(summaryLine)
 
@@ -78,7 +79,7 @@ extension RuleCatalogue {
             var status = rule.isImplemented ? "checked" : "not implemented"
             if let missing = partlyImplemented[rule.id] { status = "partly checked: \(missing)" }
             text +=
-                "| \(rule.id) | \(rule.severity.rawValue) | \(escaped(rule.check)) | \(escaped(rule.source)) | \(status) | \(escaped(fixHints[rule.id] ?? "")) |\n"
+                "| <a id=\"\(rule.anchor)\"></a>\(rule.id) | \(rule.severity.rawValue) | \(escaped(rule.check)) | \(escaped(rule.source)) | \(status) | \(escaped(fixHints[rule.id] ?? "")) |\n"
         }
         return text
     }

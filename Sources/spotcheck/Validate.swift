@@ -122,10 +122,14 @@ struct Validate: ParsableCommand {
     /// report.json and the files of `--format`, then the totals line; returns report.json's path.
     private func write(_ report: ValidationReport, into folder: String) throws -> String {
         let reportPath: String
+        // SARIF names the files under the working directory relative to it (%SRCROOT%).
+        var files = reportFormats.files
+        files.sourcePaths = report.sourcePaths
+        files.sourceRoot =
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
+            .absoluteString
         do {
             reportPath = try report.write(into: folder)
-            var files = reportFormats.files
-            files.sourcePaths = report.sourcePaths
             _ = try files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
                 suite: paths.joined(separator: " "), into: folder)

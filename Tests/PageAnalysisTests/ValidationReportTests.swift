@@ -36,7 +36,8 @@ struct ValidationReportTests {
     func summary() throws {
         let json = Self.report().json
         #expect(json["tool"] == "spotcheck")
-        #expect(json["schemaVersion"] == 1)
+        #expect(json["kind"] == "validate")
+        #expect(json["schemaVersion"] == 2)
         #expect(json["generatedAt"] == "2024-05-01T10:00:00Z")
         #expect(json["inputs"] == ["Fixtures/html"])
         #expect(

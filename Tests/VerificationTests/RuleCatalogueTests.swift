@@ -136,6 +136,35 @@ struct RuleCatalogueTests {
         #expect(try JSONDecoder().decode([RuleID].self, from: encoded) == [.ix012])
     }
 
+    /// A rule's title (SARIF's rule `name`) is its check's first sentence without the asides in
+    /// parentheses; parentheses inside code spans and words stay.
+    @Test(
+        arguments: [
+            (RuleID.sab003, "`app-id` not all ASCII digits"),
+            (.sab009, "`app-argument` contains `,`"),
+            (.ul003, "Any redirect on the AASA request"),
+            (
+                .ul017,
+                "Substitution variable name with `$`, `(`, `)`; value referencing another variable; `$(name)` undefined"
+            ),
+            (.ct009, "Image below Apple's thumbnail guidance, or < 150 px wide"),
+            (.al005, "`al:web:url` not absolute http(s), or differs from the canonical URL"),
+            (.dl001, "No deep link at all → not an App Search candidate"),
+        ])
+    func ruleTitleIsTheCheckShortened(id: RuleID, title: String) {
+        #expect(RuleCatalogue.rule(id).title == title)
+    }
+
+    @Test func everyRuleHasATitleAndAnAnchor() {
+        for rule in RuleCatalogue.all {
+            #expect(!rule.title.isEmpty && rule.title != rule.id.rawValue, "\(rule.id)")
+            #expect(!rule.title.hasSuffix(".") && !rule.title.contains("  "), "\(rule.id): \(rule.title)")
+            #expect(rule.title.count <= rule.check.count, "\(rule.id)")
+            #expect(rule.anchor == rule.id.rawValue.lowercased())
+        }
+        #expect(Set(RuleCatalogue.all.map(\.anchor)).count == RuleCatalogue.all.count)
+    }
+
     @Test func docsRulesMarkdownIsCurrent() throws {
         let path = Self.projectRoot.appendingPathComponent("docs/rules.md").path
         let checkedIn = try String(contentsOfFile: path, encoding: .utf8)
@@ -162,7 +191,7 @@ struct RuleCatalogueTests {
         #expect(rules.count == RuleCatalogue.all.count)
         let markdown = RuleCatalogue.markdown()
         for rule in RuleCatalogue.all where !rule.isImplemented {
-            #expect(markdown.contains("| \(rule.id) |"))
+            #expect(markdown.contains("| <a id=\"\(rule.anchor)\"></a>\(rule.id) |"))
         }
         #expect(RuleCatalogue.text().split(separator: "\n").count >= 153)
     }
