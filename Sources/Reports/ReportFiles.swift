@@ -25,6 +25,9 @@ public struct ReportFiles: Sendable {
     public var formats: Set<ReportFormat>
     /// The tool's version, as SARIF's driver names it.
     public var toolVersion: String
+    /// `--baseline`: SARIF marks the findings it knows (`baselineState`, `suppressions`), JUnit
+    /// leaves them out; matched in the order the findings are given (`BaselineMatch`).
+    public var knownFindings: FindingBaseline?
 
     public init(formats: Set<ReportFormat>, toolVersion: String) {
         self.formats = formats
@@ -40,16 +43,23 @@ public struct ReportFiles: Sendable {
         baseline: ReportDiff? = nil
     ) throws(ReportFileError) -> [String] {
         var written: [String] = []
+        let known = knownFindings.map { baseline in
+            var match = BaselineMatch(baseline)
+            return match.classify(pages.flatMap(\.findings) + siteFindings)
+        }
         if formats.contains(.sarif) {
             let path = (folder as NSString).appendingPathComponent("findings.sarif")
             let log = SARIFLog(toolVersion: toolVersion, findings: pages.flatMap(\.findings) + siteFindings)
-            try Self.write(log.json.serialized(pretty: true) + "\n", to: path)
+            var json = log.json
+            if let known { json = SARIFLog.marking(json, known: known, baselineFile: knownFindings?.file) }
+            try Self.write(json.serialized(pretty: true) + "\n", to: path)
             written.append(path)
         }
         if formats.contains(.junit) {
             let path = (folder as NSString).appendingPathComponent("junit.xml")
             var cases = pages.map { JUnitReport.Case(name: $0.url, findings: $0.findings) }
             cases.append(JUnitReport.Case(name: "site-level rules", findings: siteFindings))
+            if let known { cases = Self.leavingOut(known, from: cases) }
             try Self.write(JUnitReport(suiteName: suite, cases: cases).xml, to: path)
             written.append(path)
         }
@@ -91,6 +101,19 @@ public struct ReportFiles: Sendable {
             throw ReportFileError(path: path, message: "cannot be written (\(error.localizedDescription))")
         }
         return path
+    }
+
+    /// The cases without the findings `known` marks (in the order of the cases' findings).
+    static func leavingOut(_ known: [Bool], from cases: [JUnitReport.Case]) -> [JUnitReport.Case] {
+        var position = 0
+        return cases.map { testCase in
+            var kept = testCase
+            kept.findings = testCase.findings.filter { _ in
+                defer { position += 1 }
+                return !(position < known.count && known[position])
+            }
+            return kept
+        }
     }
 
     private static func write(_ text: String, to path: String) throws(ReportFileError) {

@@ -35,6 +35,9 @@ struct CrawlConsole: Sendable {
             output.write(
                 "since the baseline: \(diff.findingsFixed.count) findings fixed, \(diff.findingsNew.count) new, "
                     + "\(diff.candidatesGained.count) candidates gained, \(diff.candidatesLost.count) lost (\(path))\n")
+        case .baselineWritten(let path, let findings):
+            guard !quiet else { return }
+            output.write("wrote \(path) (baseline of \(findings) findings)\n")
         case .indexFed(let index, let domain, let indexed, let removed):
             guard !quiet else { return }
             output.write("index \(index): \(indexed) candidates indexed (domain \(domain)), \(removed) removed\n")
@@ -66,13 +69,14 @@ struct CrawlConsole: Sendable {
         let statuses = outcome.totals.byStatus.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         let rate = summary.elapsed > 0 ? Double(summary.fetched) / summary.elapsed : 0
         let findings = ["error", "warning", "info"].map { "\(outcome.totals.findingsBySeverity[$0] ?? 0) \($0)" }
+        let baseline = outcome.baselineMatch.map { BaselineOptions.line($0) + "\n" } ?? ""
         output.write(
             """
             crawled \(summary.fetched) pages in \(String(format: "%.2f", summary.elapsed)) s \
             (\(String(format: "%.1f", rate)) pages/s), \(summary.errors) with errors; by status: \
             \(statuses.joined(separator: ", "))
             findings: \(findings.joined(separator: ", "))
-            report: \(outcome.reportPath)
+            \(baseline)report: \(outcome.reportPath)
             store:  \(outcome.storePath)
 
             """)

@@ -3,6 +3,7 @@ import Foundation
 import LenientJSON
 import MarkupExtraction
 import PageAnalysis
+import Reports
 import SpotlightModel
 import Synchronization
 import UniversalLinks
@@ -31,6 +32,8 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var reportFormats: ReportFormats
 
+    @OptionGroup var gating: BaselineOptions
+
     @Option(
         name: .customLong("aasa"),
         help: "The site's apple-app-site-association file, for the universal-link rules (UL019–UL021, SAB021).")
@@ -47,25 +50,42 @@ struct Validate: ParsableCommand {
     func run() throws {
         var validation = try makeValidation()
         if let associationFile { try use(associationFile, in: &validation) }
+        let baseline = try gating.read(sourceRoot: Self.sourceRoot)
         let folder = try createOutputFolder()
         let output = StandardOutput()
         let quiet = self.quiet
-        let report = validation.run(paths) { problem in
+        // Known findings are left out of the listing, matched in report order (pages, then the site's).
+        let match = Mutex(baseline.map(BaselineMatch.init))
+        var report = validation.run(paths) { problem in
             var standardError = StandardError()
             print("spotcheck: error: \(problem)", to: &standardError)
         } onPage: { page in
-            if !quiet { output.write(PageSummary(page: page).text) }
+            let shown = match.withLock { $0?.newFindings(page.findings ?? []) }
+            if !quiet { output.write(PageSummary(page: page, findings: shown).text) }
         }
-        if !quiet, !report.siteFindings.isEmpty {
-            output.write(FindingsListing.text(siteFindings: report.siteFindings, heading: "across the pages:") + "\n")
+        let siteFindings = match.withLock { $0?.newFindings(report.siteFindings) } ?? report.siteFindings
+        if !quiet, !siteFindings.isEmpty {
+            output.write(FindingsListing.text(siteFindings: siteFindings, heading: "across the pages:") + "\n")
         }
         output.flush()
-        let reportPath = try write(report, into: folder)
+        let matched = match.withLock { $0 }
+        report.baselineSummary = matched?.summaryJSON
+        let reportPath = try write(report, into: folder, baseline: baseline)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
+        if let matched { print(BaselineOptions.line(matched)) }
+        try gating.write(findings, sourceRoot: Self.sourceRoot)
         if report.inputCount == 0 { throw ExitStatus.noInput }
         if !report.problems.isEmpty { throw ExitStatus.inputUnreadable }
         try verification.failOn.check(
-            Dictionary(grouping: findings, by: \.severity).mapValues(\.count), report: reportPath)
+            matched?.newBySeverity ?? Dictionary(grouping: findings, by: \.severity).mapValues(\.count),
+            report: reportPath, baseline: matched)
+    }
+
+    /// The working directory as a `file://` URL: a page read from a file under it is named
+    /// relative to it in baseline fingerprints.
+    static var sourceRoot: String {
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
+            .absoluteString
     }
 
     /// `--output` (or `reports/<name>-<UTC time>/`), made before any page is read: a folder that
@@ -114,11 +134,13 @@ struct Validate: ParsableCommand {
     }
 
     /// report.json and the files of `--format`, then the totals line; returns report.json's path.
-    private func write(_ report: ValidationReport, into folder: String) throws -> String {
+    private func write(_ report: ValidationReport, into folder: String, baseline: FindingBaseline?) throws -> String {
         let reportPath: String
+        var files = reportFormats.files
+        files.knownFindings = baseline
         do {
             reportPath = try report.write(into: folder)
-            _ = try reportFormats.files.write(
+            _ = try files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
                 suite: paths.joined(separator: " "), into: folder)
         } catch {
@@ -141,6 +163,13 @@ struct Validate: ParsableCommand {
 /// The human-readable summary of one page.
 struct PageSummary {
     let page: AnalyzedPage
+    /// The findings listed: the page's, less those a baseline knows.
+    let findings: [Finding]
+
+    init(page: AnalyzedPage, findings: [Finding]? = nil) {
+        self.page = page
+        self.findings = findings ?? page.findings ?? []
+    }
 
     var text: String {
         let markup = page.markup
@@ -185,7 +214,7 @@ struct PageSummary {
             lines.append(
                 "  ! line \(diagnostic.line)\(diagnostic.column.map { ":\($0)" } ?? ""): \(diagnostic.message)")
         }
-        for finding in page.findings ?? [] {
+        for finding in findings {
             lines.append("  \(finding.severity.rawValue) \(finding.ruleID) line \(finding.line): \(finding.message)")
         }
         return Self.printable(lines.joined(separator: "\n")) + "\n\n"
