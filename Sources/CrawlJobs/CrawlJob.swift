@@ -28,9 +28,10 @@ public struct CrawlJob: Sendable {
         -> CrawlOutcome
     {
         let place = try locate()
+        let baseline = try readBaseline()
         let server = try await serve(place)
         do {
-            let outcome = try await crawl(place, server: server, events: events)
+            let outcome = try await crawl(place, server: server, baseline: baseline, events: events)
             if let server { await server.stop() }
             return outcome
         } catch {
@@ -45,24 +46,42 @@ public struct CrawlJob: Sendable {
         var servesFolder: Bool
         var folder: String?
         var previousSettings: CrawlSettings?
+        /// The lines of `--urls-from`.
+        var listed: [SeedList.Line] = []
+        /// The seed is the list's first URL (no seed was named).
+        var seedFromList = false
     }
 
     /// Checks the seed, and with `--resume` the store to continue, before anything is written.
     private func locate() throws(CrawlJobError) -> Place {
         var seed = request.seed ?? ""
+        let listed = try request.urlList.map(SeedList.read) ?? []
         // --resume --output DIR: the seed is the one the store names (its settings are read once).
         var stored: CrawlSettings?
-        if request.seed == nil, let output = request.output {
+        if request.seed == nil, request.resume || listed.isEmpty, let output = request.output {
             let settings = try Self.unfinishedCrawl(in: output)
             stored = settings
             seed = settings.source.isEmpty ? settings.seed : settings.source
         }
+        // --urls-from without a seed: the list's first URL is the seed.
+        let seedFromList = request.seed == nil && stored == nil && !listed.isEmpty
+        if seedFromList { seed = listed[0].text }
         var isDirectory: ObjCBool = false
         let servesFolder =
             FileManager.default.fileExists(atPath: seed, isDirectory: &isDirectory) && isDirectory.boolValue
-        if !servesFolder, let problem = SeedCheck.problem(seed) { throw CrawlJobError(.cannotCrawl, problem) }
+        if !servesFolder, let problem = SeedCheck.problem(seed) {
+            guard seedFromList else { throw CrawlJobError(.cannotCrawl, problem) }
+            let why =
+                seed.hasPrefix("/")
+                ? "\(seed): a path, and there is no seed to read it on; name the site (or folder) before "
+                    + "--urls-from, or write the list's first URL in full"
+                : problem
+            throw CrawlJobError(.cannotCrawl, "\(listed[0].place): \(why)")
+        }
         let source = servesFolder ? URL(fileURLWithPath: seed).standardizedFileURL.path : seed
-        var place = Place(source: source, servesFolder: servesFolder, folder: request.output)
+        var place = Place(
+            source: source, servesFolder: servesFolder, folder: request.output, listed: listed,
+            seedFromList: seedFromList)
         guard request.resume else { return place }
         guard let folder = place.folder ?? StoredCrawl.latestUnfinished(source: source) else {
             throw CrawlJobError(
@@ -118,9 +137,10 @@ public struct CrawlJob: Sendable {
         }
     }
 
-    private func crawl(_ place: Place, server: RunningServer?, events: @escaping @Sendable (CrawlEvent) -> Void)
-        async throws(CrawlJobError) -> CrawlOutcome
-    {
+    private func crawl(
+        _ place: Place, server: RunningServer?, baseline: FindingBaseline?,
+        events: @escaping @Sendable (CrawlEvent) -> Void
+    ) async throws(CrawlJobError) -> CrawlOutcome {
         let seedURL = server?.baseURL ?? place.source
         var publicOrigin =
             request.publicOrigin ?? (place.servesFolder ? StoredCrawl.siteConfiguration(in: place.source) : nil)
@@ -137,11 +157,21 @@ public struct CrawlJob: Sendable {
         guard let parsedSeed = URLParser.parse(seedURL), parsedSeed.isCrawlable else {
             throw CrawlJobError(.cannotCrawl, "\(place.source): neither a folder nor an http(s) URL")
         }
-        var settings = place.previousSettings ?? request.settings
-        if place.previousSettings == nil {
-            settings.seed = parsedSeed.serialized(includingFragment: false)
-            settings.publicOrigin = publicOrigin
+        let shownOrigin = place.previousSettings.map(\.publicOrigin) ?? publicOrigin
+        let mapping = shownOrigin.flatMap {
+            OriginMapping(fetchOrigin: OriginMapping.origin(of: parsedSeed), publicOrigin: $0)
         }
+        var settings = place.previousSettings ?? request.settings
+        var moreSeeds: [String] = []
+        if place.previousSettings == nil {
+            let seeds = try startURLs(place, seed: parsedSeed, mapping: mapping)
+            settings.seed = seeds[0]
+            moreSeeds = Array(seeds.dropFirst())
+            settings.publicOrigin = publicOrigin
+            plan(seeds, in: &settings)
+        }
+        let credentials = try credentials(
+            for: settings, resuming: place.previousSettings != nil, folder: place.folder)
         settings.source = place.source
         // A host that cannot be reached at all fails now, before any folder or store exists.
         do {
@@ -157,18 +187,20 @@ public struct CrawlJob: Sendable {
         let (folder, store) = try Self.openStore(in: place.folder, default: StoredCrawl.defaultFolder(host: host))
         let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
         events(.crawlStarted(folder: folder))
-        let summary = try await fetchPages(settings: settings, store: store, local: local.entries, events: events)
+        let summary = try await fetchPages(
+            Crawler(
+                settings: settings, store: store, verifier: request.verifier, appIDs: request.verifier.appIDs,
+                extraURLs: Self.itemURLs(local.entries), seeds: moreSeeds, credentials: credentials),
+            events: events)
         events(.crawlFinished)
-        let mapping = settings.publicOrigin.flatMap {
-            OriginMapping(fetchOrigin: OriginMapping.origin(of: parsedSeed), publicOrigin: $0)
-        }
         var reports = CrawlReports(
             store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: request.verifier.configuration),
             localEntries: local.entries, reportFiles: request.reportFiles, suite: settings.publicOrigin ?? settings.seed
         )
         reports.includesMarkup = request.includesMarkup
         let result = try reports.write(
-            into: folder, baseline: request.baseline, collectingCandidates: local.index != nil, events: events)
+            into: folder, baseline: baseline, writeBaseline: request.writeBaseline,
+            collectingCandidates: local.index != nil, events: events)
         let written = result.written
         if let index = local.index {
             try feed(result.candidates, into: index, domain: candidateDomain, events: events)
@@ -176,6 +208,7 @@ public struct CrawlJob: Sendable {
         var outcome = CrawlOutcome(
             summary: summary, totals: written.totals, reportFolder: folder, reportPath: written.path,
             storePath: storePath)
+        outcome.baselineMatch = written.baselineMatch
         for member in written.reportWithoutPages["summary"]?["skipped"]?.objectValue ?? JSONObject() {
             outcome.skippedByReason[member.key] = member.value.intValue ?? 0
         }
@@ -243,18 +276,19 @@ public struct CrawlJob: Sendable {
         return (entries, index)
     }
 
-    private func fetchPages(
-        settings: CrawlSettings, store: CrawlStore, local: [LocalEntry]?,
-        events: @escaping @Sendable (CrawlEvent) -> Void
-    ) async throws(CrawlJobError) -> CrawlSummary {
-        let itemURLs = (local ?? []).flatMap { entry in
+    /// The local entries' web URLs, fetched too (an item whose page is gone is reported with its 404).
+    private static func itemURLs(_ local: [LocalEntry]?) -> [(url: String, foundOn: String)] {
+        (local ?? []).flatMap { entry in
             entry.webURLs.map { (url: $0, foundOn: "local item \(entry.name)") }
         }
+    }
+
+    private func fetchPages(_ crawler: Crawler, events: @escaping @Sendable (CrawlEvent) -> Void)
+        async throws(CrawlJobError) -> CrawlSummary
+    {
         do {
-            return try await Crawler(
-                settings: settings, store: store, verifier: request.verifier, appIDs: request.verifier.appIDs,
-                extraURLs: itemURLs
-            ).run(resume: request.resume, progress: { events(.progress($0)) }, notices: { events(.notice($0)) })
+            return try await crawler.run(
+                resume: request.resume, progress: { events(.progress($0)) }, notices: { events(.notice($0)) })
         } catch {
             throw CrawlJobError(.cannotCrawl, "\(error)")
         }

@@ -22,35 +22,42 @@ struct CrawlReports: Sendable {
     let suite: String
 
     /// What a report run gives back besides the files: the writer's totals and site findings,
-    /// and the candidates as searchable items when asked for (the index feed).
+    /// how the findings matched the baseline, and the candidates as searchable items when asked
+    /// for (the index feed).
     struct Result {
         var written: CrawlReportWriter.Written
         var candidates: [SearchableItem]
     }
 
-    /// Writes every report into `folder` from one pass over the store; `baseline` (a report.json or
-    /// its folder) is compared with the new report.json. Each page's findings go to `events` as
-    /// the pass reaches it, the site's after it.
+    /// Writes every report into `folder` from one pass over the store. `baseline` (read before
+    /// the crawl) suppresses the findings it knows in the console, SARIF and JUnit and is counted
+    /// in report.json; an earlier report given as the baseline is also compared with the new one
+    /// (baseline-diff.json). `writeBaseline` is written from every finding. Each page's new
+    /// findings go to `events` as the pass reaches it, the site's after it.
     func write(
-        into folder: String, baseline: String?, collectingCandidates: Bool = false,
-        events: (CrawlEvent) -> Void
+        into folder: String, baseline: FindingBaseline?, writeBaseline: String? = nil,
+        collectingCandidates: Bool = false, events: (CrawlEvent) -> Void
     ) throws(CrawlJobError) -> Result {
         var writer = CrawlReportWriter(
             store: store, mapping: mapping, siteVerifier: siteVerifier, localEntries: localEntries)
         writer.includesMarkup = includesMarkup
+        writer.baseline = baseline
+        let comparing = baseline?.earlierReport != nil
         var candidates: [SearchableItem] = []
         var html: HTMLReportStream?
         var comparablePages: [JSONValue] = []
+        var accepted = writeBaseline.map { _ in FindingBaseline() }
         let written: CrawlReportWriter.Written
         do {
             if reportFiles.formats.contains(.html) { html = try HTMLReportStream(folder: folder) }
             written = try writer.write(into: folder, collectingFindings: reportFiles.wantsMore) { page in
-                if html != nil || baseline != nil {
+                if html != nil || comparing {
                     let json = page.json  // parsed only for the outputs that read the page's members
                     html?.add(page: .object(json))
-                    if baseline != nil { comparablePages.append(ReportDiff.comparablePage(json)) }
+                    if comparing { comparablePages.append(ReportDiff.comparablePage(json)) }
                 }
-                if !page.findings.isEmpty { events(.pageFindings(url: page.url, findings: page.findings)) }
+                accepted?.add(page.findings)
+                if !page.newFindings.isEmpty { events(.pageFindings(url: page.url, findings: page.newFindings)) }
                 if collectingCandidates, let item = page.candidateItem, let searchable = try? SearchableItem(json: item)
                 {
                     candidates.append(searchable)
@@ -59,21 +66,31 @@ struct CrawlReports: Sendable {
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): report.json not written: \(error)")
         }
-        events(.siteFindings(written.siteFindings))
+        events(.siteFindings(written.newSiteFindings))
         var baselineDiff: ReportDiff?
-        if let baseline {
+        if let earlier = baseline?.earlierReport {
             let new: JSONObject = [
                 "pages": .array(comparablePages), "siteFindings": written.reportWithoutPages["siteFindings"] ?? [],
             ]
-            let diff = try compare(baseline: baseline, with: .object(new), in: folder)
+            let diff = try compare(earlier, with: .object(new), in: folder)
             baselineDiff = diff
             events(.baselineCompared(diff, path: (folder as NSString).appendingPathComponent("baseline-diff.json")))
+        }
+        if let writeBaseline, var accepted {
+            accepted.add(written.siteFindings)
+            do {
+                try accepted.write(to: writeBaseline)
+            } catch {
+                throw CrawlJobError(.outputNotWritable, "\(error)")
+            }
+            events(.baselineWritten(path: writeBaseline, findings: accepted.findingCount))
         }
         guard reportFiles.wantsMore else { return Result(written: written, candidates: candidates) }
         do {
             // index.html from the pass (its pages were rendered as they came), the others from findings.
             var others = reportFiles
             others.formats.remove(.html)
+            others.knownFindings = baseline
             for path in try others.write(
                 pages: written.pageFindings, siteFindings: written.siteFindings, suite: suite, into: folder)
             {
@@ -88,16 +105,13 @@ struct CrawlReports: Sendable {
         return Result(written: written, candidates: candidates)
     }
 
-    /// Compares the baseline report with what the pass kept of the new one (never re-reading the
-    /// report.json just written), and writes baseline-diff.json.
-    private func compare(baseline: String, with newReport: JSONValue, in folder: String) throws(CrawlJobError)
+    /// Compares the earlier report (as the baseline kept it, read before the crawl: a folder
+    /// crawled into again is compared with its previous report) with what the pass kept of the
+    /// new one (never re-reading the report.json just written), and writes baseline-diff.json.
+    private func compare(_ earlier: JSONValue, with newReport: JSONValue, in folder: String) throws(CrawlJobError)
         -> ReportDiff
     {
-        let old = ReportDiff.loadReport(baseline)
-        guard let oldReport = old.report else {
-            throw CrawlJobError(.baselineUnreadable, "\(old.file): not a readable report.json")
-        }
-        let diff = ReportDiff(old: oldReport, new: newReport)
+        let diff = ReportDiff(old: earlier, new: newReport)
         let path = (folder as NSString).appendingPathComponent("baseline-diff.json")
         do {
             try Data((diff.json.serialized(pretty: true) + "\n").utf8).write(to: URL(fileURLWithPath: path))

@@ -6,8 +6,18 @@ public import Verification
 /// The CLI maps its options onto this value; `CrawlJob.run` does the rest.
 public struct CrawlRequest: Sendable {
     /// An http(s) URL, or a folder served on 127.0.0.1; nil with `resume` and `output` (the
-    /// stored seed is used).
+    /// stored seed is used), or with `urlList` (its first URL is the seed).
     public var seed: String?
+    /// The seeds after the first: http(s) URLs, or references (`/tv/`) resolved against the first
+    /// seed's public URL. Each is crawled from depth 0; their hosts join the scope.
+    public var moreSeeds: [String] = []
+    /// `--urls-from`: a file of URLs, one a line (blank lines and `#` comments skipped; relative
+    /// ones resolved as `moreSeeds` are). List mode: exactly these URLs (and the seeds given as
+    /// URLs) are checked, no link is followed and no sitemap read; a folder seed is only served.
+    public var urlList: String?
+    /// `--header`/`--basic-auth`: sent to the seeds' origins only (the job fills in `origins`);
+    /// never stored or reported, so `--resume` needs them again.
+    public var credentials: SiteCredentials?
     /// `--as`: the public origin a served folder stands for (else its `spotcheck-site.json`).
     public var publicOrigin: String?
     /// The crawl's limits and politeness; `seed`, `source` and `publicOrigin` are filled in by the job.
@@ -24,8 +34,12 @@ public struct CrawlRequest: Sendable {
     public var indexPath: String?
     /// The report files besides `report.json`.
     public var reportFiles: ReportFiles
-    /// `--baseline`: an earlier crawl's report.json (or its folder).
+    /// `--baseline`: a baseline file (`--write-baseline`) or an earlier crawl's report.json (or
+    /// its folder), read before the crawl starts: the findings it knows are suppressed; a report
+    /// is also compared with the new one (baseline-diff.json).
     public var baseline: String?
+    /// `--write-baseline`: a baseline file written from every finding of this crawl.
+    public var writeBaseline: String?
     /// `--include-markup`: every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph,
     /// links …) in report.json, not only its analysis.
     public var includesMarkup = false
@@ -67,8 +81,10 @@ public enum CrawlEvent: Sendable {
     case pageFindings(url: String, findings: [Finding])
     /// The rules over the whole crawl.
     case siteFindings([Finding])
-    /// The comparison with `--baseline`, written to `path`.
+    /// The comparison with an earlier report given as `--baseline`, written to `path`.
     case baselineCompared(ReportDiff, path: String)
+    /// The `--write-baseline` file was written, accepting `findings` findings.
+    case baselineWritten(path: String, findings: Int)
     /// The candidates were fed into the `--index`.
     case indexFed(index: String, domain: String, indexed: Int, removed: Int)
     /// A report file was written (besides report.json).
@@ -91,6 +107,17 @@ public struct CrawlOutcome: Sendable {
     public var maximumPages = 0
     /// URLs skipped because they are on the ignore list (`CrawlSettings.ignore`).
     public var ignored = 0
+    /// How the findings matched `--baseline` (nil without one).
+    public var baselineMatch: BaselineMatch?
+
+    /// The findings by severity that count for `--fail-on`: the new ones when a baseline was
+    /// given, all of them otherwise.
+    public var countedFindings: [Severity: Int] {
+        if let match = baselineMatch { return match.newBySeverity }
+        return totals.findingsBySeverity.reduce(into: [Severity: Int]()) { counts, entry in
+            if let severity = Severity(rawValue: entry.key) { counts[severity] = entry.value }
+        }
+    }
 
     /// The severities that have at least one finding.
     public var severitiesFound: [Severity] {
@@ -109,8 +136,13 @@ public struct CrawlJobError: Error, Sendable, CustomStringConvertible {
         case storeUnusable
         /// `--items` or `--index` cannot be read, or the index cannot take the candidates.
         case localItemsUnreadable
-        /// `--baseline` is not a readable report.json.
+        /// `--baseline` is neither a readable baseline file nor a report.json.
         case baselineUnreadable
+        /// `--urls-from` cannot be read.
+        case urlListUnreadable
+        /// The request contradicts itself or the stored crawl: more seeds than `--max-pages`, or
+        /// `--resume` without the `--header`/`--basic-auth` the crawl was started with.
+        case badRequest
         /// The output folder, report.json or another report file cannot be written.
         case outputNotWritable
     }

@@ -11,7 +11,9 @@ enum SeedCheck {
         guard !trimmed.isEmpty else {
             return "no seed: name an http(s) URL such as https://www.example.com/, or a folder to serve"
         }
-        if let url = URLParser.parse(trimmed), url.isCrawlable, url.host?.isEmpty == false { return nil }
+        if let url = URLParser.parse(trimmed), url.isCrawlable, url.host?.isEmpty == false {
+            return SeedList.userInfoProblem(url, text: trimmed)
+        }
         if FileManager.default.fileExists(atPath: trimmed) {
             return "\(seed): a file, not a folder; name the folder to serve "
                 + "(one page is checked with `spotcheck validate \(seed)`)"

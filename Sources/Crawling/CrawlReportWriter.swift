@@ -1,7 +1,7 @@
 public import CrawlStore
 import Foundation
 public import LenientJSON
-import Reports
+public import Reports
 import URLNormalization
 public import Verification
 
@@ -27,6 +27,10 @@ public struct CrawlReportWriter: Sendable {
     /// `--include-markup`: keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open
     /// Graph, links …) in report.json.
     public var includesMarkup = false
+    /// `--baseline`: the findings it knows are matched in report order (pages, then the site's),
+    /// counted in `summary.baseline`, and left out of `StreamedPage.newFindings` and
+    /// `Written.newSiteFindings`; report.json keeps every finding.
+    public var baseline: FindingBaseline?
 
     public init(
         store: any CrawlRecordSource, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
@@ -99,6 +103,10 @@ public struct CrawlReportWriter: Sendable {
         public var totals: Totals
         public var siteFindings: [Finding]
         public var pageFindings: [(url: String, findings: [Finding])]
+        /// The site findings the baseline does not know (all of them without a baseline).
+        public var newSiteFindings: [Finding]
+        /// How the findings matched the baseline (nil without one).
+        public var baselineMatch: BaselineMatch?
         /// report.json without its pages: the header, summary, site findings, linking, universal
         /// links and coverage (what `index.html` shows around the pages).
         public var reportWithoutPages: JSONValue
@@ -109,6 +117,8 @@ public struct CrawlReportWriter: Sendable {
     public struct StreamedPage: Sendable {
         public var url: String
         public var findings: [Finding]
+        /// The findings the baseline does not know (all of them without a baseline).
+        public var newFindings: [Finding]
         public var candidateItem: JSONObject?
         /// The page as report.json has it: compact JSON text.
         public var jsonText: String
@@ -130,20 +140,24 @@ public struct CrawlReportWriter: Sendable {
         let path = (folder as NSString).appendingPathComponent("report.json")
         let pagesOutput = try PartialFile(path + ".pages.partial")
         let candidates = try PartialFile((folder as NSString).appendingPathComponent("candidates.jsonl"))
-        var pass = Pass(collectingFindings: collectingFindings, linking: localEntries != nil)
+        var pass = Pass(
+            collectingFindings: collectingFindings, linking: localEntries != nil,
+            match: baseline.map(BaselineMatch.init))
         try store.forEachPage(batchSize: 64, includingMarkupDump: includesMarkup) { pages in
             for page in pages {
                 let findings = page.findingsJSON.map {
                     (Self.parsed($0).arrayValue ?? []).compactMap(Finding.init(json:))
                 }
                 pass.add(page, findings: findings ?? [], shown: shown)
+                let newFindings = pass.newFindings(findings ?? [])
                 let text = pageText(page)
                 pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + text)
                 let item = candidateItem(page)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
                 onPage(
                     StreamedPage(
-                        url: shown(page.finalURL), findings: findings ?? [], candidateItem: item, jsonText: text))
+                        url: shown(page.finalURL), findings: findings ?? [], newFindings: newFindings,
+                        candidateItem: item, jsonText: text))
             }
         }
         try candidates.commit()
@@ -152,11 +166,13 @@ public struct CrawlReportWriter: Sendable {
         let siteFindings = try siteFindings(pass.sitePages, linking: linking)
         var totals = pass.totals
         totals.add(siteFindings)
+        let newSiteFindings = pass.newFindings(siteFindings)
         let rest = try assemble(
-            path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: siteFindings, linking: linking)
+            path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: siteFindings, linking: linking,
+            baseline: pass.match?.summaryJSON)
         return Written(
             path: path, totals: totals, siteFindings: siteFindings, pageFindings: pass.pageFindings,
-            reportWithoutPages: rest)
+            newSiteFindings: newSiteFindings, baselineMatch: pass.match, reportWithoutPages: rest)
     }
 
     /// What the pass gathers for the outputs that need every page first.
@@ -167,6 +183,7 @@ public struct CrawlReportWriter: Sendable {
         var sitePages: [SitePage] = []
         var linkablePages: [LinkablePage] = []
         var pageFindings: [(url: String, findings: [Finding])] = []
+        var match: BaselineMatch?
 
         mutating func add(_ page: PageRecord, findings: [Finding], shown: (String) -> String) {
             totals.add(page, findings: findings)
@@ -174,21 +191,34 @@ public struct CrawlReportWriter: Sendable {
             if linking { linkablePages.append(CrawlReportWriter.linkablePage(page, shown: shown)) }
             if collectingFindings { pageFindings.append((shown(page.finalURL), findings)) }
         }
+
+        /// The findings the baseline does not know, matched in the order they come.
+        mutating func newFindings(_ findings: [Finding]) -> [Finding] {
+            guard var match, !findings.isEmpty else { return findings }
+            defer { self.match = match }
+            return match.newFindings(findings)
+        }
     }
 
     /// report.json: the header with the totals, the pages the pass wrote, the site-level results.
     /// Returns the report without its pages.
     private func assemble(
-        _ path: String, pagesFile: String, totals: Totals, siteFindings: [Finding], linking: LinkReport?
+        _ path: String, pagesFile: String, totals: Totals, siteFindings: [Finding], linking: LinkReport?,
+        baseline: JSONValue?
     ) throws -> JSONValue {
         let output = try PartialFile(path)
         let skipped = try store.skippedURLs()
         let notCrawled = try store.sitemapLocationsNotCrawled()
         let notInSitemaps = try store.sitemapEntries().isEmpty ? [] : try store.pagesNotInSitemaps()
         let stale = try store.stalePages()
-        let headerValue = try header(
+        var headerValue = try header(
             totals: totals, skipped: skipped, notCrawled: notCrawled.count, notInSitemaps: notInSitemaps.count,
             stale: stale.count)
+        if let baseline, case .object(var header) = headerValue, var summary = header["summary"]?.objectValue {
+            summary.append("baseline", baseline)
+            header.set("summary", .object(summary))
+            headerValue = .object(header)
+        }
         var rest = headerValue.objectValue ?? JSONObject()
         var text = headerValue.serialized(pretty: true)
         text.removeLast()  // "}": the header object is left open for "pages".

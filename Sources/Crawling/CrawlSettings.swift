@@ -44,6 +44,15 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// host's pages wait (`--robots-retry`; nil: `RobotsCacheEntry.unreachableRetry`, 600). 0: ask
     /// once, and report the host's pages as not fetched.
     public var robotsRetryWait: Double?
+    /// The hosts of the seeds after the first (several seeds, `--urls-from`): crawled like the
+    /// first seed's host. Nil: one seed.
+    public var seedHosts: [String]?
+    /// `--urls-from`: the seeds are checked (their redirects, images and association files too)
+    /// and no link is followed, no sitemap read. Nil or false: links are followed.
+    public var listMode: Bool?
+    /// `--header`/`--basic-auth`: the header names sent and the origins they went to. The values
+    /// are never stored (nor reported): `--resume` needs them passed again.
+    public var credentials: CredentialRecord?
 
     /// SpotCheck's version: what `--version` prints, the default User-Agent sends and SARIF's
     /// driver names.

@@ -85,6 +85,12 @@ public struct Crawler: Sendable {
     /// Public URLs to fetch besides what the seed leads to (the app's local items' URLs, so that an
     /// item whose page is gone is reported with its 404), with what named each.
     public let extraURLs: [(url: String, foundOn: String)]
+    /// The seeds after `settings.seed` (fetch URLs; several seeds, `--urls-from`): each starts at
+    /// depth 0. Their hosts must be in `settings.seedHosts`, which the scope reads (on `--resume`
+    /// too).
+    public let seeds: [String]
+    /// `--header`/`--basic-auth`: added to every request for the seeds' origins, and to no other.
+    public let credentials: SiteCredentials?
     /// The HTTP client; nil: each run builds a libcurl `Fetcher` from `settings` (and shuts it down
     /// when the run ends). An injected fetcher belongs to the caller.
     private let fetcher: (any PageFetcher)?
@@ -100,14 +106,16 @@ public struct Crawler: Sendable {
     public init(
         settings: CrawlSettings, store: any CrawlStoring, verifier: PageVerifier = PageVerifier(),
         appIDs: [String] = [],
-        extraURLs: [(url: String, foundOn: String)] = [], fetcher: (any PageFetcher)? = nil,
-        clock: @escaping @Sendable () -> Double = Crawler.wallClock
+        extraURLs: [(url: String, foundOn: String)] = [], seeds: [String] = [], credentials: SiteCredentials? = nil,
+        fetcher: (any PageFetcher)? = nil, clock: @escaping @Sendable () -> Double = Crawler.wallClock
     ) {
         self.settings = settings
         self.store = store
         self.verifier = verifier
         self.appIDs = appIDs
         self.extraURLs = extraURLs
+        self.seeds = seeds
+        self.credentials = credentials
         self.fetcher = fetcher
         self.clock = clock
     }
@@ -130,7 +138,7 @@ public struct Crawler: Sendable {
             throw CrawlError("\(settings.seed): not an http(s) URL")
         }
         let started = clock()
-        let fetcher: any PageFetcher
+        var fetcher: any PageFetcher
         var ownFetcher: Fetcher?
         if let injected = self.fetcher {
             fetcher = injected
@@ -140,11 +148,15 @@ public struct Crawler: Sendable {
             fetcher = curl
         }
         defer { ownFetcher?.shutdown() }
+        // Every request of the run passes the one origin rule of the credentials.
+        if let credentials, !credentials.headers.isEmpty {
+            fetcher = CredentialedFetcher(base: fetcher, credentials: credentials)
+        }
         let seedOrigin = OriginMapping.origin(of: seed)
         let mapping = settings.publicOrigin.flatMap { OriginMapping(fetchOrigin: seedOrigin, publicOrigin: $0) }
         let scope = CrawlScope(
-            hosts: Set([seedHost] + settings.allowedHosts), include: settings.include, exclude: settings.exclude,
-            ignore: IgnoreList(settings.ignore ?? []), mapping: mapping)
+            hosts: Set([seedHost] + settings.allowedHosts + (settings.seedHosts ?? [])), include: settings.include,
+            exclude: settings.exclude, ignore: IgnoreList(settings.ignore ?? []), mapping: mapping)
         // Every store call runs on the store's own queue, never on the cooperative pool.
         let store = StoreQueue(self.store)
         let robots = RobotsBook(
@@ -225,8 +237,18 @@ public struct Crawler: Sendable {
                     url: seedURL, key: seed.deduplicationKey ?? seedURL, host: PageProcessor.authority(of: seed),
                     depth: 0, discovery: .seed, foundOn: nil)
             ]
-            // Extra URLs in scope, once each, at depth 1 and within the page budget.
             var keys: Set<String> = [entries[0].key]
+            // The further seeds, once each, at depth 0 (the job checked they fit the page budget).
+            for url in seeds {
+                guard let parsed = URLParser.parse(url), parsed.isCrawlable, let key = parsed.deduplicationKey,
+                    keys.insert(key).inserted, frontier.admit(depth: 0) == nil
+                else { continue }
+                entries.append(
+                    FrontierEntry(
+                        url: parsed.serialized(includingFragment: false), key: key,
+                        host: PageProcessor.authority(of: parsed), depth: 0, discovery: .seed, foundOn: nil))
+            }
+            // Extra URLs in scope, once each, at depth 1 and within the page budget.
             for (url, foundOn) in extraURLs {
                 guard let parsed = URLParser.parse(mapping?.fetchURL(url) ?? url),
                     scope.violation(of: parsed) == nil,
@@ -411,7 +433,9 @@ extension Crawler {
                 }
             case .page(let record, let links, let skipped):
                 frontier.fetched(entry, status: record.status, seconds: seconds, now: now)
-                try await complete(entry, record, links: links, skipped: skipped)
+                // --urls-from: the listed URLs only; what a page links to is neither followed nor recorded.
+                let listMode = settings.listMode == true
+                try await complete(entry, record, links: listMode ? [] : links, skipped: listMode ? [] : skipped)
             }
         }
 

@@ -20,6 +20,8 @@ public struct ValidationReport: Sendable {
     public var ignored: [String] = []
     public var generatedAt: Date
     public var arguments: [String]
+    /// `summary.baseline` (`--baseline`): what the baseline suppressed and what is new.
+    public var baselineSummary: JSONValue?
 
     public init(arguments: [String], generatedAt: Date = Date()) {
         self.arguments = arguments
@@ -50,6 +52,7 @@ public struct ValidationReport: Sendable {
                         + siteFindings.filter { $0.severity == severity }.count))
         }
         summary.append("findings", .object(bySeverity))
+        if let baselineSummary { summary.append("baseline", baselineSummary) }
         object.append("summary", .object(summary))
         object.append(
             "problems",

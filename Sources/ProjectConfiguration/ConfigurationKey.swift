@@ -93,7 +93,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         ConfigurationKey("robotsRetry", .number, [.crawl]),
         ConfigurationKey("noSitemaps", .flag, [.crawl]),
         ConfigurationKey("resume", .flag, [.crawl]),
-        ConfigurationKey("baseline", .path, [.crawl]),
+        ConfigurationKey("baseline", .path, [.crawl, .validate]),
         ConfigurationKey("includeMarkup", .flag, [.crawl, .report]),
         ConfigurationKey("items", .path, [.crawl]),
         ConfigurationKey("index", .path, [.crawl]),

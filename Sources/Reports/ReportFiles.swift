@@ -30,6 +30,9 @@ public struct ReportFiles: Sendable {
     /// to it (`%SRCROOT%`) instead of by absolute `file://` URLs (`validate` gives the working
     /// directory; a crawl's pages have http(s) URLs).
     public var sourceRoot: String?
+    /// `--baseline`: SARIF marks the findings it knows (`baselineState`, `suppressions`), JUnit
+    /// leaves them out; matched in the order the findings are given (`BaselineMatch`).
+    public var knownFindings: FindingBaseline?
 
     /// Page URL → the file it was read from, relative to the working directory (`validate`): the
     /// `github` and `gitlab` outputs locate findings in files with it, and fall back to the URL.
@@ -53,17 +56,24 @@ public struct ReportFiles: Sendable {
         baseline: ReportDiff? = nil
     ) throws(ReportFileError) -> [String] {
         var written: [String] = []
+        let known = knownFindings.map { baseline in
+            var match = BaselineMatch(baseline)
+            return match.classify(pages.flatMap(\.findings) + siteFindings)
+        }
         if formats.contains(.sarif) {
             let path = (folder as NSString).appendingPathComponent("findings.sarif")
             let log = SARIFLog(
                 toolVersion: toolVersion, findings: pages.flatMap(\.findings) + siteFindings, sourceRoot: sourceRoot)
-            try Self.write(log.json.serialized(pretty: true) + "\n", to: path)
+            var json = log.json
+            if let known { json = SARIFLog.marking(json, known: known, baselineFile: knownFindings?.file) }
+            try Self.write(json.serialized(pretty: true) + "\n", to: path)
             written.append(path)
         }
         if formats.contains(.junit) {
             let path = (folder as NSString).appendingPathComponent("junit.xml")
             var cases = pages.map { JUnitReport.Case(name: $0.url, findings: $0.findings) }
             cases.append(JUnitReport.Case(name: "site-level rules", findings: siteFindings))
+            if let known { cases = Self.leavingOut(known, from: cases) }
             try Self.write(JUnitReport(suiteName: suite, cases: cases).xml, to: path)
             written.append(path)
         }
@@ -115,6 +125,19 @@ public struct ReportFiles: Sendable {
             throw ReportFileError(path: path, message: "cannot be written (\(error.localizedDescription))")
         }
         return path
+    }
+
+    /// The cases without the findings `known` marks (in the order of the cases' findings).
+    static func leavingOut(_ known: [Bool], from cases: [JUnitReport.Case]) -> [JUnitReport.Case] {
+        var position = 0
+        return cases.map { testCase in
+            var kept = testCase
+            kept.findings = testCase.findings.filter { _ in
+                defer { position += 1 }
+                return !(position < known.count && known[position])
+            }
+            return kept
+        }
     }
 
     private static func write(_ text: String, to path: String) throws(ReportFileError) {

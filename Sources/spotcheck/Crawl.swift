@@ -12,9 +12,11 @@ struct Crawl: AsyncParsableCommand {
             A folder is served by SpotCheck's embedded HTTP server on 127.0.0.1, so the real HTTP path \
             runs; a `spotcheck-site.json` in the folder ({"publicOrigin": "https://www.example.com"}) \
             or --as says which public site it stands for. The crawl store (crawl.sqlite) and \
-            report.json go to --output (default reports/<host>-<UTC time>/); the seed, the rule \
-            configuration, --items and --index are checked before that folder is made. Ctrl-C prints \
-            the command that continues the crawl (crawl --resume --output DIR).
+            report.json go to --output (default reports/<host>-<UTC time>/); the seeds, --urls-from, \
+            --baseline, the rule configuration, --items and --index are checked before that folder is \
+            made. --header and --basic-auth go to the seeds' origins only and are never stored (give \
+            them again with --resume). Ctrl-C prints the command that continues the crawl (crawl \
+            --resume --output DIR). With --baseline, --fail-on counts the new findings only.
 
             \(ExitStatus.help([
                 .success, .verdictNegative, .inputUnreadable, .outputNotWritable, .crawlFailed, .badConfiguration,
@@ -24,8 +26,19 @@ struct Crawl: AsyncParsableCommand {
     )
 
     @Argument(
-        help: "The seed: an http(s) URL, or a folder to serve and crawl (with --resume: optional, the stored one).")
-    var seed: String?
+        help: """
+            The seeds: an http(s) URL or a folder to serve and crawl, then more URLs or paths on it (each crawled \
+            from depth 0). With --resume: optional, the stored ones.
+            """)
+    var seeds: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            List mode: check exactly the URLs in this file (one a line; # comments; paths resolve against the seed), \
+            following no link and reading no sitemap. A folder seed is then only served.
+            """, valueName: "file"))
+    var urlsFrom: String?
 
     @Option(
         name: .customLong("as"), help: "The public origin a served folder stands for, e.g. https://www.example.com.")
@@ -96,11 +109,9 @@ struct Crawl: AsyncParsableCommand {
 
     @OptionGroup var reportFormats: ReportFormats
 
-    @Option(
-        help:
-            "An earlier crawl's report.json (or its folder): what changed goes to baseline-diff.json and the HTML report."
-    )
-    var baseline: String?
+    @OptionGroup var gating: BaselineOptions
+
+    @OptionGroup var access: SiteAccessOptions
 
     @Flag(help: "Keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in report.json.")
     var includeMarkup = false
@@ -115,8 +126,9 @@ struct Crawl: AsyncParsableCommand {
 
     mutating func validate() throws {
         allowHost = try allowHost.map(Self.allowedHost)
-        if seed == nil, !(resume && output != nil) {
-            throw ValidationError("name the seed: an http(s) URL or a folder (or --resume --output DIR)")
+        if seeds.isEmpty, urlsFrom == nil, !(resume && output != nil) {
+            throw ValidationError(
+                "name the seed: an http(s) URL or a folder (or --urls-from FILE, or --resume --output DIR)")
         }
         if concurrency < 1 { throw ValidationError("--concurrency \(concurrency): must be at least 1 request") }
         if perHost < 1 { throw ValidationError("--per-host \(perHost): must be at least 1 request") }
@@ -158,7 +170,8 @@ struct Crawl: AsyncParsableCommand {
         let request = try makeRequest()
         Console.configure(verbose: verbosity.verbose)
         let console = CrawlConsole(verbosity: verbosity)
-        let interruption = CrawlInterruption(console: console, formats: reportFormats.formats)
+        let interruption = CrawlInterruption(
+            console: console, formats: reportFormats.formats, resumeHint: access.resumeHint)
         let outcome: CrawlOutcome
         do {
             outcome = try await CrawlJob(request).run { event in
@@ -175,10 +188,8 @@ struct Crawl: AsyncParsableCommand {
             Console.log.error("\(reason)")
             throw ExitStatus.crawlFailed
         }
-        let counts = outcome.totals.findingsBySeverity.reduce(into: [Severity: Int]()) { counts, entry in
-            if let severity = Severity(rawValue: entry.key) { counts[severity] = entry.value }
-        }
-        try verification.failOn.check(counts, report: outcome.reportPath)
+        try verification.failOn.check(
+            outcome.countedFindings, report: outcome.reportPath, baseline: outcome.baselineMatch)
     }
 
     /// The options as a crawl request.
@@ -197,9 +208,13 @@ struct Crawl: AsyncParsableCommand {
         settings.robotsRetryWait = robotsRetry
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore
         var request = CrawlRequest(
-            seed: seed, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,
+            seed: seeds.first, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,
             verifier: verifier, itemsFile: items, indexPath: indexPath, reportFiles: reportFormats.files,
-            baseline: baseline)
+            baseline: gating.baseline)
+        request.moreSeeds = Array(seeds.dropFirst())
+        request.urlList = urlsFrom
+        request.credentials = try access.credentials()
+        request.writeBaseline = gating.writeBaseline
         request.includesMarkup = includeMarkup
         return request
     }

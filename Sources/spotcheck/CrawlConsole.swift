@@ -41,6 +41,9 @@ struct CrawlConsole: Sendable {
             output.write(
                 "since the baseline: \(diff.findingsFixed.count) findings fixed, \(diff.findingsNew.count) new, "
                     + "\(diff.candidatesGained.count) candidates gained, \(diff.candidatesLost.count) lost (\(path))\n")
+        case .baselineWritten(let path, let findings):
+            guard !quiet else { return }
+            output.write("wrote \(path) (baseline of \(findings) findings)\n")
         case .indexFed(let index, let domain, let indexed, let removed):
             guard !quiet else { return }
             output.write("index \(index): \(indexed) candidates indexed (domain \(domain)), \(removed) removed\n")
@@ -90,6 +93,7 @@ struct CrawlSummaryText {
         var lines: [String] = []
         if !quiet { lines.append(fetched) }
         lines.append("findings: \(findings)")
+        if let match = outcome.baselineMatch { lines.append(BaselineOptions.line(match)) }
         if !quiet {
             lines += topRules.map { "  " + $0 }
             lines.append("candidates: \(totals.candidates) of \(totals.pages) pages can reach the public index")
@@ -128,9 +132,10 @@ struct CrawlSummaryText {
         return counts.joined(separator: ", ") + " on \(totals.pagesWithFindings) of \(totals.pages) pages"
     }
 
-    /// The rules with most findings, most severe first.
+    /// The rules with most findings (with a baseline: most new findings), most severe first.
     var topRules: [String] {
-        outcome.totals.topRules(limit: TopRules.count).map(TopRules.line)
+        if let match = outcome.baselineMatch { return TopRules.lines(match.newByRule) }
+        return outcome.totals.topRules(limit: TopRules.count).map(TopRules.line)
     }
 
     /// `not crawled: 120 URLs (scope ×100, robots ×20)`, or nil.
@@ -169,6 +174,11 @@ enum TopRules {
         for finding in findings {
             counts[finding.ruleID, default: (finding.severity, 0)].count += 1
         }
+        return lines(counts)
+    }
+
+    /// The top rules of counts by rule, most severe first, then by count.
+    static func lines(_ counts: [String: (severity: Severity, count: Int)]) -> [String] {
         let ranked = counts.map { (rule: $0.key, severity: $0.value.severity, count: $0.value.count) }
             .sorted { ($0.severity, $0.count, $1.rule) > ($1.severity, $1.count, $0.rule) }
         return ranked.prefix(count).map(line)

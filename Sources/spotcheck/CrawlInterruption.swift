@@ -26,11 +26,15 @@ final class CrawlInterruption: Sendable {
     private let console: CrawlConsole
     /// `--format` as given, repeated in the `spotcheck report` hint.
     private let formats: String
+    /// A line after the resume command: the `--header`/`--basic-auth` options to give again
+    /// (their values are never stored).
+    private let resumeHint: String?
 
     /// Takes over SIGINT for the rest of the process.
-    init(console: CrawlConsole, formats: String) {
+    init(console: CrawlConsole, formats: String, resumeHint: String? = nil) {
         self.console = console
         self.formats = formats
+        self.resumeHint = resumeHint
         signal(SIGINT, SIG_IGN)
         state.withLock { state in
             let source = DispatchSource.makeSignalSource(
@@ -53,7 +57,7 @@ final class CrawlInterruption: Sendable {
     }
 
     /// What to tell a person who pressed Ctrl-C at `stage`.
-    static func message(at stage: Stage, formats: String) -> String {
+    static func message(at stage: Stage, formats: String, resumeHint: String? = nil) -> String {
         switch stage {
         case .starting:
             return "spotcheck: interrupted before the crawl started; nothing to resume\n"
@@ -61,7 +65,7 @@ final class CrawlInterruption: Sendable {
             return """
                 spotcheck: interrupted; the pages crawled so far are in \(folder)/crawl.sqlite
                 spotcheck: continue the crawl with: spotcheck crawl --resume --output \(shellQuoted(folder))
-
+                \(resumeHint.map { "spotcheck: \($0)\n" } ?? "")
                 """
         case .reporting(let folder):
             let format = formats == "json" ? "" : " --format \(shellQuoted(formats))"
@@ -84,7 +88,7 @@ final class CrawlInterruption: Sendable {
         console.progress.finish()
         console.output.flush()
         let stage = state.withLock { $0.stage }
-        FileHandle.standardError.write(Data(Self.message(at: stage, formats: formats).utf8))
+        FileHandle.standardError.write(Data(Self.message(at: stage, formats: formats, resumeHint: resumeHint).utf8))
         // At once, as a kill would: the store is consistent after every committed page.
         _exit(ExitStatus.interrupted.rawValue)
     }

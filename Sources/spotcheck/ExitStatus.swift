@@ -75,8 +75,9 @@ extension ExitStatus {
         switch kind {
         case .cannotCrawl: self = .crawlFailed
         case .storeUnusable: self = .databaseUnusable
-        case .localItemsUnreadable, .baselineUnreadable: self = .inputUnreadable
+        case .localItemsUnreadable, .baselineUnreadable, .urlListUnreadable: self = .inputUnreadable
         case .outputNotWritable: self = .outputNotWritable
+        case .badRequest: self = .usage
         }
     }
 }

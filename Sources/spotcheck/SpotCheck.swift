@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crawling
 import Foundation
+import Reports
 import URLNormalization
 import UniversalLinks
 import Verification
@@ -110,25 +111,32 @@ struct VerificationOptions: ParsableArguments {
         case error, warning, info, never
 
         /// When findings reach the threshold: says on stderr which threshold was crossed and by
-        /// how many findings, then throws `ExitStatus.verdictNegative`.
-        func check(_ counts: [Severity: Int], report: String) throws(ExitStatus) {
-            guard let line = verdict(counts, report: report) else { return }
+        /// how many findings, then throws `ExitStatus.verdictNegative`. With a baseline, `counts`
+        /// are the new findings and the line says so.
+        func check(_ counts: [Severity: Int], report: String, baseline: BaselineMatch? = nil) throws(ExitStatus) {
+            guard let line = verdict(counts, report: report, baseline: baseline) else { return }
             Console.log.notice("\(line)")
             throw .verdictNegative
         }
 
         /// The line that explains exit 1, e.g. `--fail-on warning: 3 findings at or above warning
         /// (1 error, 2 warning), so the exit status is 1; they are listed in reports/x/report.json`;
-        /// nil when no finding reaches the threshold.
-        func verdict(_ counts: [Severity: Int], report: String) -> String? {
+        /// nil when no finding reaches the threshold. With a baseline: "new findings", and how many
+        /// known ones it suppressed.
+        func verdict(_ counts: [Severity: Int], report: String, baseline: BaselineMatch? = nil) -> String? {
             guard let threshold = Severity(rawValue: rawValue) else { return nil }
             let crossing = Severity.allCases.reversed().filter { $0 >= threshold && counts[$0, default: 0] > 0 }
             guard !crossing.isEmpty else { return nil }
             let total = crossing.reduce(0) { $0 + counts[$1, default: 0] }
             let bySeverity = crossing.map { "\(counts[$0, default: 0]) \($0.rawValue)" }.joined(separator: ", ")
+            let new = baseline == nil ? "" : "new "
+            let suppressed = baseline.map { match in
+                " (the baseline \(match.baseline.file ?? "") suppressed \(match.suppressed) known "
+                    + "finding\(match.suppressed == 1 ? "" : "s"))"
+            }
             return
-                "--fail-on \(rawValue): \(total) finding\(total == 1 ? "" : "s") at or above \(threshold.rawValue) (\(bySeverity)), "
-                + "so the exit status is 1; they are listed in \(report)"
+                "--fail-on \(rawValue): \(total) \(new)finding\(total == 1 ? "" : "s") at or above \(threshold.rawValue) "
+                + "(\(bySeverity)), so the exit status is 1; they are listed in \(report)\(suppressed ?? "")"
         }
     }
 

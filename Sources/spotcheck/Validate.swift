@@ -4,6 +4,7 @@ import LenientJSON
 import MarkupExtraction
 import PageAnalysis
 import ProjectConfiguration
+import Reports
 import SpotlightModel
 import Synchronization
 import UniversalLinks
@@ -38,6 +39,8 @@ struct Validate: ParsableCommand {
 
     @OptionGroup var reportFormats: ReportFormats
 
+    @OptionGroup var gating: BaselineOptions
+
     @Option(
         name: .customLong("aasa"),
         help: "The site's apple-app-site-association file, for the universal-link rules (UL019–UL021, SAB021).")
@@ -54,25 +57,42 @@ struct Validate: ParsableCommand {
     func run() throws {
         var validation = try makeValidation()
         if let associationFile { try use(associationFile, in: &validation) }
+        let baseline = try gating.read(sourceRoot: Self.sourceRoot)
         let folder = try createOutputFolder()
         Console.configure(verbose: verbosity.verbose)
         let output = StandardOutput()
         let verbose = verbosity.verbose
-        let report = validation.run(paths) { problem in
+        // Known findings are left out of the listing, matched in report order (pages, then the site's).
+        let match = Mutex(baseline.map(BaselineMatch.init))
+        var report = validation.run(paths) { problem in
             Console.log.error("\(problem)")
         } onPage: { page in
-            if verbose { output.write(PageSummary(page: page).text) }
+            let shown = match.withLock { $0?.newFindings(page.findings ?? []) }
+            if verbose { output.write(PageSummary(page: page, findings: shown).text) }
         }
-        if verbose, !report.siteFindings.isEmpty {
-            output.write(FindingsListing.text(siteFindings: report.siteFindings, heading: "across the pages:") + "\n")
+        let siteFindings = match.withLock { $0?.newFindings(report.siteFindings) } ?? report.siteFindings
+        if verbose, !siteFindings.isEmpty {
+            output.write(FindingsListing.text(siteFindings: siteFindings, heading: "across the pages:") + "\n")
         }
         output.flush()
-        let reportPath = try write(report, into: folder)
+        let matched = match.withLock { $0 }
+        report.baselineSummary = matched?.summaryJSON
+        let reportPath = try write(report, into: folder, baseline: baseline)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
+        if let matched { print(BaselineOptions.line(matched)) }
+        try gating.write(findings, sourceRoot: Self.sourceRoot)
         if report.inputCount == 0, report.ignored.isEmpty { throw ExitStatus.noInput }
         if !report.problems.isEmpty { throw ExitStatus.inputUnreadable }
         try verification.failOn.check(
-            Dictionary(grouping: findings, by: \.severity).mapValues(\.count), report: reportPath)
+            matched?.newBySeverity ?? Dictionary(grouping: findings, by: \.severity).mapValues(\.count),
+            report: reportPath, baseline: matched)
+    }
+
+    /// The working directory as a `file://` URL: a page read from a file under it is named
+    /// relative to it in baseline fingerprints.
+    static var sourceRoot: String {
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
+            .absoluteString
     }
 
     /// `--output` (or `reports/<name>-<UTC time>/`), made before any page is read: a folder that
@@ -120,7 +140,7 @@ struct Validate: ParsableCommand {
     }
 
     /// report.json and the files of `--format`, then the totals line; returns report.json's path.
-    private func write(_ report: ValidationReport, into folder: String) throws -> String {
+    private func write(_ report: ValidationReport, into folder: String, baseline: FindingBaseline?) throws -> String {
         let reportPath: String
         // SARIF names the files under the working directory relative to it (%SRCROOT%).
         var files = reportFormats.files
@@ -128,6 +148,7 @@ struct Validate: ParsableCommand {
         files.sourceRoot =
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
             .absoluteString
+        files.knownFindings = baseline
         do {
             reportPath = try report.write(into: folder)
             _ = try files.write(
@@ -155,6 +176,13 @@ struct Validate: ParsableCommand {
 /// The human-readable summary of one page.
 struct PageSummary {
     let page: AnalyzedPage
+    /// The findings listed: the page's, less those a baseline knows.
+    let findings: [Finding]
+
+    init(page: AnalyzedPage, findings: [Finding]? = nil) {
+        self.page = page
+        self.findings = findings ?? page.findings ?? []
+    }
 
     var text: String {
         let markup = page.markup
@@ -199,7 +227,7 @@ struct PageSummary {
             lines.append(
                 "  ! line \(diagnostic.line)\(diagnostic.column.map { ":\($0)" } ?? ""): \(diagnostic.message)")
         }
-        for finding in page.findings ?? [] {
+        for finding in findings {
             lines.append("  \(finding.severity.rawValue) \(finding.ruleID) line \(finding.line): \(finding.message)")
         }
         return Self.printable(lines.joined(separator: "\n")) + "\n\n"

@@ -73,15 +73,40 @@ struct CrawlJobTests {
         #expect(error?.message.contains(output) == true)
     }
 
-    @Test("an unreadable --baseline names the file, and the reports of the crawl are already written")
+    /// Changed in issue 15 §2: the baseline is read before the crawl (it was read after the
+    /// reports were written, so a bad one cost a whole crawl, and a folder crawled into again was
+    /// compared with the report the run had just written).
+    @Test("an unreadable --baseline names the file before the crawl starts; nothing is written")
     func unreadableBaseline() async throws {
         let output = Self.folder("baseline")
         var request = Self.request(seed: Self.fixtures, output: output)
-        request.baseline = output + "/no-such-report.json"
+        request.baseline = output + "-no-such-report.json"
         let error = await #expect(throws: CrawlJobError.self) { try await CrawlJob(request).run() }
         #expect(error?.kind == .baselineUnreadable)
-        #expect(error?.message.contains("no-such-report.json") == true)
-        #expect(FileManager.default.fileExists(atPath: output + "/report.json"))
-        #expect(FileManager.default.fileExists(atPath: output + "/candidates.jsonl"))
+        #expect(error?.message.contains("no-such-report.json: no such file") == true)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("a --write-baseline whose folder does not exist fails before the crawl starts")
+    func unwritableBaselineFile() async throws {
+        let output = Self.folder("write-baseline")
+        var request = Self.request(seed: Self.fixtures, output: output)
+        request.writeBaseline = output + "-missing/baseline.json"
+        let error = await #expect(throws: CrawlJobError.self) { try await CrawlJob(request).run() }
+        #expect(error?.kind == .outputNotWritable)
+        #expect(error?.message.contains("does not exist") == true)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("more seeds than --max-pages admits is a bad request, said before anything is fetched")
+    func seedsOverTheBudget() async throws {
+        let output = Self.folder("budget")
+        var request = Self.request(seed: Self.fixtures, output: output)
+        request.settings.maximumPages = 2
+        request.moreSeeds = ["/movies/up.html", "/about.html"]
+        let error = await #expect(throws: CrawlJobError.self) { try await CrawlJob(request).run() }
+        #expect(error?.kind == .badRequest)
+        #expect(error?.message.contains("--max-pages 3") == true)
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

@@ -89,6 +89,48 @@ struct InputCheckTests {
             arguments: ["validate", "{fixtures}/movies", "--output", "{tmp}/out"], status: 7,
             says: ["{tmp}/.spotcheck.json: unknown key \"appID\" (did you mean \"appId\"?)"],
             projectConfiguration: #"{"appID": "1234567890"}"#),
+        // Issue 15 §2: baselines, lists of URLs and credentials are checked before work starts too.
+        BadInput(
+            name: "crawl --baseline that does not exist",
+            arguments: ["crawl", "{fixtures}/movies", "--baseline", "{tmp}/none.json", "--output", "{tmp}/out"],
+            status: 3, says: ["--baseline {tmp}/none.json: no such file or folder"]),
+        BadInput(
+            name: "validate --baseline that is not JSON",
+            arguments: ["validate", "{fixtures}/movies", "--baseline", "{tmp}/file.txt", "--output", "{tmp}/out"],
+            status: 3, says: ["--baseline {tmp}/file.txt: not JSON, so neither a baseline file nor a report.json"]),
+        BadInput(
+            name: "--write-baseline into a missing folder",
+            arguments: [
+                "validate", "{fixtures}/movies", "--write-baseline", "/no/dir/b.json", "--output", "{tmp}/out",
+            ],
+            status: 5, says: ["--write-baseline /no/dir/b.json: cannot be written: its folder /no/dir does not exist"]),
+        BadInput(
+            name: "crawl --urls-from that does not exist",
+            arguments: ["crawl", "--urls-from", "{tmp}/urls.txt", "--output", "{tmp}/out"], status: 3,
+            says: ["--urls-from {tmp}/urls.txt: no such file"]),
+        BadInput(
+            name: "crawl --urls-from with a line that is no URL names the line",
+            arguments: ["crawl", "{fixtures}/movies", "--urls-from", "{tmp}/file.txt", "--output", "{tmp}/out"],
+            status: 6, says: ["{tmp}/file.txt:1: not a folder: neither an http(s) URL nor a path starting with /"]),
+        BadInput(
+            name: "more seeds than --max-pages",
+            arguments: [
+                "crawl", "{fixtures}/movies", "/a.html", "/b.html", "--max-pages", "2", "--output", "{tmp}/out",
+            ],
+            status: 64, says: ["3 URLs to check", "raise it with --max-pages 3"]),
+        BadInput(
+            name: "a seed with a password in it is refused, and the password not repeated",
+            arguments: ["crawl", "https://user:s3cr3t@www.example.com/", "--output", "{tmp}/out"], status: 6,
+            says: ["https://www.example.com/: user info in a seed URL is not taken", "--basic-auth USER:PASSWORD"],
+            doesNotSay: ["s3cr3t"]),
+        BadInput(
+            name: "--header without a colon, its value not repeated",
+            arguments: ["crawl", "{fixtures}/movies", "--header", "Cookie s3cr3t", "--output", "{tmp}/out"],
+            status: 64, says: ["--header takes \"Name: value\""], doesNotSay: ["s3cr3t"]),
+        BadInput(
+            name: "--basic-auth without a password separator, its value not repeated",
+            arguments: ["crawl", "{fixtures}/movies", "--basic-auth", "s3cr3t", "--output", "{tmp}/out"], status: 64,
+            says: ["--basic-auth takes USER:PASSWORD"], doesNotSay: ["s3cr3t"]),
     ]
 
     @Test("a bad input is named with what is wrong and what to do; no output folder is made", arguments: cases)

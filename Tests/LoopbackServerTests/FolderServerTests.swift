@@ -260,14 +260,16 @@ struct FolderServerTests {
             }
         }
         for await _ in idle { break }
-        let stopping = await ContinuousClock().measure { await server.stop() }
-        let (answers, closedAfter) = await exchange.value
+        let stopped = RawHTTPClient.monotonicSeconds()
+        await server.stop()
+        let (answers, closedAt) = await exchange.value
         #expect(answers.map(\.status) == [200, 200, 200])
         #expect(answers.last?.body == fixtureBytes("/images/logo.png"))
-        #expect(closedAfter != nil)
-        // Idle connections close at once: stop() does not wait out the graceful-shutdown limit
-        // (a loaded machine has been seen to take 1.3 s, so the bound is the limit itself).
-        #expect(stopping < RunningServer.gracefulShutdownLimit)
+        // Idle connections close at once: the client sees the close well before the 2 s
+        // graceful-shutdown limit would have forced it (measured from stop() to the close the
+        // client's own thread saw, not stop()'s return, which a loaded machine delays).
+        let closed = try #require(closedAt)
+        #expect(closed - stopped < 1.5, "closed \(closed - stopped) s after stop()")
     }
 
     @Test("stop() frees the port: connections are refused and the port can be bound again")

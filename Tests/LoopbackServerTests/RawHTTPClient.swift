@@ -110,7 +110,7 @@ struct RawHTTPClient: Sendable {
 
     /// The blocking exchange; call it off the cooperative pool.
     func fetchBlocking(_ target: String, method: String, headers: [(String, String)]) -> Answer {
-        let start = monotonicSeconds()
+        let start = Self.monotonicSeconds()
         var answer = Answer()
         let descriptor: Int32
         do {
@@ -121,7 +121,7 @@ struct RawHTTPClient: Sendable {
         }
         defer { close(descriptor) }
         exchange(descriptor, target, method: method, headers: headers, into: &answer)
-        answer.seconds = monotonicSeconds() - start
+        answer.seconds = Self.monotonicSeconds() - start
         return answer
     }
 
@@ -144,7 +144,7 @@ struct RawHTTPClient: Sendable {
     /// it. Returns the answers and how long the idle connection stayed open (`nil`: it did not
     /// close within the timeout).
     func fetchKeepAlive(_ targets: [String], onIdle: @escaping @Sendable () -> Void) async -> (
-        answers: [Answer], closedAfter: Double?
+        answers: [Answer], closedAt: Double?
     ) {
         await onOwnThread {
             guard let descriptor = try? connectSocket() else {
@@ -170,9 +170,8 @@ struct RawHTTPClient: Sendable {
                 answers.append(answer)
             }
             onIdle()
-            let start = monotonicSeconds()
             let ending = receive(descriptor, into: &received) { _ in nil }
-            return (answers, ending == .closed ? monotonicSeconds() - start : nil)
+            return (answers, ending == .closed ? Self.monotonicSeconds() : nil)
         }
     }
 
@@ -225,7 +224,8 @@ struct RawHTTPClient: Sendable {
         answer.body = Array(received[headEnd.upperBound...])
     }
 
-    private func monotonicSeconds() -> Double {
+    /// Seconds on the monotonic clock (the same for the test and this client's thread).
+    static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9

@@ -33,6 +33,14 @@ import Synchronization
 /// | `/torture/drip/{name}` | the drip, at a path of the test's own (to wait for its request with ``requestArrived(path:count:)``) |
 /// | `/torture/retry-after/{status}/{seconds}` | `status` (429 or 503) with `Retry-After: seconds`, every time |
 ///
+/// A staging site behind basic auth (``stagingUser``:``stagingPassword``), for `--header` and
+/// `--basic-auth`: every `/staging/` path answers 401 without that `Authorization` header.
+/// `/staging/home` links `/staging/page2`, `/staging/away` (302 to `/staging/landing` on
+/// `localhost`, another origin of this server) and `/staging/elsewhere` on `localhost`, and its
+/// `og:image` is `/images/logo.png` on `localhost`. ``seenRequests(pathPrefix:)`` tells which
+/// credential headers (`Authorization`, `Cookie`, `X-Staging-Key`) each request carried, and to
+/// which host.
+///
 /// `/slow/{n}.html` (n in `0..<slowPageCount`) answers after `slowDelay` with a page that has a
 /// title, a meta description and links to `/slow/{(7n+k) % slowPageCount}.html` for k = 1…5; the
 /// torture index does not link them (start a crawl at `/slow/0.html`). With `robotsStatus`,
@@ -116,6 +124,7 @@ public struct TortureServer: Sendable {
         router.add(middleware: RequestLog())
         router.add(middleware: FolderFilesMiddleware(root: root))
         addTortureRoutes(to: router, gzipBomb: bomb)
+        addStagingRoutes(to: router)
         addSlowPages(to: router)
         if let robotsStatus {
             let failures = robotsFailures
@@ -138,6 +147,10 @@ public struct TortureServer: Sendable {
         }
         return try await RunningServer.start(router: router, host: host, port: port)
     }
+
+    /// The staging site's basic-auth user and password.
+    public static let stagingUser = "staging"
+    public static let stagingPassword = "s3cret-pass"
 
     /// The `largeRobotsBytes` robots.txt: rules, comment padding, a late rule past 600 KiB, padding.
     static func largeRobots(bytes: Int) -> [UInt8] {
@@ -258,6 +271,35 @@ public struct TortureServer: Sendable {
         }
     }
 
+    private func addStagingRoutes(to router: Router<BasicRequestContext>) {
+        let expected = "Basic " + Data("\(Self.stagingUser):\(Self.stagingPassword)".utf8).base64EncodedString()
+        router.get("/staging/:page") { request, context in
+            guard request.headers[.authorization] == expected else {
+                var response = Self.html(title: "Sign in", body: "<p>This staging site needs a password.</p>")
+                response.status = .unauthorized
+                response.headers[.wwwAuthenticate] = "Basic realm=\"staging\""
+                return response
+            }
+            let port = request.head.authority?.split(separator: ":").last.map(String.init) ?? ""
+            let elsewhere = "http://localhost:\(port)"
+            switch context.parameters.get("page") ?? "" {
+            case "home":
+                return Self.html(
+                    title: "Staging home", description: "The staging site's home page, behind a password.",
+                    head: "<meta property=\"og:image\" content=\"\(elsewhere)/images/logo.png\">\n",
+                    body: """
+                        <a href="/staging/page2">Page 2</a>
+                        <a href="/staging/away">Away</a>
+                        <a href="\(elsewhere)/staging/elsewhere">Elsewhere</a>
+                        """)
+            case "away":
+                return Self.redirect(.found, to: "\(elsewhere)/staging/landing")
+            case let page:
+                return Self.html(title: "Staging \(page)", description: "A staging page.", body: "<p>\(page)</p>")
+            }
+        }
+    }
+
     private func addSlowPages(to router: Router<BasicRequestContext>) {
         let count = slowPageCount
         let delay = slowDelay
@@ -290,8 +332,8 @@ public struct TortureServer: Sendable {
 
     // MARK: - Helpers
 
-    static func html(title: String, description: String? = nil, body: String) -> Response {
-        let meta = description.map { "<meta name=\"description\" content=\"\($0)\">\n" } ?? ""
+    static func html(title: String, description: String? = nil, head: String = "", body: String) -> Response {
+        let meta = (description.map { "<meta name=\"description\" content=\"\($0)\">\n" } ?? "") + head
         let page = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
@@ -397,6 +439,15 @@ extension TortureServer {
         }
     }
 
+    /// The request headers ``seenRequests(pathPrefix:)`` records (lower-case names).
+    public static let credentialHeaders = ["authorization", "cookie", "x-staging-key"]
+
+    /// Every request the torture servers of this process received whose path starts with
+    /// `pathPrefix`, in order: its host, path and which credential headers it carried.
+    public static func seenRequests(pathPrefix: String) -> [SeenRequest] {
+        requestLog.withLock { log in log.seen.filter { $0.path.hasPrefix(pathPrefix) } }
+    }
+
     /// Returns once the torture servers of this process have received `count` requests for
     /// exactly `path` (at once if they already have): the event a test waits for before acting
     /// on a request in progress, instead of sleeping. The request has reached the route, which
@@ -419,7 +470,12 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let path = request.uri.path
+        let credentials = TortureServer.credentialHeaders.filter { name in
+            HTTPField.Name(name).map { request.headers[$0] != nil } ?? false
+        }
+        let seen = SeenRequest(host: request.head.authority ?? "", path: path, credentialHeaders: Set(credentials))
         let woken = requestLog.withLock { log in
+            log.seen.append(seen)
             log.counts[path, default: 0] += 1
             let count = log.counts[path, default: 0]
             let isReady = { (waiter: RequestWaiter) in waiter.path == path && waiter.count <= count }
@@ -439,8 +495,17 @@ struct RequestWaiter: Sendable {
     var continuation: CheckedContinuation<Void, Never>
 }
 
-/// The request counts by path and the tests waiting for them.
+/// A request as the log keeps it: the `Host` it was sent to, its path, and which of
+/// ``TortureServer/credentialHeaders`` it carried.
+public struct SeenRequest: Sendable, Hashable {
+    public var host: String
+    public var path: String
+    public var credentialHeaders: Set<String>
+}
+
+/// The request counts by path, every request seen, and the tests waiting for them.
 struct RequestRecord: Sendable {
+    var seen: [SeenRequest] = []
     var counts: [String: Int] = [:]
     var waiters: [RequestWaiter] = []
 }
