@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: deps build release demo test score score-check sarif-check formats-check html-check html-screenshots bench bench-crawl bench-index format lint clean
+.PHONY: deps build release demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -60,12 +60,21 @@ html-check: build
 	$(HTML_CHECK_CRAWL)
 	Scripts/check-html-report.sh .build/html-check --hostile broken/hostile.html --detail colleagues/office.html
 
-# The same, writing the README's screenshots (the fixture's images stand in for www.example.com).
+# The same, writing the README's screenshots (the fixture's images stand in for www.example.com):
+# the top of the report, and a page with a finding (SD001, its excerpt and fix).
 html-screenshots: build
 	rm -rf .build/html-check
 	$(HTML_CHECK_CRAWL)
-	Scripts/check-html-report.sh .build/html-check --hostile broken/hostile.html --detail colleagues/office.html \
+	Scripts/check-html-report.sh .build/html-check --hostile broken/hostile.html --detail broken/jsonld-trailing-comma.html \
 		--screenshots docs/images --images-from Fixtures/html
+
+# The same screenshots as a reader with deuteranopia sees them (Chromium's simulation), to check
+# that severities stay apart: .build/html-check/deuteranopia/*.png (not committed).
+html-deuteranopia: build
+	rm -rf .build/html-check
+	$(HTML_CHECK_CRAWL)
+	Scripts/check-html-report.sh .build/html-check --detail broken/jsonld-trailing-comma.html \
+		--screenshots .build/html-check/deuteranopia --images-from Fixtures/html --simulate deuteranopia
 
 bench: release
 	Scripts/bench-extract.sh

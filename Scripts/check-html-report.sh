@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Opens a SpotCheck HTML report in headless Chromium and checks it (issue 6 §4): no console
-# errors, no script but the report's own (the hostile fixture page runs nothing), no network
-# request while the overview loads, filter and sort work. Installs Debian's chromium when missing.
+# Opens a SpotCheck HTML report in headless Chromium and checks it (issue 6 §4, issue 15 §6): no
+# console errors, no script but the report's own (the hostile fixture page runs nothing), no
+# network request while the overview loads, every in-report link resolves, the page list is most
+# severe first, filter and sort work. Installs Debian's chromium when missing.
 #
 #   Scripts/check-html-report.sh REPORT_DIR [--hostile URL-PART] [--detail URL-PART]
-#       [--screenshots DIR] [--images-from FOLDER]
+#       [--screenshots DIR] [--images-from FOLDER] [--simulate deuteranopia]
 # Options go to Scripts/html_report_browser.py (see there). Exit 0 when the report passes, 1 when
 # it does not, 3 when Chromium cannot be installed or started.
 set -euo pipefail

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Opens a SpotCheck HTML report (index.html) in headless Chromium and checks it (issue 6 §4).
+"""Opens a SpotCheck HTML report (index.html) in headless Chromium and checks it (issue 6 §4,
+issue 15 §6).
 
 Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe; standard library
 only) and fails when:
@@ -8,14 +9,21 @@ only) and fails when:
     the wrapped dialog functions would set is present, the title changed, an element carries an
     on* attribute, an href/src/action/formaction holds a javascript: or data: URL, there is more
     than one <script>, an <iframe>/<object>/<embed> exists;
+  - an in-report link (#...) has no element with that id, or a page's anchor is not p-<the number
+    shown for it>;
   - loading the overview makes any request that is not the file itself (the report is offline);
-  - the page table's script does not filter or sort.
+  - the page list is not most severe first, or its script does not filter (by severity, and by a
+    "Fix first" rule's link: as many pages as the item states) or sort (by URL, back by findings).
 With --hostile URL-PART it also requires that page to be in the report and checks its details
-opened. Prints the load time (navigation to the load event) and the size; with --screenshots DIR
-writes overview.png and detail.png (the details of --detail URL-PART).
+opened. Prints the load time (navigation to the load event), the size, and how long the filter
+and the sorts took (from the change to the next frame); with --screenshots DIR writes
+overview.png (the top of the report) and detail.png (the details of --detail URL-PART); with
+--simulate deuteranopia (Chromium's vision-deficiency emulation) they are rendered as a reader
+with that colour blindness sees them and named overview-deuteranopia.png, detail-deuteranopia.png.
 
   Scripts/html_report_browser.py REPORT_DIR/index.html [--screenshots DIR] [--hostile hostile.html]
-      [--detail colleagues/office.html] [--images-from Fixtures/html] [--chromium chromium]
+      [--detail colleagues/office.html] [--images-from Fixtures/html] [--simulate deuteranopia]
+      [--chromium chromium]
 """
 import argparse, base64, json, os, pathlib, subprocess, sys, tempfile, time
 
@@ -56,36 +64,62 @@ INSPECT = r"""
   if (badURLs.length) problems.push('non-http(s) URLs: ' + badURLs.slice(0, 5).join(' | '));
   const csp = document.querySelector('meta[http-equiv="Content-Security-Policy"]');
   if (!csp || !/script-src 'sha256-/.test(csp.content)) problems.push('no hash-based Content-Security-Policy');
-  return {problems, pages: document.querySelectorAll('#page-table tbody tr').length,
-          elements: document.getElementsByTagName('*').length};
+  // Every in-report link resolves, and each page's anchor is the number shown for it.
+  const missing = [];
+  for (const link of document.querySelectorAll('a[href^="#"]')) {
+    const id = decodeURIComponent(link.getAttribute('href').slice(1));
+    if (id && !document.getElementById(id)) missing.push('#' + id);
+  }
+  if (missing.length) problems.push(missing.length + ' link(s) to missing anchors: ' + missing.slice(0, 5).join(' '));
+  const pages = Array.from(document.querySelectorAll('#page-list details.page'));
+  const misnumbered = pages.filter(p => p.id !== 'p-' + p.querySelector('summary .c-n').textContent.trim());
+  if (misnumbered.length) problems.push(misnumbered.length + ' page(s) whose anchor is not the number shown');
+  return {problems, pages: pages.length, elements: document.getElementsByTagName('*').length};
 })()
 """
 
-# Exercises the page table's script: filter by severity, then sort by findings.
+# Exercises the page list's script: the default order (most severe first), filter by severity,
+# a "Fix first" rule's "show them in the page list" link (the pages shown must be the number the
+# item states), sort by URL and back by findings. Each step is timed from the change to the next
+# frame (the script's work plus style, layout and paint).
 EXERCISE = r"""
-(() => {
+(async () => {
   const form = document.getElementById('filters');
-  const rows = () => Array.from(document.querySelectorAll('#page-table tbody tr'));
+  const pages = () => Array.from(document.querySelectorAll('#page-list details.page'));
   if (!form || form.hidden) return {error: 'the filter form is still hidden: the report script did not run'};
-  const all = rows().length;
+  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+  const timed = async (action) => { const started = performance.now(); action(); await frame();
+                                    return performance.now() - started; };
+  const change = (name, value) => { form.elements[name].value = value;
+                                    form.elements[name].dispatchEvent(new Event('change', {bubbles: true})); };
+  const key = p => [+p.dataset.e, +p.dataset.w, +p.dataset.i];
+  const worseOrSame = (a, b) => { for (let k = 0; k < 3; k++) if (a[k] !== b[k]) return a[k] > b[k]; return true; };
+  const mostSevereFirst = list => list.every((p, i) => i === 0 || worseOrSame(key(list[i - 1]), key(p)));
+  const all = pages().length;
   const paint = performance.getEntriesByName('first-contentful-paint')[0];
-  let started = performance.now();
-  form.elements.severity.value = 'error';
-  form.elements.severity.dispatchEvent(new Event('change', {bubbles: true}));
-  const filterMs = performance.now() - started;
-  const withErrors = rows().filter(r => !r.hidden).length;
-  const expected = rows().filter(r => (' ' + r.dataset.severities + ' ').includes(' error ')).length;
-  form.elements.severity.value = '';
-  form.elements.severity.dispatchEvent(new Event('change', {bubbles: true}));
-  const header = document.querySelectorAll('#page-table thead th')[4];
-  started = performance.now();
-  header.click();
-  const sortMs = performance.now() - started;
-  const weights = rows().map(r => parseFloat(r.cells[4].dataset.v));
-  const sorted = weights.every((w, i) => i === 0 || weights[i - 1] >= w);
-  return {all, withErrors, expected, shownText: document.getElementById('shown').textContent, sorted,
-          firstPaintMs: paint ? paint.startTime : null, filterMs, sortMs,
-          restored: rows().filter(r => !r.hidden).length};
+  const defaultOrder = mostSevereFirst(pages());
+  const filterMs = await timed(() => change('severity', 'error'));
+  const withErrors = pages().filter(r => !r.hidden).length;
+  const expected = pages().filter(r => (' ' + r.dataset.severities + ' ').includes(' error ')).length;
+  const shownText = document.getElementById('shown').textContent;
+  change('severity', '');
+  let rule = null;
+  const link = document.querySelector('#fix-first a[data-rule]');
+  if (link) {
+    const stated = parseInt(link.textContent, 10);
+    const ruleMs = await timed(() => link.click());
+    const shown = pages().filter(p => !p.hidden);
+    rule = {rule: link.dataset.rule, stated, shown: shown.length, ruleMs,
+            allHaveIt: shown.every(p => (' ' + p.dataset.rules + ' ').includes(' ' + link.dataset.rule + ' '))};
+    change('rule', '');
+  }
+  const sortMs = await timed(() => document.querySelector('#page-list button[data-sort=url]').click());
+  const urls = pages().map(p => p.dataset.url);
+  const byURL = urls.every((u, i) => i === 0 || urls[i - 1] <= u);
+  const sortBackMs = await timed(() => document.querySelector('#page-list button[data-sort=findings]').click());
+  return {all, withErrors, expected, shownText, defaultOrder, rule, byURL, sorted: mostSevereFirst(pages()),
+          firstPaintMs: paint ? paint.startTime : null, filterMs, sortMs, sortBackMs,
+          restored: pages().filter(r => !r.hidden).length};
 })()
 """
 
@@ -264,6 +298,9 @@ def main():
     parser.add_argument("--hostile", help="part of the URL of a page whose payloads must not run")
     parser.add_argument("--detail", help="part of the URL of the page shown in detail.png")
     parser.add_argument("--images-from", help="answer https://www.example.com/PATH with this folder's PATH")
+    parser.add_argument("--simulate", choices=["deuteranopia", "protanopia", "tritanopia", "achromatopsia"],
+                        help="render as a reader with this colour vision deficiency would see it (Chromium's "
+                             "simulation); screenshot names get the deficiency as a suffix")
     parser.add_argument("--chromium", default="chromium")
     parser.add_argument("--width", type=int, default=1280)
     arguments = parser.parse_args()
@@ -279,6 +316,10 @@ def main():
         if arguments.images_from:
             browser.images_from = pathlib.Path(arguments.images_from).resolve()
         browser.command("Fetch.enable", {"patterns": [{"urlPattern": "*"}]})
+        suffix = ""
+        if arguments.simulate:
+            browser.command("Emulation.setEmulatedVisionDeficiency", {"type": arguments.simulate})
+            suffix = f"-{arguments.simulate}"
         seconds = browser.navigate(url)
         inspection = browser.evaluate(INSPECT)
         failures += inspection["problems"]
@@ -286,9 +327,12 @@ def main():
         if "error" in exercise:
             failures.append(exercise["error"])
         else:
+            rule = exercise["rule"]
             if exercise["withErrors"] != exercise["expected"] or not exercise["sorted"] \
-                    or exercise["restored"] != exercise["all"]:
-                failures.append(f"the page table's filter or sort misbehaved: {exercise}")
+                    or not exercise["defaultOrder"] or not exercise["byURL"] \
+                    or exercise["restored"] != exercise["all"] \
+                    or (rule and (rule["shown"] != rule["stated"] or not rule["allHaveIt"])):
+                failures.append(f"the page list's order, filter or sort misbehaved: {exercise}")
         failures += problems_in(browser.events, allow_image_failures=False)
         size = report.stat().st_size
         print(f"{report}: {size} bytes ({size / 1e6:.1f} MB), {inspection['pages']} pages, "
@@ -297,24 +341,29 @@ def main():
         if "error" not in exercise:
             paint = exercise["firstPaintMs"]
             print(f"first contentful paint {paint / 1000:.2f} s; " if paint is not None else "", end="")
-            print(f"page table: severity=error shows {exercise['withErrors']} of {exercise['all']} rows "
-                  f"(filtered in {exercise['filterMs']:.0f} ms); sorted by findings in {exercise['sortMs']:.0f} ms: "
-                  f"{exercise['sorted']}")
+            print(f"page list most severe first: {exercise['defaultOrder']}; severity=error shows "
+                  f"{exercise['withErrors']} of {exercise['all']} pages (filtered in {exercise['filterMs']:.0f} ms); "
+                  f"sorted by URL in {exercise['sortMs']:.0f} ms, back by findings in {exercise['sortBackMs']:.0f} ms")
+            if exercise["rule"]:
+                rule = exercise["rule"]
+                print(f"fix first: {rule['rule']} states {rule['stated']} pages, its link shows {rule['shown']} "
+                      f"(in {rule['ruleMs']:.0f} ms)")
 
         if arguments.screenshots:
             folder = pathlib.Path(arguments.screenshots)
             folder.mkdir(parents=True, exist_ok=True)
             browser.evaluate("window.scrollTo(0, 0)")
-            browser.screenshot(folder / "overview.png", {"x": 0, "y": 0, "width": arguments.width, "height": 1000})
-            print(f"wrote {folder / 'overview.png'}")
+            overview = folder / f"overview{suffix}.png"
+            browser.screenshot(overview, {"x": 0, "y": 0, "width": arguments.width, "height": 1000})
+            print(f"wrote {overview}")
 
         for label, part in (("hostile", arguments.hostile), ("detail", arguments.detail)):
             if not part:
                 continue
             anchor = browser.evaluate(
-                "(() => { const row = Array.from(document.querySelectorAll('#page-table tbody tr'))"
-                f".find(r => r.dataset.url.includes({json.dumps(part.lower())}));"
-                " return row ? row.querySelector('a').getAttribute('href') : null; })()")
+                "(() => { const page = Array.from(document.querySelectorAll('#page-list details.page'))"
+                f".find(p => p.dataset.url.includes({json.dumps(part.lower())}));"
+                " return page ? '#' + page.id : null; })()")
             if not anchor:
                 failures.append(f"no page whose URL contains {part!r} in the report")
                 continue
@@ -334,11 +383,17 @@ def main():
             failures += [f"{label} page: {p}" for p in problems_in(browser.events, allow_image_failures=True)]
             print(f"{label} page {part}: details open at {anchor}, {int(opened['height'])} px tall")
             if arguments.screenshots and label == "detail":
+                # Where the details are now that the pages above them are laid out.
+                opened = browser.evaluate(
+                    f"(() => {{ const d = document.getElementById({json.dumps(anchor[1:])}); d.scrollIntoView();"
+                    " const r = d.getBoundingClientRect(); return {y: r.top + window.scrollY, height: r.height}; })()")
+                browser.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
                 folder = pathlib.Path(arguments.screenshots)
                 clip = {"x": 0, "y": max(opened["y"] - 8, 0), "width": arguments.width,
                         "height": min(opened["height"] + 16, 1400)}
-                browser.screenshot(folder / "detail.png", clip)
-                print(f"wrote {folder / 'detail.png'}")
+                detail = folder / f"detail{suffix}.png"
+                browser.screenshot(detail, clip)
+                print(f"wrote {detail}")
     finally:
         browser.close()
 
@@ -346,7 +401,7 @@ def main():
         for failure in failures:
             print(f"FAIL: {failure}", file=sys.stderr)
         return 1
-    print("OK: no console errors, no script but the report's own, filter and sort work")
+    print("OK: no console errors, no script but the report's own, anchors resolve, filter and sort work")
     return 0
 
 

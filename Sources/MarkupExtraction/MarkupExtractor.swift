@@ -270,7 +270,9 @@ public struct MarkupExtractor: Sendable {
                 )
             }
         }
-        return JSONLDScript(line: script.line, section: section, value: result.value, diagnostics: shifted)
+        return JSONLDScript(
+            line: script.line, section: section, value: result.value, diagnostics: shifted,
+            text: String(decoding: script.bytes, as: UTF8.self))
     }
 
     /// The charset a page's `<meta>` declares in its first 4 KiB, if any.

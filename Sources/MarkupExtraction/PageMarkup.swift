@@ -126,8 +126,11 @@ public struct JSONLDScript: Sendable, Hashable {
     public var section: DocumentSection
     /// The parsed value (recovered leniently when strict JSON failed), or nil when unrecoverable.
     public var value: JSONValue?
-    /// Every place strict JSON failed, with line and column in the page.
+    /// Every place strict JSON failed, with line and column in the page (and `byteOffset` in
+    /// `text`).
     public var diagnostics: [JSONDiagnostic]
+    /// The script's text as written, so a check can quote the line a diagnostic points into.
+    public var text: String
     public var isStrictlyValid: Bool { !diagnostics.contains { $0.severity == .error } }
 }
 

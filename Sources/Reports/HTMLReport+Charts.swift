@@ -6,14 +6,25 @@ enum SVGChart {
         let value: Int
         /// A class naming the colour: error, warning, info, rule, status.
         let kind: String
+        /// At most this many characters of the label are written beside the bar (cut with `…`);
+        /// the bar's tooltip has it whole.
+        var shortLabel: Int?
+
+        var shownLabel: String {
+            guard let shortLabel, label.count > shortLabel else { return label }
+            return label.prefix(shortLabel - 1) + "\u{2026}"
+        }
     }
 
     static let width = 520
     static let rowHeight = 20
     static let labelWidth = 150
+    /// The findings-by-rule chart spans the page, its labels carrying the rules' titles.
+    static let wideWidth = 1080
+    static let wideLabelWidth = 600
 
     /// One labelled horizontal bar per item, scaled to the largest value.
-    static func bars(_ bars: [Bar]) -> String {
+    static func bars(_ bars: [Bar], width: Int = width, labelWidth: Int = labelWidth) -> String {
         guard !bars.isEmpty else { return "<p class=\"muted\">nothing to show</p>" }
         let largest = max(bars.map(\.value).max() ?? 1, 1)
         let plot = width - labelWidth - 50
@@ -24,7 +35,8 @@ enum SVGChart {
         for (row, bar) in bars.enumerated() {
             let y = row * rowHeight + 2
             let length = bar.value == 0 ? 0 : max(2, bar.value * plot / largest)
-            svg += "<text x=\"\(labelWidth - 6)\" y=\"\(y + 14)\" text-anchor=\"end\">\(bar.label.htmlEscaped)</text>"
+            svg +=
+                "<text x=\"\(labelWidth - 6)\" y=\"\(y + 14)\" text-anchor=\"end\">\(bar.shownLabel.htmlEscaped)</text>"
             svg +=
                 "<rect class=\"\(bar.kind.htmlEscaped)\" x=\"\(labelWidth)\" y=\"\(y + 2)\" width=\"\(length)\" height=\"\(rowHeight - 5)\" rx=\"2\">"
             svg += "<title>\(bar.label.htmlEscaped): \(bar.value)</title></rect>"

@@ -1,20 +1,33 @@
 import LenientJSON
 
-/// The page table and each page's details.
+/// The page list: one `<details>` per page, its summary a row of the list (number, findings,
+/// URL and title, HTTP status, time, candidate), its body the page's details.
 extension HTMLReport {
-    // MARK: - Page table
+    // MARK: - Page list
 
-    func pageTableStart(pageCount: Int, rules: [String], hasLinking: Bool = false) -> String {
+    /// The section's heading, the filters (hidden until the script shows them) and the list's
+    /// column headings (sort buttons, enabled by the script).
+    func pageListStart(pageCount: Int, glossary: RuleGlossary, hasLinking: Bool = false) -> String {
         var html = "<section id=\"pages\">\n<h2>Pages (\(pageCount))</h2>\n"
-        // Without JavaScript the form stays hidden and the whole table shows.
+        html += "<p class=\"muted\">Most severe first (errors, then warnings, then info); a heading sorts by its "
+        html += "column. Open a page for its search-result preview, its findings with their fixes, its deep links "
+        html += "and where each attribute-set value came from.</p>\n"
+        // Without JavaScript the form stays hidden and the whole list shows.
         html += "<form id=\"filters\" class=\"filters\" hidden>"
         html += select(
             "severity", "Severity",
             [
-                ("", "any"), ("error", "has errors"), ("warning", "has warnings"), ("info", "has info"),
+                ("", "any"), ("error", "\(Self.icon("error")) has errors"),
+                ("warning", "\(Self.icon("warning")) has warnings"), ("info", "\(Self.icon("info")) has info"),
                 ("none", "no findings"),
             ])
-        html += select("rule", "Rule", [("", "any")] + rules.map { ($0, $0) })
+        let rules = glossary.sorted.filter { $0.pages > 0 }.map { entry in
+            let title = entry.title
+            let text =
+                "\(Self.icon(entry.severity)) \(entry.rule) (\(entry.pages))" + (title.isEmpty ? "" : " \(title)")
+            return (entry.rule, Self.shortened(text, limit: 90))
+        }
+        html += select("rule", "Rule", [("", "any")] + rules)
         html += select(
             "candidate", "Candidate", [("", "any"), ("yes", "yes"), ("no", "no"), ("unknown", "not analysed")])
         if hasLinking {
@@ -22,24 +35,39 @@ extension HTMLReport {
         }
         html += "<label>URL contains <input type=\"search\" name=\"q\" autocomplete=\"off\"></label>"
         html += " <output id=\"shown\" aria-live=\"polite\"></output></form>\n"
-        html += "<table id=\"page-table\" class=\"grid pages\"><thead><tr>"
-        html += "<th data-sort=\"num\">#</th><th data-sort=\"text\">page</th><th data-sort=\"num\">HTTP</th>"
-        html += "<th data-sort=\"num\">ms</th><th data-sort=\"num\">findings</th><th data-sort=\"text\">candidate</th>"
-        html += "</tr></thead>\n<tbody>\n"
-        return html
+        html += "<div id=\"page-list\" class=\"plist\">\n<div class=\"plist-head\">"
+        for (key, label, current) in [
+            ("n", "#", false), ("findings", "findings", true), ("url", "page", false), ("status", "HTTP", false),
+            ("ms", "ms", false), ("candidate", "candidate", false),
+        ] {
+            html += "<button type=\"button\" class=\"c-\(key)\" data-sort=\"\(key)\" disabled"
+            html += current ? " aria-pressed=\"true\" data-dir=\"desc\">" : " aria-pressed=\"false\">"
+            html += "\(label)</button>"
+        }
+        return html + "</div>\n"
     }
 
-    var pageTableEnd: String { "</tbody></table>\n</section>\n" }
+    var pageListEnd: String { "</div>\n</section>\n" }
 
     func select(_ name: String, _ label: String, _ options: [(value: String, text: String)]) -> String {
         let items = options.map { "<option value=\"\($0.value.htmlEscaped)\">\($0.text.htmlEscaped)</option>" }
         return "<label>\(label) <select name=\"\(name)\">\(items.joined())</select></label> "
     }
 
-    /// A page's table row is `rowStart`, the linked attribute (local items), `rowRest`.
-    func rowStart(_ page: ReportPage) -> String {
+    /// A page is `pageStart` (the open tag's first attributes), the linked attribute (local items),
+    /// `pageMiddle` (the rest of the open tag, the summary and the details up to the deep links),
+    /// the linked section, `pageEnd` (findings, attribute set, close).
+    func pageStart(_ page: ReportPage) -> String {
         let counts = page.counts
-        return "<tr data-severities=\"\(counts.present.isEmpty ? "none" : counts.present)\""
+        let candidate = page.isCandidate.map { $0 ? "yes" : "no" } ?? "unknown"
+        let milliseconds = page.totalSeconds.map { $0 * 1000 }
+        var html = "<details class=\"page\" id=\"\(page.anchor)\" data-n=\"\(page.number)\""
+        html += " data-severities=\"\(counts.present.isEmpty ? "none" : counts.present)\""
+        html += " data-e=\"\(counts.error)\" data-w=\"\(counts.warning)\" data-i=\"\(counts.info)\""
+        html += " data-rules=\"\(page.ruleIDs.joined(separator: " ").htmlEscaped)\" data-candidate=\"\(candidate)\""
+        html += " data-url=\"\(page.url.lowercased().htmlEscaped)\" data-status=\"\(page.status ?? 0)\""
+        html += " data-ms=\"\(milliseconds.map(Self.decimal) ?? "-1")\""
+        return html
     }
 
     func linkedAttribute(_ linked: [(entry: String, key: String)]?) -> String {
@@ -47,33 +75,56 @@ extension HTMLReport {
         return " data-linked=\"\(linked.isEmpty ? "no" : "yes")\""
     }
 
-    func rowRest(_ page: ReportPage) -> String {
+    func pageMiddle(_ page: ReportPage) -> String {
         let counts = page.counts
         let candidate = page.isCandidate.map { $0 ? "yes" : "no" } ?? "unknown"
-        var html = " data-rules=\"\(page.ruleIDs.joined(separator: " ").htmlEscaped)\" data-candidate=\"\(candidate)\""
-        html += " data-url=\"\(page.url.lowercased().htmlEscaped)\">"
-        html += "<td data-v=\"\(page.index + 1)\">\(page.index + 1)</td>"
-        html += "<td><a href=\"#\(page.anchor)\">\(page.url.htmlEscaped)</a>"
+        var html =
+            "><summary><span class=\"c-n\">\(page.number)</span><span class=\"c-findings\">\(badges(counts))</span>"
+        html += "<span class=\"c-url\"><code>\(page.url.htmlEscaped)</code>"
         if let title = page.title {
-            html += "<br><span class=\"muted\">\(title.prefix(140).description.htmlEscaped)</span>"
+            html += "<span class=\"ttl muted\">\(title.prefix(140).description.htmlEscaped)</span>"
         }
-        html += "</td><td data-v=\"\(page.status ?? 0)\">\(page.status.map(String.init) ?? "–")</td>"
-        let milliseconds = page.totalSeconds.map { $0 * 1000 }
-        html += "<td data-v=\"\(milliseconds.map(Self.decimal) ?? "-1")\">\(milliseconds.map(Self.decimal) ?? "–")</td>"
-        let weight = counts.error * 1_000_000 + counts.warning * 1_000 + counts.info
-        html += "<td data-v=\"\(weight)\">\(badges(counts))</td>"
-        html += "<td class=\"cand \(candidate)\">\(candidate == "unknown" ? "–" : candidate)</td></tr>\n"
+        html += "</span><span class=\"c-status\">\(page.status.map(String.init) ?? "–")</span>"
+        html += "<span class=\"c-ms\">\(page.totalSeconds.map { Self.decimal($0 * 1000) } ?? "–")</span>"
+        html += "<span class=\"c-candidate cand \(candidate)\">"
+        html += candidate == "unknown" ? "–" : candidate == "yes" ? "\u{2713} yes" : "\u{2717} no"
+        html += "</span></summary>\n<div class=\"body\">\n"
+        html += pageFacts(page)
+        if !page.attributeSet.isEmpty { html += preview(page) }
+        html += candidacy(page)
+        html += deepLinks(page)
         return html
     }
 
+    /// The findings by severity (errors first), each with its fix.
+    func pageEnd(_ page: ReportPage, glossary: RuleGlossary) -> String {
+        let findings = page.findings.enumerated().sorted { a, b in
+            let (rankA, rankB) = (
+                Self.rank(a.element["severity"]?.stringValue), Self.rank(b.element["severity"]?.stringValue)
+            )
+            return rankA != rankB ? rankA < rankB : a.offset < b.offset
+        }
+        var html = "<h4>Findings (\(findings.count))</h4>\n"
+        html +=
+            findings.isEmpty
+            ? "<p class=\"muted\">None.</p>\n" : findings.map { findingHTML($0.element, glossary: glossary) }.joined()
+        html += attributeTable(page)
+        return html + "<p><a href=\"#pages\">back to the list</a></p></div></details>\n"
+    }
+
+    /// The finding counts as badges: the severity's symbol and the count (the title says it in words).
     func badges(_ counts: SeverityCounts) -> String {
         guard counts.total > 0 else { return "<span class=\"muted\">no findings</span>" }
-        return [("error", counts.error, "E"), ("warning", counts.warning, "W"), ("info", counts.info, "I")]
-            .filter { $0.1 > 0 }
-            .map {
-                "<span class=\"badge \($0.0)\" title=\"\($0.1) \($0.0)\($0.1 == 1 ? "" : "s")\">\($0.1)\u{2009}\($0.2)</span>"
-            }
-            .joined(separator: " ")
+        let levels: [(kind: String, count: Int)] = [
+            ("error", counts.error), ("warning", counts.warning), ("info", counts.info),
+        ]
+        return levels.filter { $0.count > 0 }.map { level -> String in
+            let plural = level.kind == "info" || level.count == 1 ? "" : "s"
+            let words = "\(level.count) \(level.kind)\(plural)"
+            return
+                "<span class=\"badge \(level.kind)\" title=\"\(words)\">\(Self.icon(level.kind))\u{2009}\(level.count)</span>"
+        }
+        .joined(separator: " ")
     }
 
     /// One decimal, without Foundation's formatter.
@@ -85,24 +136,6 @@ extension HTMLReport {
 
     // MARK: - Page details
 
-    /// A page's details are `detailsHead`, its local items (`linkedSection`), `detailsTail`.
-    func detailsHead(_ page: ReportPage) -> String {
-        let counts = page.counts
-        var html = "<details class=\"page\" id=\"\(page.anchor)\"><summary>"
-        html += "<span class=\"n\">\(page.index + 1)</span> \(badges(counts)) <code>\(page.url.htmlEscaped)</code>"
-        if let candidate = page.isCandidate {
-            html +=
-                candidate
-                ? " <span class=\"pill yes\">candidate</span>" : " <span class=\"pill no\">not a candidate</span>"
-        }
-        html += "</summary>\n<div class=\"body\">\n"
-        html += pageFacts(page)
-        if !page.attributeSet.isEmpty { html += preview(page) }
-        html += candidacy(page)
-        html += deepLinks(page)
-        return html
-    }
-
     func linkedSection(_ linked: [(entry: String, key: String)]?) -> String {
         guard let linked else { return "" }
         return "<h4>Local items (\(linked.count))</h4>\n"
@@ -111,16 +144,6 @@ extension HTMLReport {
                 : "<ul>"
                     + linked.map { "<li><code>\($0.entry.htmlEscaped)</code> by \($0.key.htmlEscaped)</li>" }.joined()
                     + "</ul>\n")
-    }
-
-    func detailsTail(_ page: ReportPage, glossary: RuleGlossary) -> String {
-        let counts = page.counts
-        var html = "<h4>Findings (\(counts.total))</h4>\n"
-        html +=
-            page.findings.isEmpty
-            ? "<p class=\"muted\">None.</p>\n" : page.findings.map { findingHTML($0, glossary: glossary) }.joined()
-        html += attributeTable(page)
-        return html + "<p><a href=\"#pages\">back to the table</a></p></div></details>\n"
     }
 
     func pageFacts(_ page: ReportPage) -> String {

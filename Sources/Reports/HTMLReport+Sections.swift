@@ -47,8 +47,10 @@ extension HTMLReport {
             var notes = file["error"]?.stringValue.map { [$0] } ?? []
             if file["onlyAtRootPath"]?.boolValue == true { notes.append("served only at /apple-app-site-association") }
             for skipped in file["notApplicable"]?.arrayValue ?? [] {
+                let rule = skipped["rule"]?.stringValue ?? "?"
+                let title = RuleGlossary.title(rule)
                 notes.append(
-                    "\(skipped["rule"]?.stringValue ?? "?") not checked: \(skipped["reason"]?.stringValue ?? "")")
+                    "\(rule)\(title.isEmpty ? "" : " (\(title))") not checked: \(skipped["reason"]?.stringValue ?? "")")
             }
             html +=
                 "<tr><td>\(link(file["url"]?.stringValue ?? ""))</td><td>\(file["status"]?.displayText.htmlEscaped ?? "")</td>"
@@ -122,8 +124,9 @@ extension HTMLReport {
 
     // MARK: - Site findings and rules
 
-    /// Site findings grouped by rule, each group listing at most `coverageListLimit` findings.
-    func siteFindingsSection(_ findings: [JSONValue]) -> String {
+    /// Site findings grouped by rule (errors first, then the most findings), each group listing
+    /// at most `coverageListLimit` findings.
+    func siteFindingsSection(_ findings: [JSONValue], glossary: RuleGlossary) -> String {
         var html = "<section id=\"site-findings\">\n<h2>Site findings (\(findings.count))</h2>\n"
         if findings.isEmpty { html += "<p>No rule over the whole site found anything.</p>\n" }
         var rules: [String] = []
@@ -133,12 +136,23 @@ extension HTMLReport {
             if byRule[rule] == nil { rules.append(rule) }
             byRule[rule, default: []].append(finding)
         }
+        let order = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($0.element, $0.offset) })
+        rules.sort { a, b in
+            let (rankA, rankB) = (
+                Self.rank(byRule[a]?.first?["severity"]?.stringValue),
+                Self.rank(byRule[b]?.first?["severity"]?.stringValue)
+            )
+            if rankA != rankB { return rankA < rankB }
+            let (countA, countB) = (byRule[a]?.count ?? 0, byRule[b]?.count ?? 0)
+            return countA != countB ? countA > countB : (order[a] ?? 0) < (order[b] ?? 0)
+        }
         for rule in rules {
             let group = byRule[rule] ?? []
             let severity = Self.severityClass(group.first?["severity"]?.stringValue)
             html +=
-                "<details class=\"site\"\(group.count <= 3 ? " open" : "")><summary><span class=\"badge \(severity)\">"
-            html += "\(severity)</span> \(ruleLink(rule)) (\(group.count))</summary><ul class=\"site-findings\">"
+                "<details class=\"site\" id=\"site-\(RuleGlossary.fragment(rule))\"\(group.count <= 3 ? " open" : "")>"
+            html += "<summary>\(badge(severity)) \(ruleLink(rule)) \(ruleTitle(rule)) (\(group.count))</summary>"
+            html += "<ul class=\"site-findings\">"
             for finding in group.prefix(coverageListLimit) {
                 html += "<li><code>\((finding["url"]?.stringValue ?? "").htmlEscaped)</code>"
                 if let line = finding["line"]?.intValue, line > 0 { html += " line \(line)" }
@@ -148,22 +162,34 @@ extension HTMLReport {
                 }
                 html += "</li>"
             }
-            html += more(group.count) + "</ul></details>\n"
+            html += more(group.count) + "</ul>"
+            if let fix = glossary.entries[rule]?.fix, !fix.isEmpty {
+                html += "<p class=\"fix\"><b>Fix:</b> \(fix.htmlEscaped)</p>"
+            }
+            html += "</details>\n"
         }
         return html + "</section>\n"
     }
 
-    /// Every rule the findings name, with its fix and source once.
+    /// Every rule the findings name, errors first, then the most findings: its title, how many
+    /// findings and pages, its fix and source once.
     func rulesSection(_ glossary: RuleGlossary) -> String {
         var html = "<section id=\"rules\">\n<h2>Rules found (\(glossary.entries.count))</h2>\n"
         guard !glossary.entries.isEmpty else { return html + "<p>No findings.</p>\n</section>\n" }
-        html += "<table class=\"grid rules\"><thead><tr><th>rule</th><th>findings</th><th>fix</th><th>source</th></tr>"
-        html += "</thead><tbody>\n"
+        html += "<table class=\"grid rules\"><thead><tr><th>rule</th><th>findings</th><th>pages</th><th>fix</th>"
+        html += "<th>source</th></tr></thead><tbody>\n"
         for entry in glossary.sorted {
             let severity = Self.severityClass(entry.severity)
-            html +=
-                "<tr id=\"\(RuleGlossary.anchor(entry.rule))\"><td><span class=\"badge \(severity)\">\(severity)</span> "
-            html += "<b>\(entry.rule.htmlEscaped)</b></td><td>\(entry.count)</td><td>\(entry.fix.htmlEscaped)</td>"
+            html += "<tr id=\"\(RuleGlossary.anchor(entry.rule))\"><td>\(badge(severity)) "
+            html += "<b>\(entry.rule.htmlEscaped)</b> \(ruleTitle(entry.rule))</td><td>\(entry.count)</td><td>"
+            if entry.pages > 0 {
+                html += "<a href=\"#pages\" data-rule=\"\(entry.rule.htmlEscaped)\">\(entry.pages)</a>"
+            }
+            if entry.siteFindings > 0 {
+                html += "\(entry.pages > 0 ? " + " : "")<a href=\"#site-\(RuleGlossary.fragment(entry.rule))\">"
+                html += "\(entry.siteFindings) site</a>"
+            }
+            html += "</td><td>\(entry.fix.htmlEscaped)</td>"
             let authority = entry.authority.isEmpty ? "" : " (\(entry.authority))"
             html += "<td>\((entry.source + authority).htmlEscaped)</td></tr>\n"
         }
@@ -178,20 +204,20 @@ extension HTMLReport {
         "<a class=\"rule\" href=\"#\(RuleGlossary.anchor(rule))\">\(rule.htmlEscaped)</a>"
     }
 
-    /// A page finding: severity, rule (linked to its fix and source), line, message, excerpt; the
-    /// fix and source again only when they differ from the rule's.
+    /// A page finding: severity, rule (linked to its entry in the rules table) and title, line,
+    /// message, excerpt, and its fix; the source only when it differs from the rule's.
     func findingHTML(_ finding: JSONValue, glossary: RuleGlossary) -> String {
         let rule = finding["rule"]?.stringValue ?? "?"
         let kind = Self.severityClass(finding["severity"]?.stringValue)
-        var html = "<div class=\"finding \(kind)\"><p class=\"head\"><span class=\"badge \(kind)\">\(kind)</span> "
-        html += ruleLink(rule)
+        var html =
+            "<div class=\"finding \(kind)\"><p class=\"head\">\(badge(kind)) \(ruleLink(rule)) \(ruleTitle(rule))"
         if let line = finding["line"]?.intValue, line > 0 { html += " <span class=\"line\">line \(line)</span>" }
         html += "</p><p class=\"message\">\((finding["message"]?.stringValue ?? "").htmlEscaped)</p>"
         if let excerpt = finding["excerpt"]?.stringValue, !excerpt.isEmpty {
             html += "<pre class=\"excerpt\"><code>\(excerpt.htmlEscaped)</code></pre>"
         }
         let entry = glossary.entries[rule]
-        if let fix = finding["fix"]?.stringValue, !fix.isEmpty, fix != entry?.fix {
+        if let fix = (finding["fix"]?.stringValue).flatMap({ $0.isEmpty ? nil : $0 }) ?? entry?.fix, !fix.isEmpty {
             html += "<p class=\"fix\"><b>Fix:</b> \(fix.htmlEscaped)</p>"
         }
         if let source = finding["source"]?.stringValue, !source.isEmpty, source != entry?.source {

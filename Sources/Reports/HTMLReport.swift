@@ -1,9 +1,12 @@
 public import LenientJSON
+import Verification
 
-/// The self-contained HTML report of a crawl (or `validate`) from its `report.json` (issue 6 §1):
-/// an overview with SVG charts, the app's association files, coverage, a sortable and filterable
-/// page table and, per page, a search-result preview, deep links, findings, candidacy and the
-/// provenance of every attribute-set value. docs/html-report.md describes it.
+/// The self-contained HTML report of a crawl (or `validate`) from its `report.json` (issue 6 §1,
+/// issue 15 §6): what to fix first (the errors by rule, with titles, pages and fixes), an overview
+/// with SVG charts, the app's association files, coverage, and the pages, once each, most severe
+/// first, sortable and filterable, each opening to a search-result preview, deep links, findings
+/// with their fixes, candidacy and the provenance of every attribute-set value.
+/// docs/html-report.md describes it.
 ///
 /// Pages are hostile: every string from the report is escaped (``HTMLEscaping``), only http(s)
 /// URLs reach `href`/`src`, no data reaches the script (it reads `data-*` attributes the DOM
@@ -29,9 +32,9 @@ public struct HTMLReport: Sendable {
         return document
     }
 
-    /// Emits the document in pieces (the head, each overview section, each page), in order, so
-    /// a 5,000-page report is written as it is made. A crawl writes the same document from its one
-    /// report pass with `HTMLReportStream`.
+    /// Emits the document in pieces (the head, each section, each page), in order, so a 5,000-page
+    /// report is written as it is made. A crawl writes the same document from its one report pass
+    /// with `HTMLReportStream`.
     public func render(_ emit: (String) -> Void) {
         let pages = (report["pages"]?.arrayValue ?? []).enumerated().map {
             ReportPage(index: $0.offset, json: $0.element)
@@ -40,47 +43,42 @@ public struct HTMLReport: Sendable {
         var glossary = RuleGlossary([])
         for page in pages {
             tally.add(page)
-            for finding in page.findings { glossary.add(finding) }
+            for finding in page.findings { glossary.add(finding, page: page.number) }
         }
         let links = linkedEntries
-        emitDocument(tally: tally, glossary: glossary, emit: emit) { emitRow in
-            for page in pages {
+        emitDocument(tally: tally, glossary: glossary, emit: emit) { emitPage in
+            for page in pages.sorted(by: ReportPage.listedBefore) {
                 let linked = links.map { $0[page.finalURL] ?? [] }
-                emitRow(rowStart(page) + linkedAttribute(linked) + rowRest(page))
-            }
-        } details: { emitDetails in
-            for page in pages {
-                let linked = links.map { $0[page.finalURL] ?? [] }
-                emitDetails(detailsHead(page) + linkedSection(linked) + detailsTail(page, glossary: glossary))
+                emitPage(
+                    pageStart(page) + linkedAttribute(linked) + pageMiddle(page) + linkedSection(linked)
+                        + pageEnd(page, glossary: glossary))
             }
         }
     }
 
-    /// The document around its pages: `rows` and `details` emit each page's table row and details,
-    /// in order; `tally` and `glossary` were gathered from the pages (the glossary before the site
-    /// findings are added to it here, as the page findings come first).
+    /// The document around its pages: `pages` emits each page of the page list (open tag,
+    /// summary, details), most severe first; `tally` and `glossary` were gathered from the pages
+    /// (the site findings are added to the glossary here).
     func emitDocument(
-        tally: PageTally, glossary: RuleGlossary, emit: (String) -> Void, rows: ((String) -> Void) throws -> Void,
-        details: ((String) -> Void) throws -> Void
+        tally: PageTally, glossary: RuleGlossary, emit: (String) -> Void, pages: ((String) -> Void) throws -> Void
     ) rethrows {
-        emit(head)
-        emit(header(pageCount: tally.pages))
-        emit("<main>\n")
-        emit(overview(tally))
-        if let baseline { emit(baselineSection(baseline)) }
-        emit(appSection(tally))
-        emit(coverageSection)
         let siteFindings = report["siteFindings"]?.arrayValue ?? []
         var glossary = glossary
         for finding in siteFindings { glossary.add(finding) }
-        emit(siteFindingsSection(siteFindings))
+        emit(head)
+        emit(header(pageCount: tally.pages))
+        emit("<main>\n")
+        emit(fixFirstSection(glossary))
+        emit(overview(tally, glossary: glossary))
+        if let baseline { emit(baselineSection(baseline)) }
+        emit(appSection(tally))
+        emit(coverageSection)
+        emit(siteFindingsSection(siteFindings, glossary: glossary))
         emit(rulesSection(glossary))
-        emit(pageTableStart(pageCount: tally.pages, rules: tally.ruleIDs.sorted(), hasLinking: linkedEntries != nil))
-        try withoutActuallyEscaping(emit) { try rows($0) }
-        emit(pageTableEnd)
-        emit("<section id=\"details\">\n<h2>Pages in detail</h2>\n")
-        try withoutActuallyEscaping(emit) { try details($0) }
-        emit("</section>\n</main>\n")
+        emit(pageListStart(pageCount: tally.pages, glossary: glossary, hasLinking: linkedEntries != nil))
+        try withoutActuallyEscaping(emit) { try pages($0) }
+        emit(pageListEnd)
+        emit("</main>\n")
         emit("<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n")
     }
 
@@ -124,22 +122,47 @@ public struct HTMLReport: Sendable {
     func header(pageCount: Int) -> String {
         var facts = ["\(report["kind"]?.stringValue ?? "validate") report"]
         if let generated = report["generatedAt"]?.stringValue { facts.append("generated \(generated)") }
-        if let seed = report["crawl"]?["seed"]?.stringValue, seed != siteName { facts.append("fetched from \(seed)") }
+        if let origin = crawledFrom { facts.append(origin) }
         if let version = report["schemaVersion"]?.intValue { facts.append("report.json schema \(version)") }
         return """
             <header class="top">
             <h1>SpotCheck <span class="site">\(siteName.htmlEscaped)</span></h1>
             <p class="facts">\(facts.map(\.htmlEscaped).joined(separator: " · "))</p>
-            <nav><a href="#overview">Overview</a> <a href="#app">App</a> <a href="#coverage">Coverage</a> \
-            <a href="#site-findings">Site findings</a> <a href="#rules">Rules</a> <a href="#pages">Pages (\(pageCount))</a></nav>
+            <nav><a href="#fix-first">Fix first</a> <a href="#overview">Overview</a> <a href="#app">App</a> \
+            <a href="#coverage">Coverage</a> <a href="#site-findings">Site findings</a> <a href="#rules">Rules</a> \
+            <a href="#pages">Pages (\(pageCount))</a></nav>
             </header>
 
             """
     }
 
+    /// Where the pages came from, when it is not the site's name: the folder a `crawl FOLDER`
+    /// served, or a seed that differs from the public origin. A loopback seed (the embedded
+    /// server's, or a test server's) says nothing the reader can use, so it is left out.
+    var crawledFrom: String? {
+        if let folder = report["crawl"]?["settings"]?["source"]?.stringValue, !folder.isEmpty {
+            return "pages from the folder \(folder)"
+        }
+        guard let seed = report["crawl"]?["seed"]?.stringValue, seed != siteName, !Self.isLoopback(seed) else {
+            return nil
+        }
+        return "fetched from \(seed)"
+    }
+
+    /// Whether an http(s) URL names a loopback host (`localhost`, `127.x.x.x`, `[::1]`).
+    static func isLoopback(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        guard let scheme = lowered.range(of: "://") else { return false }
+        var authority = lowered[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("[") { return authority.hasPrefix("[::1]") }
+        let host = authority.prefix { $0 != ":" }
+        return host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.")
+    }
+
     // MARK: - Overview
 
-    func overview(_ tally: PageTally) -> String {
+    func overview(_ tally: PageTally, glossary: RuleGlossary) -> String {
         let summary = report["summary"]
         let findings = summary?["findings"]
         let counts = SeverityCounts(
@@ -149,9 +172,9 @@ public struct HTMLReport: Sendable {
         var tiles = [
             Tile(label: "pages", value: summary?["pages"]?.intValue ?? tally.pages, kind: "pages"),
             Tile(label: "candidates", value: candidates, kind: "candidate"),
-            Tile(label: "errors", value: counts.error, kind: "error"),
-            Tile(label: "warnings", value: counts.warning, kind: "warning"),
-            Tile(label: "info", value: counts.info, kind: "info"),
+            Tile(label: "\(Self.icon("error")) errors", value: counts.error, kind: "error"),
+            Tile(label: "\(Self.icon("warning")) warnings", value: counts.warning, kind: "warning"),
+            Tile(label: "\(Self.icon("info")) info", value: counts.info, kind: "info"),
         ]
         if let skipped = summary?["skipped"]?.objectValue {
             tiles.append(
@@ -162,13 +185,19 @@ public struct HTMLReport: Sendable {
         html += "</div>\n<div class=\"charts\">\n"
         html += figure(
             "Findings by severity",
-            SVGChart.bars([
-                .init(label: "error", value: counts.error, kind: "error"),
-                .init(label: "warning", value: counts.warning, kind: "warning"),
-                .init(label: "info", value: counts.info, kind: "info"),
-            ]))
+            SVGChart.bars(
+                ["error", "warning", "info"].map {
+                    .init(
+                        label: Self.severityLabel($0),
+                        value: [counts.error, counts.warning, counts.info][Self.rank($0)], kind: $0)
+                }))
         html += figure("Response time", SVGChart.histogram(ResponseTimeBins(tally.responseSeconds)))
-        html += figure("Findings by rule", SVGChart.bars(ruleBars(findings?["byRule"]?.objectValue)))
+        html += figure(
+            "Findings by rule (most severe first)",
+            SVGChart.bars(
+                ruleBars(findings?["byRule"]?.objectValue, glossary: glossary), width: SVGChart.wideWidth,
+                labelWidth: SVGChart.wideLabelWidth),
+            wide: true)
         html += figure("HTTP status", SVGChart.bars(countBars(summary?["byStatus"]?.objectValue, kind: "status")))
         if let reasons = summary?["notCandidatesBecause"]?.objectValue, !reasons.isEmpty {
             html += figure("Not candidates because", SVGChart.bars(countBars(reasons, kind: "warning")))
@@ -177,25 +206,43 @@ public struct HTMLReport: Sendable {
         return html
     }
 
-    func figure(_ caption: String, _ svg: String) -> String {
-        "<figure class=\"chart\"><figcaption>\(caption.htmlEscaped)</figcaption>\(svg)</figure>\n"
+    func figure(_ caption: String, _ svg: String, wide: Bool = false) -> String {
+        "<figure class=\"chart\(wide ? " wide" : "")\"><figcaption>\(caption.htmlEscaped)</figcaption>\(svg)</figure>\n"
     }
 
-    /// The rules, most findings first, at most `shownRules` bars; the others summed in a last bar.
-    func ruleBars(_ byRule: JSONObject?) -> [SVGChart.Bar] {
-        let sorted = (byRule ?? JSONObject()).compactMap { member in member.value.intValue.map { (member.key, $0) } }
-            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
-        var bars = sorted.prefix(Self.shownRules).map { SVGChart.Bar(label: $0.0, value: $0.1, kind: "rule") }
+    /// The rules of `summary.findings.byRule`, errors first, then warnings, then info, each
+    /// level most findings first, at most `shownRules` bars (the others summed in a last bar);
+    /// each labelled with its severity's symbol, its id and its title, and coloured by severity
+    /// (from the findings, else the catalogue).
+    func ruleBars(_ byRule: JSONObject?, glossary: RuleGlossary) -> [SVGChart.Bar] {
+        let counted = (byRule ?? JSONObject()).compactMap { member in
+            member.value.intValue.map { (rule: member.key, count: $0, severity: severity(of: member.key, glossary)) }
+        }
+        let sorted = counted.sorted { a, b in
+            let (rankA, rankB) = (Self.rank(a.severity), Self.rank(b.severity))
+            if rankA != rankB { return rankA < rankB }
+            return a.count != b.count ? a.count > b.count : a.rule < b.rule
+        }
+        var bars = sorted.prefix(Self.shownRules).map {
+            let title = RuleGlossary.title($0.rule)
+            let label = "\(Self.icon($0.severity)) \($0.rule)" + (title.isEmpty ? "" : " \(title)")
+            return SVGChart.Bar(label: label, value: $0.count, kind: $0.severity, shortLabel: 78)
+        }
         if sorted.count > Self.shownRules {
             let rest = sorted.dropFirst(Self.shownRules)
             bars.append(
-                SVGChart.Bar(label: "\(rest.count) other rules", value: rest.map(\.1).reduce(0, +), kind: "status"))
+                SVGChart.Bar(label: "\(rest.count) other rules", value: rest.map(\.count).reduce(0, +), kind: "status"))
         }
         return bars
     }
 
-    /// Bars in the findings-by-rule chart; the page table's rule filter lists every rule.
-    static let shownRules = 15
+    /// A rule's severity: its findings', else the catalogue's, else info.
+    func severity(of rule: String, _ glossary: RuleGlossary) -> String {
+        Self.severityClass(glossary.entries[rule]?.severity ?? RuleCatalogue.rule(rule)?.severity.rawValue)
+    }
+
+    /// Bars in the findings-by-rule chart; the page list's rule filter lists every rule found on a page.
+    static let shownRules = 40
 
     func countBars(_ counts: JSONObject?, kind: String) -> [SVGChart.Bar] {
         (counts ?? JSONObject()).compactMap { member in

@@ -1,13 +1,12 @@
 import Foundation
 public import LenientJSON
 
-/// What the overview, the app section and the page table's filters need of all the pages,
+/// What the overview and the app section need of all the pages,
 /// gathered one page at a time.
 struct PageTally: Sendable {
     var pages = 0
     var candidates = 0
     var responseSeconds: [Double] = []
-    var ruleIDs: Set<String> = []
     /// App Store IDs named by the pages (pages per ID), universal-link verdict kinds (pages per kind).
     var storeIDs: [String: Int] = [:]
     var verdicts: [String: Int] = [:]
@@ -16,20 +15,21 @@ struct PageTally: Sendable {
         pages += 1
         if page.isCandidate == true { candidates += 1 }
         if let seconds = page.totalSeconds { responseSeconds.append(seconds) }
-        ruleIDs.formUnion(page.ruleIDs)
         for id in Set(page.appStoreIDs.compactMap { $0["id"]?.stringValue }) { storeIDs[id, default: 0] += 1 }
         if let verdict = page.universalLink { verdicts[HTMLReport.verdictKind(verdict), default: 0] += 1 }
     }
 }
 
-/// `index.html` written from a crawl's one report pass: each page's table row and details are
-/// rendered as the page comes (into two temporary files beside the report), the overview from
-/// what was tallied; `finish` writes the document around them once the site-level results are
-/// known. The same document as `HTMLReport(report:).render` for the report.json of that pass.
+/// `index.html` written from a crawl's one report pass: each page of the page list is rendered
+/// as the page comes (into a temporary file beside the report), the overview from what was
+/// tallied; `finish` writes the document around the pages, most severe first, once the
+/// site-level results are known. The same document as `HTMLReport(report:).render` for the
+/// report.json of that pass.
 public struct HTMLReportStream {
     public let path: String
-    private var rows: FragmentFile
-    private var details: FragmentFile
+    private var pages: FragmentFile
+    /// Each page's place in the list and where its record is in `pages`.
+    private var order: [(key: SeverityCounts.ListOrder, record: FragmentFile.Record)] = []
     private var tally = PageTally()
     private var glossary = RuleGlossary([])
     /// Renders pages; its report is only read by `finish`.
@@ -38,18 +38,19 @@ public struct HTMLReportStream {
     /// Starts `index.html` in `folder`.
     public init(folder: String) throws(ReportFileError) {
         path = (folder as NSString).appendingPathComponent("index.html")
-        rows = try FragmentFile(path + ".rows.partial")
-        details = try FragmentFile(path + ".details.partial")
+        pages = try FragmentFile(path + ".pages.partial")
     }
 
     /// One page, as report.json has it.
     public mutating func add(page json: JSONValue) {
         let page = ReportPage(index: tally.pages, json: json)
         tally.add(page)
-        for finding in page.findings { glossary.add(finding) }
-        rows.append(key: page.finalURL, renderer.rowStart(page), renderer.rowRest(page))
-        details.append(
-            key: page.finalURL, renderer.detailsHead(page), renderer.detailsTail(page, glossary: glossary))
+        for finding in page.findings { glossary.add(finding, page: page.number) }
+        let record = pages.append([
+            page.finalURL, renderer.pageStart(page), renderer.pageMiddle(page),
+            renderer.pageEnd(page, glossary: glossary),
+        ])
+        order.append((page.counts.listOrder(number: page.number), record))
     }
 
     /// Writes the document: `report` is report.json without its pages (header, summary, site
@@ -59,35 +60,38 @@ public struct HTMLReportStream {
         html.baseline = baseline
         let links = html.linkedEntries
         let output: PartialFile
+        let listed = order.sorted { $0.key < $1.key }.map(\.record)
         do {
             output = try PartialFile(path)
-            try rows.close()
-            try details.close()
+            try pages.close()
             try html.emitDocument(tally: tally, glossary: glossary, emit: output.write) { emit in
-                try rows.forEach { key, start, rest in
-                    emit(start + html.linkedAttribute(links.map { $0[key] ?? [] }) + rest)
-                }
-            } details: { emit in
-                try details.forEach { key, head, tail in
-                    emit(head + html.linkedSection(links.map { $0[key] ?? [] }) + tail)
+                try pages.read(listed) { parts in
+                    let linked = links.map { $0[parts[0]] ?? [] }
+                    emit(parts[1] + html.linkedAttribute(linked) + parts[2] + html.linkedSection(linked) + parts[3])
                 }
             }
             try output.commit()
         } catch {
             throw ReportFileError(path: path, message: "cannot be written (\(error))")
         }
-        try? FileManager.default.removeItem(atPath: rows.path)
-        try? FileManager.default.removeItem(atPath: details.path)
+        try? FileManager.default.removeItem(atPath: pages.path)
         return path
     }
 }
 
-/// Records of (key, first part, second part), length-prefixed, appended to a temporary file and
-/// read back in order once.
+/// Records (each a few strings, length-prefixed) appended to a temporary file, then read back
+/// once, in any order, by where they start.
 struct FragmentFile {
+    /// Where a record is in the file.
+    struct Record: Sendable {
+        let offset: UInt64
+        let length: Int
+    }
+
     let path: String
     private let handle: FileHandle
     private var buffer: [UInt8] = []
+    private var written: UInt64 = 0
 
     init(_ path: String) throws(ReportFileError) {
         self.path = path
@@ -97,17 +101,23 @@ struct FragmentFile {
         self.handle = handle
     }
 
-    mutating func append(key: String, _ first: String, _ second: String) {
-        for part in [key, first, second] {
+    /// Appends a record of `parts`; returns where it is.
+    mutating func append(_ parts: [String]) -> Record {
+        let offset = written + UInt64(buffer.count)
+        let start = buffer.count
+        for part in parts {
             buffer.append(contentsOf: "\(part.utf8.count)\n".utf8)
             buffer.append(contentsOf: part.utf8)
         }
+        let record = Record(offset: offset, length: buffer.count - start)
         if buffer.count >= 1 << 20 { flush() }
+        return record
     }
 
     private mutating func flush() {
         guard !buffer.isEmpty else { return }
         handle.write(Data(buffer))
+        written += UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -116,36 +126,29 @@ struct FragmentFile {
         try handle.close()
     }
 
-    /// Every record in order, read a megabyte at a time.
-    func forEach(_ body: (String, String, String) throws -> Void) throws {
+    /// The records, in the order given, each as its parts.
+    func read(_ records: [Record], _ body: ([String]) throws -> Void) throws {
         guard let reader = FileHandle(forReadingAtPath: path) else {
             throw ReportFileError(path: path, message: "cannot be read")
         }
         defer { try? reader.close() }
-        var pending: [UInt8] = []
-        var start = 0
-        var parts: [String] = []
-        func nextPart() -> String? {
-            guard let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")),
-                let length = Int(String(decoding: pending[start..<newline], as: UTF8.self)),
-                pending.count - (newline + 1) >= length
-            else { return nil }
-            let text = String(decoding: pending[(newline + 1)..<(newline + 1 + length)], as: UTF8.self)
-            start = newline + 1 + length
-            return text
-        }
-        while true {
-            while let part = nextPart() {
-                parts.append(part)
-                if parts.count == 3 {
-                    try body(parts[0], parts[1], parts[2])
-                    parts.removeAll(keepingCapacity: true)
-                }
+        for record in records {
+            try reader.seek(toOffset: record.offset)
+            let bytes = Array(try reader.read(upToCount: record.length) ?? Data())
+            guard bytes.count == record.length else {
+                throw ReportFileError(path: path, message: "ends before the record at \(record.offset)")
             }
-            pending.removeFirst(start)
-            start = 0
-            guard let chunk = try reader.read(upToCount: 1 << 20), !chunk.isEmpty else { break }
-            pending.append(contentsOf: chunk)
+            var parts: [String] = []
+            var start = 0
+            while start < bytes.count {
+                guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")),
+                    let length = Int(String(decoding: bytes[start..<newline], as: UTF8.self)),
+                    newline + 1 + length <= bytes.count
+                else { throw ReportFileError(path: path, message: "has a broken record at \(record.offset)") }
+                parts.append(String(decoding: bytes[(newline + 1)..<(newline + 1 + length)], as: UTF8.self))
+                start = newline + 1 + length
+            }
+            try body(parts)
         }
     }
 }

@@ -3,7 +3,7 @@ import LenientJSON
 /// One page of a `report.json`, as the HTML report shows it. Reads both shapes: a crawl's page
 /// (the analysis under `markup`) and a `validate` page (the analysis at the top level).
 struct ReportPage: Sendable {
-    /// The page's position in the report; its anchor is `p-<index>`.
+    /// The page's position in the report (0-based); it is shown as `number`.
     let index: Int
     let json: JSONValue
     /// The page analysis: `markup` of a crawl page, the page itself for `validate`.
@@ -15,7 +15,17 @@ struct ReportPage: Sendable {
         self.analysis = json["markup"] ?? json
     }
 
-    var anchor: String { "p-\(index)" }
+    /// The number the report shows for the page (its position in report.json, from 1).
+    var number: Int { index + 1 }
+
+    /// `p-<number>`: the fragment matches the number on screen.
+    var anchor: String { "p-\(number)" }
+
+    /// The page list's order: most errors first, then most warnings, then most info, then by
+    /// number.
+    static func listedBefore(_ a: ReportPage, _ b: ReportPage) -> Bool {
+        a.counts.listOrder(number: a.number) < b.counts.listOrder(number: b.number)
+    }
 
     var url: String { json["url"]?.stringValue ?? json["file"]?.stringValue ?? "(page \(index + 1))" }
 
@@ -91,6 +101,22 @@ struct SeverityCounts: Sendable, Hashable {
 
     /// The most severe level present, or `none`.
     var worst: String { error > 0 ? "error" : warning > 0 ? "warning" : info > 0 ? "info" : "none" }
+
+    /// The sort key of the page list: more severe pages first, then by number.
+    func listOrder(number: Int) -> ListOrder {
+        ListOrder(error: -error, warning: -warning, info: -info, number: number)
+    }
+
+    struct ListOrder: Comparable, Sendable {
+        let error: Int
+        let warning: Int
+        let info: Int
+        let number: Int
+
+        static func < (a: ListOrder, b: ListOrder) -> Bool {
+            (a.error, a.warning, a.info, a.number) < (b.error, b.warning, b.info, b.number)
+        }
+    }
 
     /// The levels present, space-separated (for `data-severities`).
     var present: String {

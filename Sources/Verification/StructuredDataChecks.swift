@@ -48,8 +48,10 @@ struct StructuredDataChecks: PageRuleGroup {
                     ? "nothing could be recovered, so the script is ignored"
                     : "SpotCheck recovered it leniently, but strict JSON-LD processors ignore the whole script"
                 let more = errors.count > 1 ? " (and \(errors.count - 1) more problem(s))" : ""
+                // The line the first error is on, not the script tag (which may be far above it).
+                let broken = Self.line(in: script.text, at: first.byteOffset)
                 flag(
-                    .sd001, first.line, excerpt,
+                    .sd001, first.line, broken.isEmpty ? excerpt : broken,
                     "the JSON-LD script at line \(script.line) is not valid JSON: line \(first.line), column \(first.column): \(first.reason)\(more); \(outcome)"
                 )
             }
@@ -77,6 +79,29 @@ struct StructuredDataChecks: PageRuleGroup {
                 }
             }
         }
+    }
+
+    /// The line of `text` that holds the UTF-8 offset `offset`, without its indentation; around
+    /// the offset at most `limit` characters of it (a minified script is one long line), each cut
+    /// marked with `…`. Empty when the line is blank or the offset is outside the text.
+    static func line(in text: String, at offset: Int, limit: Int = 120) -> String {
+        let bytes = Array(text.utf8)
+        guard offset >= 0, offset <= bytes.count else { return "" }
+        func isBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+        var start = offset
+        while start > 0, !isBreak(bytes[start - 1]) { start -= 1 }
+        var end = offset
+        while end < bytes.count, !isBreak(bytes[end]) { end += 1 }
+        var before = String(decoding: bytes[start..<offset], as: UTF8.self).drop { $0.isWhitespace }
+        var after = Substring(String(decoding: bytes[offset..<end], as: UTF8.self))
+        while let last = after.last, last.isWhitespace { after.removeLast() }
+        if before.count + after.count <= limit { return String(before + after) }
+        let half = limit / 2
+        var head = String(before.suffix(max(half, limit - after.count)))
+        if head.count < before.count { head = "…" + head }
+        var tail = String(after.prefix(max(half, limit - before.count)))
+        if tail.count < after.count { tail += "…" }
+        return head + tail
     }
 
     /// Whether a `@context` is schema.org: the IRI `http(s)://schema.org[/]` (or its context

@@ -1,6 +1,8 @@
+import Foundation
 import MarkupExtraction
 import Testing
-import Verification
+
+@testable import Verification
 
 extension FixtureSiteRuleTests {
     /// The structured-data rules each fixture page must trigger (Fixtures/html/MANIFEST.md).
@@ -31,6 +33,46 @@ struct StructuredDataRuleTests {
         let separator = members.isEmpty ? "" : ", "
         return #"<script type="application/ld+json">{"@context": "https://schema.org", "@type": ""#
             + type + "\"" + separator + members + "}</script>"
+    }
+
+    /// The SD001 findings (line, excerpt) of a page.
+    static func sd001(_ html: String) -> [(line: Int, excerpt: String)] {
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/a")
+        return PageVerifier().verify(page).filter { $0.ruleID == "SD001" }.map { ($0.line, $0.excerpt) }
+    }
+
+    @Test func sd001QuotesTheBrokenLineNotTheScriptTag() throws {
+        func fixture(_ name: String) throws -> String {
+            try String(
+                contentsOf: FixtureSiteRuleTests.root.appendingPathComponent("broken/\(name)"), encoding: .utf8)
+        }
+        // The trailing comma after aggregateRating (line 52), not `<script …>` (line 26).
+        let trailing = Self.sd001(try fixture("jsonld-trailing-comma.html"))
+        #expect(trailing.map(\.line) == [52])
+        #expect(trailing.map(\.excerpt) == ["},"])
+        // The unescaped quote in block 2's description (line 61).
+        let unrecoverable = Self.sd001(try fixture("jsonld-unrecoverable.html"))
+        #expect(unrecoverable.map(\.line) == [61])
+        #expect(unrecoverable.first?.excerpt.hasPrefix(#""description": "Woody shouts "Reach for the sky!""#) == true)
+        // A minified script is one line: the excerpt is the part around the error.
+        let members = (1...40).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        let minified = Self.sd001(
+            #"<script type="application/ld+json">{"@context": "https://schema.org", "#
+                + members + #", "@type": "Thing",, "z": 1}</script>"#)
+        let excerpt = try #require(minified.first?.excerpt)
+        #expect(excerpt.hasPrefix("…") && excerpt.contains(#""@type": "Thing",, "z": 1}"#) && excerpt.count <= 122)
+        // A script with nothing in it has no line to quote: the tag is named.
+        #expect(
+            Self.sd001(#"<script type="application/ld+json">  </script>"#).map(\.excerpt) == [
+                #"<script type="application/ld+json"> (line 1)"#
+            ])
+    }
+
+    @Test(arguments: [
+        (text: "a\nbb,\ncc", offset: 4, line: "bb,"), ("  x  ", 2, "x"), ("abc", 3, "abc"), ("a\n\nb", 2, ""),
+    ])
+    func theLineAroundAnOffset(text: String, offset: Int, line: String) {
+        #expect(StructuredDataChecks.line(in: text, at: offset) == line)
     }
 
     @Test(
