@@ -92,6 +92,8 @@ struct FragmentFile {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     private var written: UInt64 = 0
+    /// The first write that failed (a full disk), thrown by `close()`.
+    private var failure: ReportFileError?
 
     init(_ path: String) throws(ReportFileError) {
         self.path = path
@@ -115,8 +117,12 @@ struct FragmentFile {
     }
 
     private mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        guard !buffer.isEmpty, failure == nil else { return }
+        do {
+            try handle.write(contentsOf: Data(buffer))
+        } catch {
+            failure = ReportFileError(path: path, message: "cannot be written (\(PartialFile.reason(error)))")
+        }
         written += UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
     }
@@ -124,6 +130,7 @@ struct FragmentFile {
     mutating func close() throws {
         flush()
         try handle.close()
+        if let failure { throw failure }
     }
 
     /// The records, in the order given, each as its parts.

@@ -101,29 +101,12 @@ public struct ReportFiles: Sendable {
             throw ReportFileError(path: source, message: "not JSON, so index.html cannot be made from it")
         }
         let path = (folder as NSString).appendingPathComponent("index.html")
-        let partial = path + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: nil),
-            let handle = FileHandle(forWritingAtPath: partial)
-        else { throw ReportFileError(path: partial, message: "cannot be written") }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20)
+        // PartialFile: buffered, a failed write (a full disk) thrown at commit, never half a file.
+        let file = try PartialFile(path)
         var html = HTMLReport(report: report)
         html.baseline = baseline
-        html.render { piece in
-            buffer.append(contentsOf: piece.utf8)
-            if buffer.count >= 1 << 20 {
-                handle.write(Data(buffer))
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        handle.write(Data(buffer))
-        do {
-            try handle.close()
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partial, toPath: path)
-        } catch {
-            throw ReportFileError(path: path, message: "cannot be written (\(error.localizedDescription))")
-        }
+        html.render { piece in file.write(piece) }
+        try file.commit()
         return path
     }
 
