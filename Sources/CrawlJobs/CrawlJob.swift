@@ -213,9 +213,6 @@ public struct CrawlJob: Sendable {
             outcome.skippedByReason[member.key] = member.value.intValue ?? 0
         }
         outcome.maximumPages = settings.maximumPages
-        if settings.ignore != nil {
-            outcome.ignored = (try? store.skippedURLs())?.count { $0.reason == SkipReason.ignored.rawValue } ?? 0
-        }
         let answered = written.totals.byStatus.contains { $0.key != "none" && $0.value > 0 }
         if !answered, !request.resume {
             // Nothing could be fetched, not even the seed (skipped, or no HTTP answer: a timeout):

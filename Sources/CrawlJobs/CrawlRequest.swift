@@ -106,7 +106,7 @@ public struct CrawlOutcome: Sendable {
     /// `--max-pages`: with `skippedByReason["budget"]`, whether the page budget cut the crawl short.
     public var maximumPages = 0
     /// URLs skipped because they are on the ignore list (`CrawlSettings.ignore`).
-    public var ignored = 0
+    public var ignored: Int { skippedByReason[SkipReason.ignored.rawValue] ?? 0 }
     /// How the findings matched `--baseline` (nil without one).
     public var baselineMatch: BaselineMatch?
 

@@ -83,17 +83,6 @@ public struct CrawlReportWriter: Sendable {
                 ruleSeverities[finding.ruleID] = finding.severity
             }
         }
-
-        /// The rules with the most findings, most severe first, then by count (at most `limit`).
-        public func topRules(limit: Int) -> [(rule: String, severity: Severity, count: Int)] {
-            let rules = findingsByRule.map {
-                (rule: $0.key, severity: ruleSeverities[$0.key] ?? .info, count: $0.value)
-            }
-            let ordered = rules.sorted {
-                ($0.severity, $0.count, $1.rule) > ($1.severity, $1.count, $0.rule)
-            }
-            return Array(ordered.prefix(limit))
-        }
     }
 
     /// What `write(into:)` wrote: the report's path, its totals, the site-level findings and,

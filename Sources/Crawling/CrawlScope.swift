@@ -57,30 +57,7 @@ public struct CrawlScope: Sendable, Hashable {
 
     /// `*` matches any run of characters (including none); the rest matches literally.
     public static func glob(_ pattern: String, matches text: String) -> Bool {
-        let pattern = Array(pattern.utf8)
-        let text = Array(text.utf8)
-        var p = 0
-        var t = 0
-        var star: Int?
-        var resume = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == UInt8(ascii: "*") {
-                star = p
-                resume = t
-                p += 1
-            } else if p < pattern.count, pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if let star {
-                p = star + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.count
+        IgnoreList.wildcard(Array(pattern.utf8), matches: Array(text.utf8))
     }
 }
 

@@ -78,8 +78,9 @@ public struct IgnoreList: Sendable, Hashable {
         return match(pattern.dropFirst(), path.dropFirst())
     }
 
-    /// `*` matches any run of characters (including none); the rest matches itself.
-    static func wildcard(_ pattern: [UInt8], matches text: [UInt8]) -> Bool {
+    /// `*` matches any run of characters (including none); the rest matches itself. The one glob
+    /// matcher of the project: `CrawlScope`'s --include/--exclude patterns use it too.
+    public static func wildcard(_ pattern: [UInt8], matches text: [UInt8]) -> Bool {
         var p = 0
         var t = 0
         var star: Int?

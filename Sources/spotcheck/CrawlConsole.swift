@@ -135,7 +135,11 @@ struct CrawlSummaryText {
     /// The rules with most findings (with a baseline: most new findings), most severe first.
     var topRules: [String] {
         if let match = outcome.baselineMatch { return TopRules.lines(match.newByRule) }
-        return outcome.totals.topRules(limit: TopRules.count).map(TopRules.line)
+        let totals = outcome.totals
+        return TopRules.lines(
+            totals.findingsByRule.reduce(into: [:]) { ranked, rule in
+                ranked[rule.key] = (totals.ruleSeverities[rule.key] ?? .info, rule.value)
+            })
     }
 
     /// `not crawled: 120 URLs (scope ×100, robots ×20)`, or nil.
