@@ -89,6 +89,8 @@ static int sc_classify_attribute(const char *name) {
     switch (name[0]) {
     case 'a':
         if (strcmp(name, "about") == 0) return SC_ATTR_ABOUT;
+        if (strcmp(name, "app-id") == 0) return SC_ATTR_APP_ID;
+        if (strcmp(name, "app-argument") == 0) return SC_ATTR_APP_ARGUMENT;
         break;
     case 'c':
         if (strcmp(name, "content") == 0) return SC_ATTR_CONTENT;

@@ -14,7 +14,8 @@ enum LocalEntrySources {
             switch result {
             case .success(.item(let item)): entries.append(.item(item))
             case .success(.activity(let record)): entries.append(.activity(record.activity))
-            case .success(.clientState): break
+            case .success(.clientState(let indexName, let state)):
+                entries.append(.clientState(indexName: indexName, bytes: state.count))
             case .failure(let problem): skipped("\(path): \(position): \(problem.message) (skipped)")
             }
         }

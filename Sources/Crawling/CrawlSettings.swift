@@ -53,6 +53,9 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// `--header`/`--basic-auth`: the header names sent and the origins they went to. The values
     /// are never stored (nor reported): `--resume` needs them passed again.
     public var credentials: CredentialRecord?
+    /// `--marketing-url`: the app's marketing and support URLs in App Store Connect, where Applebot
+    /// learns of the site (IX011). Nil or empty: not checked.
+    public var marketingURLs: [String]?
 
     /// SpotCheck's version: what `--version` prints, the default User-Agent sends and SARIF's
     /// driver names.

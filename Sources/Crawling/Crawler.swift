@@ -180,6 +180,11 @@ public struct Crawler: Sendable {
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))
+        if let marketingURLs = settings.marketingURLs, !marketingURLs.isEmpty {
+            let check = MarketingPageCheck(
+                fetcher: fetcher, scope: scope, verifier: verifier, maximumRedirects: settings.maximumRedirects)
+            await check.checkAll(marketingURLs, store: store, clock: clock)
+        }
         var loop = RunLoop(
             settings: settings, store: store, robots: robots, processor: processor, scope: scope, mapping: mapping,
             clock: clock, started: started, progress: progress, notices: notices, frontier: frontier)

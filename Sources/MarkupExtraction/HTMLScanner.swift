@@ -13,6 +13,7 @@ enum AttributeName: Int {
     case itemscope, itemprop, itemtype, itemid, itemref, property, name, content, typeof, vocab
     case resource, prefix, about, rel, href, src, lang, type, datetime, value, data, charset
     case httpEquiv, datatype, xmlLang, rev, role
+    case appID, appArgument
 }
 
 /// A start tag as the scanner reports it. Only valid inside `HTMLEventSink.startElement`.

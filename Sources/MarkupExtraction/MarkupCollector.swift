@@ -8,6 +8,9 @@ final class MarkupCollector {
         var property: String?
         var httpEquiv: String?
         var content: String?
+        /// Smart App Banner parameters written as attributes beside `content` (`app-argument="…"`),
+        /// which Safari ignores: name and value, in the scanner's order.
+        var bannerParameterAttributes: [SmartAppBanner.Parameter] = []
         var line: Int
         var section: DocumentSection
     }
@@ -131,11 +134,14 @@ final class MarkupCollector {
             break
         case .meta:
             if element.has(.name) || element.has(.property) || element.has(.httpEquiv) {
+                let strayParameters = [(AttributeName.appID, "app-id"), (.appArgument, "app-argument")].compactMap {
+                    attribute, key in element.value(attribute).map { SmartAppBanner.Parameter(key: key, value: $0) }
+                }
                 metas.append(
                     MetaRecord(
                         name: element.value(.name), property: element.value(.property),
-                        httpEquiv: element.value(.httpEquiv), content: element.value(.content), line: element.line,
-                        section: element.section))
+                        httpEquiv: element.value(.httpEquiv), content: element.value(.content),
+                        bannerParameterAttributes: strayParameters, line: element.line, section: element.section))
             }
         case .link:
             if let rel = element.value(.rel), let href = element.value(.href) {

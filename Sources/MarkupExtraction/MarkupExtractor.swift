@@ -197,6 +197,7 @@ public struct MarkupExtractor: Sendable {
                     var oddities: [SmartAppBanner.Oddity] = []
                     if attribute == .property { oddities.append(.writtenWithProperty) }
                     if key != lowered { oddities.append(.nameNotLowercase(key)) }
+                    oddities += meta.bannerParameterAttributes.map { .parameterAsAttribute($0) }
                     page.smartAppBanners.append(
                         SmartAppBanner(
                             content: meta.content ?? "", line: meta.line, section: section, oddities: oddities))

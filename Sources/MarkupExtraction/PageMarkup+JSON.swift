@@ -130,6 +130,8 @@ extension SmartAppBanner.Oddity: CustomStringConvertible {
         case .duplicateKey(let key, let ignored): "duplicate \"\(key)\" (ignored value \"\(ignored)\")"
         case .commaInAppArgument: "app-argument contains ',' (re-joined; write %2C)"
         case .missingComma: "parameters separated by whitespace instead of ','"
+        case .parameterAsAttribute(let parameter):
+            "\(parameter.key)=\"\(parameter.value)\" is an attribute of its own, outside content"
         }
     }
 }

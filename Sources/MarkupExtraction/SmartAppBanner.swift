@@ -29,6 +29,9 @@ public struct SmartAppBanner: Sendable, Hashable {
         case commaInAppArgument
         /// Parameters separated by whitespace instead of a comma (`a=1 b=2`).
         case missingComma
+        /// A parameter written as an attribute of its own (`app-argument="…"` beside `content`);
+        /// Safari reads only `content`, so the value is not part of the banner.
+        case parameterAsAttribute(Parameter)
     }
 
     public static let knownKeys = [

@@ -8,7 +8,8 @@ public struct AnalyzedPage: Sendable {
     public var input: PageInput
     public var markup: PageMarkup
     public var attributes: PageAttributes
-    /// The rule findings, when the analyzer has a verifier (`validate`, `crawl`; not `extract`).
+    /// The page-level rule findings, when the analyzer has a verifier (`validate`, `crawl`, and
+    /// `extract` unless `--no-findings`).
     public var findings: [Finding]?
     /// Whether the page can reach the public index, and which conditions fail.
     public var candidacy: Candidacy
@@ -31,7 +32,8 @@ public struct AnalyzedPage: Sendable {
             candidacy: checked.candidacy)
     }
 
-    /// The page in the `extract` contract, with the attribute set, its provenance and deep links.
+    /// The page in the `extract` contract, with the attribute set, its provenance, deep links and,
+    /// when checked, its findings (validate's report.json shows pages the same way).
     public var json: JSONObject {
         var object = markup.contractJSON
         object.append("file", .string(input.path))
@@ -41,6 +43,7 @@ public struct AnalyzedPage: Sendable {
         object.append("provenance", attributes.provenanceJSON)
         object.append("deepLinks", attributes.deepLinksJSON)
         object.append("appStoreIDs", attributes.appStoreIDsJSON)
+        if let findings { object.append("findings", .array(findings.map { .object($0.json) })) }
         return object
     }
 }

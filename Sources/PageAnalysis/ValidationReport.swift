@@ -62,14 +62,7 @@ public struct ValidationReport: Sendable {
                 }))
         object.append(
             "pages",
-            .array(
-                pages.map { page in
-                    var object = page.json
-                    if let findings = page.findings {
-                        object.append("findings", .array(findings.map { .object($0.json) }))
-                    }
-                    return .object(object)
-                }))
+            .array(pages.map { .object($0.json) }))
         object.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
         return .object(object)
     }

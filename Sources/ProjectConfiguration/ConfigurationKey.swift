@@ -97,6 +97,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         ConfigurationKey("includeMarkup", .flag, [.crawl, .report]),
         ConfigurationKey("items", .path, [.crawl]),
         ConfigurationKey("index", .path, [.crawl]),
+        ConfigurationKey("marketingUrl", .strings, [.crawl]),
         // validate: how pages are read
         ConfigurationKey("baseUrl", .string, [.validate]),
         ConfigurationKey("jobs", .integer, [.validate]),

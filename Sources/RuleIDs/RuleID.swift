@@ -351,6 +351,10 @@ public enum RuleID: String, CaseIterable, Sendable, Comparable, Codable, CustomS
     case ix014 = "IX014"
     /// TW006 (info): `twitter:url` differs from the canonical URL after normalization.
     case tw006 = "TW006"
+    /// SAB023 (error): `apple-itunes-app` written with `property=` and no `<meta name="apple-itunes-app">` on the page: the banner is specified as a `name=` meta tag, so Safari shows no banner.
+    case sab023 = "SAB023"
+    /// SAB024 (warning): A banner parameter (`app-argument`, `app-id`) written as an attribute of its own beside `content`: the parameters are read from `content` only, so the value is ignored.
+    case sab024 = "SAB024"
 
     /// The id's text, e.g. `SAB003`.
     public var description: String { rawValue }

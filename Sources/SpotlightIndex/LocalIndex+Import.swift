@@ -61,6 +61,14 @@ extension LocalIndex {
                                     ))
                                 break
                             }
+                            guard state.count <= maximumClientStateBytes else {
+                                skipped.append(
+                                    RecordProblem(
+                                        position: position,
+                                        "clientState: \(state.count) bytes; Core Spotlight takes less than 250 (AS016)")
+                                )
+                                break
+                            }
                             try writer.setClientState(state, index: target)
                         }
                         afterRecord(records)

@@ -73,11 +73,9 @@ extension LocalRecord {
             guard let text = state.stringValue else {
                 throw RecordProblem("clientState: expected a string, found \(state.kindName)")
             }
+            // The size is judged where it matters: `index import` refuses 250 bytes or more, and a
+            // crawl's `--items` reports it as AS016 beside the app's other entries.
             let bytes = Array(text.utf8)
-            guard bytes.count <= maximumClientStateBytes else {
-                throw RecordProblem(
-                    "clientState: \(bytes.count) bytes; Core Spotlight takes less than 250 (AS016)")
-            }
             let name = try fields.string("indexName")
             if let name, name.isEmpty { throw RecordProblem("indexName: must not be empty") }
             self = .clientState(indexName: name, state: bytes)

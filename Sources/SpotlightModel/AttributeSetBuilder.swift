@@ -1,4 +1,5 @@
 public import MarkupExtraction
+import URLNormalization
 
 /// Where a value came from: the markup source (`og:title`, `json-ld Movie.name`, `<title>` …) and
 /// its line.
@@ -24,6 +25,16 @@ public struct Provenance: Sendable, Hashable, Codable {
 public struct DeepLink: Sendable, Hashable, Codable {
     public var url: String
     public var source: ValueSource
+
+    /// True for a link to the App Store rather than into the app (`https://apps.apple.com/app/id…`,
+    /// `itunes.apple.com`, `itms-apps://…`): it opens the store page, never the content, so it is
+    /// no deep link (reference §2.6: the deep link opens the content in the app).
+    public static func isAppStoreLink(_ url: String) -> Bool {
+        guard let parsed = URLParser.parse(url) else { return false }
+        if ["itms", "itms-apps", "itms-appss"].contains(parsed.scheme) { return true }
+        guard parsed.isCrawlable, let host = parsed.host else { return false }
+        return ["apps.apple.com", "itunes.apple.com"].contains(host)
+    }
 }
 
 /// What the builder made of one page.
@@ -318,7 +329,7 @@ public struct AttributeSetBuilder: Sendable {
         var deepLinks: [DeepLink] = []
         var appStoreIDs: [DeepLink] = []
         for banner in page.smartAppBanners {
-            if let argument = banner.appArgument, !argument.isEmpty {
+            if let argument = banner.appArgument, !argument.isEmpty, !DeepLink.isAppStoreLink(argument) {
                 deepLinks.append(
                     DeepLink(
                         url: argument, source: ValueSource(source: "apple-itunes-app app-argument", line: banner.line)))
@@ -329,7 +340,7 @@ public struct AttributeSetBuilder: Sendable {
             }
         }
         for key in ["al:iphone:url", "al:ipad:url", "al:ios:url", "twitter:app:url:iphone", "twitter:app:url:ipad"] {
-            if let tag = page.appLinksValue(key) ?? page.twitterValue(key) {
+            if let tag = page.appLinksValue(key) ?? page.twitterValue(key), !DeepLink.isAppStoreLink(tag.content) {
                 deepLinks.append(DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line)))
             }
         }

@@ -73,6 +73,26 @@ public enum ISO8601 {
         return SpotlightDate(text: trimmed, secondsSince1970: instant, timeZoneOffset: offset, hasTime: hasTime)
     }
 
+    /// The verifier's reading (SD016, OG017): a date as `date(_:)` reads it, but only in the form
+    /// the reference gives (`[-]CCYY-MM-DDThh:mm:ss[Z|(+|-)hh:mm]`, with a date alone, reduced
+    /// precision and fractions of a second allowed): a `T` between date and time, never a space,
+    /// and an offset written `±hh:mm`. The builder stays lenient (`date(_:)`); the verdict on a
+    /// form is the same whichever syntax wrote it.
+    public static func conformingDate(_ text: String) -> SpotlightDate? {
+        let trimmed = text.trimmingWhitespace()
+        guard let date = date(trimmed) else { return nil }
+        guard date.hasTime else { return date }
+        let bytes = Array(trimmed.utf8)
+        guard bytes.count > 10, bytes[10] == UInt8(ascii: "T") else { return nil }
+        // The zone: `Z`, or `±hh:mm` as the last six bytes; none for a local time.
+        let timeStart = 11
+        guard let sign = bytes[timeStart...].firstIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
+        else { return date }
+        let zone = bytes[sign...]
+        guard zone.count == 6, zone[sign + 3] == UInt8(ascii: ":") else { return nil }
+        return date
+    }
+
     /// Parses an ISO 8601 duration (`PT1H55M`, `P1DT2H`, `PT90S`, `P2W`) into seconds. Years and
     /// months count 365 and 30 days.
     public static func duration(_ text: String) -> Double? {

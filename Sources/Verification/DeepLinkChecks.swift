@@ -25,6 +25,10 @@ struct DeepLinkChecks: PageRuleGroup {
             case .noFile(let reason)?: message += ", and no usable AASA file (\(reason))"
             case .handled?, nil: break
             }
+            if let store = storeLinks.first {
+                message +=
+                    "; \(store.key) is an App Store link (\(store.url), line \(store.line)), which opens the store page, not the content"
+            }
             report(.dl001, 0, "", message)
             return
         }
@@ -66,6 +70,22 @@ struct DeepLinkChecks: PageRuleGroup {
                 "only custom-scheme deep links (\(custom.map(\.url).joined(separator: ", "))); no https link the app handles as a universal link"
             )
         }
+    }
+}
+
+extension DeepLinkChecks {
+    /// The page's would-be deep links that point at the App Store (`DeepLink.isAppStoreLink`),
+    /// which the attribute set does not count as deep links.
+    var storeLinks: [(key: String, url: String, line: Int)] {
+        let banners = page.smartAppBanners.compactMap { banner in
+            banner.appArgument.map { (key: "apple-itunes-app app-argument", url: $0, line: banner.line) }
+        }
+        let keys: Set = [
+            "al:iphone:url", "al:ipad:url", "al:ios:url", "twitter:app:url:iphone", "twitter:app:url:ipad",
+        ]
+        let tags = (page.appLinks + page.twitter).filter { keys.contains($0.key.lowercased()) }
+            .map { (key: $0.key, url: $0.content, line: $0.line) }
+        return (banners + tags).filter { DeepLink.isAppStoreLink($0.url) }
     }
 }
 

@@ -7,12 +7,17 @@ import URLNormalization
 public enum LocalEntry: Sendable, Hashable {
     case item(SearchableItem)
     case activity(UserActivity)
+    /// A batch's client state as the export records it (`{"clientState": "…", "indexName": "…"}`):
+    /// `indexName` nil is the default index. Joined to no page; checked by AS016.
+    case clientState(indexName: String?, bytes: Int)
 
-    /// How reports name it: the item's `uniqueIdentifier`, or `activity <type> "<title>"`.
+    /// How reports name it: the item's `uniqueIdentifier`, `activity <type> "<title>"`, or
+    /// `client state of <index>`.
     public var name: String {
         switch self {
         case .item(let item): item.uniqueIdentifier
         case .activity(let activity): "activity \(activity.activityType)\(activity.title.map { " \"\($0)\"" } ?? "")"
+        case .clientState(let indexName, _): "client state of \(indexName.map { "index \($0)" } ?? "the default index")"
         }
     }
 
@@ -20,6 +25,7 @@ public enum LocalEntry: Sendable, Hashable {
         switch self {
         case .item(let item): item.attributeSet
         case .activity(let activity): activity.contentAttributeSet
+        case .clientState: nil
         }
     }
 
@@ -104,8 +110,11 @@ public struct LocalItemLinker: Sendable, RuleGroup {
 
     static let rules: Set<RuleID> = [
         .as001, .as002, .as003, .as004, .as005, .as006, .as007, .as008, .as009, .as010, .as011, .as012,
-        .as013, .as014, .as015,
+        .as013, .as014, .as015, .as016,
     ]
+
+    /// Core Spotlight keeps a client state of less than 250 bytes (`CSSearchableIndex.h`).
+    public static let maximumClientStateBytes = 249
 
     public init(verifier: PageVerifier = PageVerifier(), now: Double) {
         self.verifier = verifier
@@ -145,6 +154,7 @@ public struct LocalItemLinker: Sendable, RuleGroup {
         var deferredActivities: [(LocalEntry, String)] = []
         for entry in entries {
             checkEntry(entry, itemIDs: itemIDs, flag: flag)
+            if case .clientState = entry { continue }
             var matched: (LinkablePage, String)?
             var missing: (String, String)?
             for (field, value) in entry.joinKeys {
@@ -280,6 +290,16 @@ public struct LocalItemLinker: Sendable, RuleGroup {
                     .as014, entry, nil,
                     "isUpdate is set for \(item.uniqueIdentifier), which is not indexed: the update is dropped")
             }
+        case .clientState(let indexName, let bytes):
+            if indexName == nil {
+                flag(
+                    .as016, entry, nil,
+                    "a client state is recorded for the default index: defaultSearchableIndex does not support batches (beginIndexBatch/endIndexBatch); use a named CSSearchableIndex"
+                )
+            }
+            if bytes > Self.maximumClientStateBytes {
+                flag(.as016, entry, nil, "the client state is \(bytes) bytes; Core Spotlight takes less than 250")
+            }
         case .activity(let activity):
             if activity.keywords.count > 5 {
                 flag(.as013, entry, nil, "\(activity.keywords.count) keywords; Apple suggests 3 to 5")
@@ -356,5 +376,7 @@ extension RuleCatalogue {
         .as013: "Keep 3 to 5 keywords per item.",
         .as014: "Index the item without isUpdate first; updates of absent items are dropped.",
         .as015: "Do not mark content eligible for public indexing when its page is not publicly indexable.",
+        .as016:
+            "Batch on a named CSSearchableIndex (not defaultSearchableIndex) and keep its client state under 250 bytes (an offset or a token, not a payload).",
     ]
 }

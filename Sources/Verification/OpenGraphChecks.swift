@@ -67,10 +67,17 @@ struct OpenGraphChecks: PageRuleGroup {
 
     // MARK: OG001–OG004
 
-    /// Only on pages that use Open Graph: "any non-marked up webpage should be treated as og:type
-    /// website" (ogp.me), and previews of such a page fall back to its `<title>` and text.
+    /// A page without any Open Graph tag gets one OG001 that says so (link previews will be
+    /// bare), not one finding per missing property; OG002–OG004 only on pages that use Open Graph
+    /// ("any non-marked up webpage should be treated as og:type website", ogp.me).
     private func checkRequiredProperties(_ report: (RuleID, Int, String, String) -> Void) {
-        guard let anchor = page.openGraph.first else { return }
+        guard let anchor = page.openGraph.first else {
+            report(
+                .og001, 0, "",
+                "the page has no Open Graph tags at all: link previews in Messages, Mail and social apps will be bare (no og:title, og:description or og:image)"
+            )
+            return
+        }
         let line = anchor.line
         let excerpt = Self.excerpt(anchor)
         let required: [(RuleID, String, String)] = [
@@ -150,8 +157,11 @@ struct OpenGraphChecks: PageRuleGroup {
         if key == "og:locale" || key == "og:locale:alternate", !Self.isLocale(value) {
             flag(.og015, tag, "\(key) \(quoted) is not language_TERRITORY (e.g. en_US)")
         }
-        if Self.dateTimeProperties.contains(key), !value.isEmpty, ISO8601.date(value) == nil {
-            flag(.og017, tag, "\(key) \(quoted) is not an ISO 8601 date or date-time (e.g. 2024-05-01T10:00:00Z)")
+        if Self.dateTimeProperties.contains(key), !value.isEmpty, ISO8601.conformingDate(value) == nil {
+            flag(
+                .og017, tag,
+                "\(key) \(quoted) is not an ISO 8601 date or date-time (e.g. 2024-05-01T10:00:00Z: a T between date and time, an offset as ±hh:mm)"
+            )
         }
         if Self.positiveIntegerProperties.contains(key), Self.positiveInt32(value) == nil {
             let unit = key.hasSuffix(":duration") ? " of seconds" : ""

@@ -31,5 +31,15 @@ extension RuleCatalogue {
             ownSection, .tw006, .info, #"`twitter:url` differs from the canonical URL after normalization."#,
             #"[I] SpotCheck"#
         ),
+        (
+            ownSection, .sab023, .error,
+            #"`apple-itunes-app` written with `property=` and no `<meta name="apple-itunes-app">` on the page: the banner is specified as a `name=` meta tag, so Safari shows no banner."#,
+            #"[I] SpotCheck, from the tag Promoting Apps with Smart App Banners shows (`<meta name="apple-itunes-app" …>`); whether Safari reads `property=` is not documented"#
+        ),
+        (
+            ownSection, .sab024, .warning,
+            #"A banner parameter (`app-argument`, `app-id`) written as an attribute of its own beside `content`: the parameters are read from `content` only, so the value is ignored."#,
+            #"[I] SpotCheck, from Promoting Apps with Smart App Banners ("comma-separated parameters" in `content`)"#
+        ),
     ]
 }

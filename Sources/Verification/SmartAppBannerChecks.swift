@@ -12,6 +12,7 @@ struct SmartAppBannerChecks: PageRuleGroup {
     static let rules: Set<RuleID> = [
         .sab001, .sab002, .sab003, .sab004, .sab005, .sab006, .sab007, .sab008, .sab009, .sab010,
         .sab011, .sab012, .sab013, .sab014, .sab015, .sab016, .sab017, .sab018, .sab019, .sab020, .sab022,
+        .sab023, .sab024,
     ]
 
     /// Calls `report(rule, line, excerpt, message)` for each broken rule.
@@ -19,6 +20,13 @@ struct SmartAppBannerChecks: PageRuleGroup {
         guard let banner = page.smartAppBanners.first else { return }
         let excerpt = "<meta name=\"apple-itunes-app\" content=\"\(banner.content)\">"
         func flag(_ id: RuleID, _ message: String) { report(id, banner.line, excerpt, message) }
+
+        if !page.smartAppBanners.contains(where: { !$0.oddities.contains(.writtenWithProperty) }) {
+            report(
+                .sab023, banner.line, "<meta property=\"apple-itunes-app\" content=\"\(banner.content)\">",
+                "apple-itunes-app is written with property= (line \(banner.line)) and the page has no <meta name=\"apple-itunes-app\">: the banner is a name= tag, so Safari shows none"
+            )
+        }
 
         for extra in page.smartAppBanners.dropFirst() {
             report(
@@ -58,6 +66,11 @@ struct SmartAppBannerChecks: PageRuleGroup {
                     "app-argument \"\(argument)\" looks percent-encoded as a whole; the app receives it undecoded")
             } else if !Self.isAbsoluteURL(argument) {
                 flag(.sab005, "app-argument \"\(argument)\" is not an absolute URL (no scheme, or it does not parse)")
+            } else if let bad = URLText.invalidPercentEncoding(argument) {
+                flag(
+                    .sab005,
+                    "app-argument \"\(argument)\" is not a valid URL: \"\(bad)\" is not percent-encoding (% and two hex digits)"
+                )
             } else if let parsed = URLParser.parse(argument), parsed.isCrawlable, parsed.path == "/",
                 parsed.query == nil
             {
@@ -126,6 +139,11 @@ struct SmartAppBannerChecks: PageRuleGroup {
                 flag(.sab019, "key \"\(key)\" is not lower-case")
             case .missingComma:
                 flag(.sab019, "two parameters without a comma between them")
+            case .parameterAsAttribute(let parameter):
+                flag(
+                    .sab024,
+                    "\(parameter.key)=\"\(parameter.value)\" is written as an attribute of its own; only the parameters inside content count, so it is ignored"
+                )
             default:
                 break
             }
@@ -172,6 +190,9 @@ extension RuleCatalogue {
         .sab019: "Write each parameter as key=value in lower case, separated by \", \", without spaces around \"=\".",
         .sab020: "Use the configured app's App Store ID, or check --app-id.",
         .sab022: "Remove affiliate-data unless you still rely on it; it is no longer documented.",
+        .sab023: "Write the tag as <meta name=\"apple-itunes-app\" content=\"app-id=…\">: name=, not property=.",
+        .sab024:
+            "Move the parameter into content: content=\"app-id=123456789, app-argument=https://…\" (comma and space between).",
     ]
 
     static let smartAppBannerPartly: [RuleID: String] = [

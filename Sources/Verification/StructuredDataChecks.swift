@@ -317,7 +317,7 @@ struct StructuredDataChecks: PageRuleGroup {
             } else if Self.date(value.text ?? "") == nil {
                 flag(
                     .sd016, line, excerpt,
-                    "\(name) \(value.written) on \(where_) is not an ISO 8601 date or date-time (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss with an optional zone)"
+                    "\(name) \(value.written) on \(where_) is not an ISO 8601 date or date-time (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss with an optional zone: Z or ±hh:mm)"
                 )
             }
         case "latitude", "longitude":
@@ -567,9 +567,7 @@ struct StructuredDataChecks: PageRuleGroup {
 
     /// An ISO 8601 date or date-time as schema.org writes them: `T` between date and time.
     static func date(_ text: String) -> SpotlightDate? {
-        let trimmed = text.trimmedWhitespace
-        if trimmed.count > 10, trimmed.dropFirst(10).first == " " { return nil }
-        return ISO8601.date(trimmed)
+        ISO8601.conformingDate(text)
     }
 
     static func isAbsoluteURL(_ text: String) -> Bool {

@@ -66,6 +66,11 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             if key.hasSuffix(":url"), key != "al:web:url" {
                 if !Self.isURL(tag.content) {
                     flag(.al003, tag, "\(key) \"\(tag.content)\" is not a URL")
+                } else if let bad = URLText.invalidPercentEncoding(tag.content) {
+                    flag(
+                        .al003, tag,
+                        "\(key) \"\(tag.content)\" is not a valid URL: \"\(bad)\" is not percent-encoding (% and two hex digits)"
+                    )
                 } else if let scheme = tag.content.split(separator: ":").first, scheme.contains("_") {
                     flag(.al003, tag, "\(key) scheme \"\(scheme)\" contains \"_\", which URL schemes may not")
                 }

@@ -8,4 +8,24 @@ enum URLText {
         }
         return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
+
+    /// The first `%` that does not start a percent-encoded octet (RFC 3986 §2.1: `%` and two hex
+    /// digits), with what follows it, e.g. `%u2026` (JavaScript's `escape`) or `%E2%8`; nil when
+    /// every `%` is followed by two hex digits.
+    static func invalidPercentEncoding(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
+            let octet = bytes[(index + 1)...].prefix(2)
+            if octet.count < 2 || !octet.allSatisfy(\.isHexDigitASCII) {
+                return String(decoding: bytes[index...].prefix(6), as: UTF8.self)
+            }
+        }
+        return nil
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigitASCII: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
+    }
 }

@@ -113,6 +113,14 @@ struct Crawl: AsyncParsableCommand {
 
     @OptionGroup var access: SiteAccessOptions
 
+    @Option(
+        parsing: .singleValue,
+        help: """
+            The app's marketing or support URL as App Store Connect lists it (repeatable): it must answer 200 and \
+            be, or link to, a page of the crawled site (IX011).
+            """)
+    var marketingURL: [String] = []
+
     @Flag(help: "Keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in report.json.")
     var includeMarkup = false
 
@@ -206,6 +214,7 @@ struct Crawl: AsyncParsableCommand {
             perHost: perHost, delay: delay, maximumDepth: depth, maximumPages: maxPages, userAgent: userAgent,
             maximumBodyBytes: maxBody, timeout: timeout, useSitemaps: !noSitemaps)
         settings.robotsRetryWait = robotsRetry
+        settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore
         var request = CrawlRequest(
             seed: seeds.first, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,

@@ -2,10 +2,12 @@ import ArgumentParser
 import LenientJSON
 import MarkupExtraction
 import PageAnalysis
+import Verification
 
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print each page's markup and attribute set as JSON (JSON Lines for several files).",
+        abstract:
+            "Print each page's markup, attribute set and page-level findings as JSON (JSON Lines for several files).",
         discussion: ExitStatus.help([.success, .inputUnreadable, .noInput, .usage]))
 
     @Option(help: "Output format (only json).")
@@ -16,6 +18,9 @@ struct Extract: ParsableCommand {
 
     @Flag(help: "Pretty-print (one file only).")
     var pretty = false
+
+    @Flag(help: "Leave out the page-level rule findings (extraction only, as extruct does).")
+    var noFindings = false
 
     @OptionGroup var extraction: ExtractionOptions
 
@@ -31,8 +36,11 @@ struct Extract: ParsableCommand {
     func run() throws {
         let (inputs, problems) = InputCollector(baseURL: baseURL).collect(files, allowFolders: false)
         for problem in problems { Console.log.error("\(problem)") }
-        let analyzer = PageAnalyzer(
+        var configured = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
+        // The page-level rules with the catalogue's severities (site rules need every page: validate).
+        if !noFindings { configured.verifier = PageVerifier() }
+        let analyzer = configured
         let output = StandardOutput()
         let pretty = self.pretty && inputs.count == 1
         let failures = FailureCounter()

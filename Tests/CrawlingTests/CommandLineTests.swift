@@ -140,4 +140,30 @@ struct CommandLineTests {
         #expect(rules.filter { $0["fromReference"]?.boolValue == true }.count == 153)
         #expect(rules.prefix(153).last?["id"]?.stringValue == "AS016")
     }
+
+    /// Issue 13 §6: `extract` carries the page-level findings (DESIGN.md's contract), the same ones
+    /// `validate` reports for the page; `--no-findings` leaves them out.
+    @Test func extractCarriesThePageLevelFindings() async throws {
+        let executable = try spotcheckExecutable()
+        let page = Self.fixtures + "/broken/sab-app-id-not-digits.html"
+        let base = ["--base-url", "https://www.example.com/broken/sab-app-id-not-digits.html"]
+        let extracted = try await runProcess(executable, ["extract"] + base + [page])
+        #expect(extracted.status == 0, "\(extracted.output)")
+        let object = try #require(JSONParser.parse(extracted.output, lenient: false).value)
+        let findings = try #require(object["findings"]?.arrayValue)
+        #expect(findings.contains { $0["rule"]?.stringValue == "SAB003" && $0["severity"]?.stringValue == "error" })
+        #expect(findings.allSatisfy { ($0["line"]?.intValue ?? 0) > 0 && $0["message"]?.stringValue != nil })
+
+        let folder = try temporaryFolder("cli-extract-findings")
+        let validated = try await runProcess(executable, ["validate"] + base + [page, "--output", folder, "--quiet"])
+        let report = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
+        let validatePage = JSONParser.parse(report, lenient: false).value?["pages"]?[0]
+        #expect(validated.status == 0, "\(validated.output)")
+        #expect(
+            validatePage?["findings"]?.arrayValue?.map { $0["rule"]?.stringValue }
+                == findings.map { $0["rule"]?.stringValue })
+
+        let bare = try await runProcess(executable, ["extract", "--no-findings"] + base + [page])
+        #expect(JSONParser.parse(bare.output, lenient: false).value?["findings"] == nil)
+    }
 }

@@ -102,6 +102,9 @@ struct ProjectConfigurationCLITests {
                 #expect(json["pages"]?[0]?["markup"] != nil)
             }),
         ConfiguredKey(
+            command: "crawl", key: "marketingUrl", value: #"["https://www.example.com/about.html"]"#,
+            check: setting("marketingURLs", is: ["https://www.example.com/about.html"])),
+        ConfiguredKey(
             command: "crawl", key: "items", value: #""items.json""#,
             check: { tmp, _ in
                 let json = try Self.report(tmp + "/out")

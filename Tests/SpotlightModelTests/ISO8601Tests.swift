@@ -45,6 +45,21 @@ struct ISO8601Tests {
         #expect(ISO8601.date(text) == nil)
     }
 
+    /// Issue 13 §4: the verifier's one reading (SD016 and OG017 alike) takes the reference's form
+    /// only, while the builder keeps reading the lenient forms pages write.
+    @Test(
+        "the verifier's form: a T before the time and an offset written ±hh:mm",
+        arguments: [
+            ("2016-04-25T23:37:17Z", true), ("2016-04-25T23:37:17+02:00", true), ("2016-04-25T23:37", true),
+            ("2016-04-25T23:37:17.250-05:30", true), ("2016-04-25", true), ("2016-04", true),
+            ("2016-04-25 23:37:17", false), ("2016-04-25T23:37:17+0000", false), ("2016-04-25T23:37:17+02", false),
+            ("2016-04-25t23:37:17z", false),
+        ])
+    func conformingDates(text: String, conforms: Bool) {
+        #expect(ISO8601.date(text) != nil, "the builder reads every form")
+        #expect((ISO8601.conformingDate(text) != nil) == conforms, "\(text)")
+    }
+
     @Test(
         "calendar-invalid dates and hours are rejected",
         arguments: ["2023-02-29", "2024-02-30", "2024-04-31", "2024-05-01T24:30"])

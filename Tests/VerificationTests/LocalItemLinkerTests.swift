@@ -116,4 +116,23 @@ struct LocalItemLinkerTests {
                 isEligibleForPublicIndexing: true))
         #expect(Self.link([activity], [blocked]).findings.map(\.ruleID).contains("AS015"))
     }
+
+    /// AS016 (issue 13): the export's client states: one of 250 bytes or more, or one recorded for
+    /// the default index (which has no batches). A client state is joined to no page.
+    @Test(
+        arguments: [
+            (LocalEntry.clientState(indexName: "movies", bytes: 249), [String]()),
+            (.clientState(indexName: "movies", bytes: 250), ["the client state is 250 bytes"]),
+            (.clientState(indexName: nil, bytes: 12), ["defaultSearchableIndex does not support batches"]),
+            (.clientState(indexName: nil, bytes: 300), ["defaultSearchableIndex", "300 bytes"]),
+        ])
+    func clientStatesAreAS016(entry: LocalEntry, says: [String]) {
+        let report = Self.link([entry], [])
+        let found = report.findings.filter { $0.rule == .as016 }
+        #expect(found.count == says.count)
+        for text in says {
+            #expect(found.contains { $0.message.contains(text) }, "\(text): \(found.map(\.message))")
+        }
+        #expect(report.unmatched.isEmpty && report.links.isEmpty)
+    }
 }

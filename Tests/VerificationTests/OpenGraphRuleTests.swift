@@ -286,6 +286,10 @@ struct OpenGraphRuleTests {
             ("video.movie", "video:duration", "0", ["OG017"]),
             ("article", "article:published_time", "2024-13-01", ["OG017"]),
             ("article", "article:modified_time", "2024-05-01T10:00:00Z", []),
+            // Issue 13 §4: the same forms get the same verdict as SD016 gives them in JSON-LD.
+            ("article", "article:published_time", "2016-04-25 23:37:17", ["OG017"]),
+            ("article", "article:published_time", "2016-04-25T23:37:17+0000", ["OG017"]),
+            ("article", "article:published_time", "2016-04-25T23:37:17+00:00", []),
             ("music.song", "music:album:track", "-1", ["OG017"]),
             ("profile", "profile:gender", "female", []),
             ("profile", "profile:gender", "other", ["OG017"]),
@@ -374,10 +378,15 @@ struct OpenGraphRuleTests {
         }
     }
 
-    @Test func aPageWithoutOpenGraphHasNoOpenGraphFindings() {
+    /// Issue 13 §4: a page with no Open Graph at all gets one finding that says so (link previews
+    /// will be bare), not one per missing property and not only SD025's info.
+    @Test func aPageWithoutOpenGraphHasOneFindingSayingSo() {
         let html = "<html><head><title>Plain</title></head><body><p>x</p></body></html>"
         let page = MarkupExtractor().extract(html: Array(html.utf8), url: Self.url)
-        #expect(PageVerifier().verify(page).filter { $0.ruleID.hasPrefix("OG") }.isEmpty)
+        let found = PageVerifier().verify(page).filter { $0.ruleID.hasPrefix("OG") }
+        #expect(found.map(\.rule) == [.og001])
+        #expect(found.first?.severity == .warning)
+        #expect(found.first?.message.contains("no Open Graph tags at all") == true)
     }
 
     @Test func aPageWithOnlySomeOpenGraphMissesTheRest() throws {

@@ -148,6 +148,21 @@ struct DeepLinkRuleTests {
         #expect(rules(Self.noBanner, groups: ["DL"]) == ["DL001"])
     }
 
+    /// Issue 13 §4: an App Store link opens the store page, not the content: no deep link.
+    @Test(
+        arguments: [
+            #"<meta name="twitter:app:url:iphone" content="https://apps.apple.com/us/app/family-cinema/id1234567890">"#,
+            #"<meta name="twitter:app:url:iphone" content="https://itunes.apple.com/app/id1234567890?mt=8">"#,
+            #"<meta property="al:ios:url" content="itms-apps://itunes.apple.com/app/id1234567890">"#,
+        ])
+    func anAppStoreLinkIsNoDeepLink(head: String) throws {
+        let html = Self.noBanner.replacingOccurrences(of: "</head>", with: head + "</head>")
+        #expect(rules(html, groups: ["DL"]) == ["DL001"])
+        let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+        let finding = try #require(PageVerifier().verify(markup).first { $0.rule == .dl001 })
+        #expect(finding.message.contains("is an App Store link"), "\(finding.message)")
+    }
+
     @Test func aUniversalLinkForTheCanonicalIsADeepLink() {
         let handled = PageContext(canonicalLink: .handled(rule: "components[0] /movies/*"))
         #expect(rules(Self.noBanner, context: handled, groups: ["DL"]) == [])

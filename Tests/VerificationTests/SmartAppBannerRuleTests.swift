@@ -47,6 +47,9 @@ struct SmartAppBannerRuleTests {
             ("App-Id=1234567890, app-argument=https://www.example.com/movies/up.html", ["SAB019"]),
             ("app-id=1234567890, app-argument=https://www.example.com/movies/up.html, affiliate-data=at=1", ["SAB022"]),
             ("app-id=1234567890, app-argument=myapp://movies/up", [String]()),
+            // Issue 13 §4: `%u2026` (JavaScript's escape) is not percent-encoding.
+            ("app-id=1234567890, app-argument=https://www.example.com/movies/up%u2026.html", ["SAB005"]),
+            ("app-id=1234567890, app-argument=https://www.example.com/movies/up%E2%80%A6.html", [String]()),
         ] as [(String, [String])])
     func eachRuleFiresAlone(content: String, expected: [String]) {
         #expect(findings(banner: content).map(\.ruleID).sorted() == expected.sorted(), "\(content)")
@@ -78,6 +81,31 @@ struct SmartAppBannerRuleTests {
                 "<meta name=\"apple-itunes-app\" content=\"app-id=1234567890, app-argument=https://www.example.com/a\">"
         )
         #expect(inBody.map(\.ruleID) == ["SAB018"])
+    }
+
+    /// Issue 13 §4: Safari reads the banner from `<meta name=…>` only; a `property=` tag is a
+    /// banner that never shows (SAB023, an error), unless the page also has the `name=` one.
+    @Test func aBannerWrittenWithPropertyNeverShows() throws {
+        let content = "app-id=1234567890, app-argument=https://www.example.com/movies/up.html"
+        let tag = "<meta property=\"apple-itunes-app\" content=\"\(content)\">\n"
+        let alone = findings(banner: nil, extraHead: tag)
+        #expect(alone.map(\.ruleID) == ["SAB023"])
+        let finding = try #require(alone.first)
+        #expect(finding.severity == .error)
+        #expect(finding.line == 4)
+        #expect(finding.message.contains("property="))
+        let withName = findings(banner: content, extraHead: tag)
+        #expect(!withName.map(\.ruleID).contains("SAB023"))
+    }
+
+    /// Issue 13 §4: `app-argument="…"` as an attribute of its own, outside `content`, is ignored.
+    @Test func aParameterWrittenAsItsOwnAttributeIsIgnoredBySafari() throws {
+        let tag = #"<meta name="apple-itunes-app" content="app-id=398018310" app-argument="//www.example.com/id/1">"#
+        let found = findings(banner: nil, extraHead: tag + "\n")
+        #expect(found.map(\.ruleID).sorted() == ["SAB008", "SAB024"])
+        let finding = try #require(found.first { $0.ruleID == "SAB024" })
+        #expect(finding.severity == .warning)
+        #expect(finding.message.contains(#"app-argument="//www.example.com/id/1""#))
     }
 
     @Test func theConfiguredAppIDIsCompared() {

@@ -156,6 +156,8 @@ struct StructuredDataRuleTests {
             (jsonLD("Event", #""startDate": "May 5, 2024""#), ["SD016"]),
             (jsonLD("Event", #""startDate": "2024-05-05 19:00""#), ["SD016"]),
             (jsonLD("Event", #""startDate": 2024"#), ["SD016"]),
+            (jsonLD("Event", #""startDate": "2016-04-25T23:37:17+0000""#), ["SD016"]),
+            (jsonLD("Event", #""startDate": "2016-04-25T23:37+01:00""#), []),
             (jsonLD("Event", #""startDate": "2024-05-05T19:00:00+02:00", "endDate": "2024-05-05""#), []),
             (jsonLD("Event", #""startDate": "2024-05-05", "endDate": "2024-05-04""#), ["SD017"]),
             (jsonLD("Event", #""startDate": "2024-05-05T20:00:00Z", "endDate": "2024-05-05T19:00:00Z""#), ["SD017"]),

@@ -36,6 +36,8 @@ struct TwitterAppLinksRuleTests {
             ),
             (#"<meta property="al:ios:url" content="my_app://a">"#, ["AL003"]),
             (#"<meta property="al:ios:url" content="not a url">"#, ["AL003"]),
+            (#"<meta property="al:ios:url" content="myapp://movies/caf%u00e9">"#, ["AL003"]),
+            (#"<meta property="al:ios:url" content="myapp://movies/caf%C3%A9">"#, [String]()),
             (#"<meta property="al:web:should_fallback" content="yes">"#, ["AL004"]),
             (#"<meta property="al:web:url" content="https://www.example.com/b">"#, ["AL005"]),
             (#"<meta property="al:web:url" content="https://www.example.com/a">"#, [String]()),
