@@ -132,6 +132,7 @@ struct ModelChecks {
 
     private mutating func checkComponents(_ components: [AASAComponent], entry: AASADetail, at path: JSONPath) {
         let settings = components.map { MatchSettings(component: $0, entry: entry, appLinks: appLinks) }
+        var earlier = ShadowIndex()
         for (index, component) in components.enumerated() where component.isUsable {
             let componentPath = path.index(index)
             if let pattern = component.path, pattern.hasPrefix("NOT ") {
@@ -150,10 +151,13 @@ struct ModelChecks {
                             + "percentEncoded to false", at: componentPath.key(key))
                 }
             }
-            if let shadowing = (0..<index).first(where: {
-                components[$0].isUsable
-                    && Shadowing.covers(components[$0], settings[$0], component, settings[index])
-            }) {
+            let shadowing = earlier.firstCovering(
+                path: component.path, query: component.query, fragment: component.fragment, settings: settings[index]
+            ) { Shadowing.covers(components[$0], settings[$0], component, settings[index]) }
+            earlier.insert(
+                index, path: component.path, query: component.query, fragment: component.fragment,
+                settings: settings[index])
+            if let shadowing {
                 report(
                     .ul016, .warning,
                     "rule \(ComponentText.describe(component)) can never apply: the earlier rule components"
@@ -206,6 +210,7 @@ struct ModelChecks {
     }
 
     private mutating func checkPaths(_ paths: [String], indices: [Int], at path: JSONPath) {
+        var earlier = ShadowIndex()
         for (position, pattern) in paths.enumerated() {
             let patternPath = path.index(indices[position])
             if pattern.hasPrefix("NOT"), !pattern.hasPrefix("NOT ") {
@@ -221,9 +226,11 @@ struct ModelChecks {
                         + "URLs are compared percent-encoded, so it can never match", at: patternPath)
             }
             let stripped = Shadowing.legacyPattern(pattern)
-            if let shadowing = (0..<position).first(where: {
+            let shadowing = earlier.firstCovering(path: stripped, query: nil, fragment: nil, settings: .builtin) {
                 Shadowing.coversPath(Shadowing.legacyPattern(paths[$0]), .builtin, stripped, .builtin)
-            }) {
+            }
+            earlier.insert(position, path: stripped, query: nil, fragment: nil, settings: .builtin)
+            if let shadowing {
                 report(
                     .ul016, .warning,
                     "path \(Quoted.text(pattern)) can never apply: the earlier path \(Quoted.text(paths[shadowing])) "
@@ -277,7 +284,7 @@ enum Shadowing {
         return pattern == "/*" || (!pattern.isEmpty && pattern.allSatisfy { $0 == "*" })
     }
 
-    private static func isUnconstrained(_ query: AASAQueryPattern?) -> Bool {
+    static func isUnconstrained(_ query: AASAQueryPattern?) -> Bool {
         switch query {
         case nil, .ignoredDictionary?: true
         case .whole(let pattern)?: isMatchAll(pattern)
@@ -327,7 +334,7 @@ enum Shadowing {
         return literalPrefix(parent).hasPrefix(prefix) || (prefix.hasSuffix("/") && parent == prefix.dropLast())
     }
 
-    private static func normalized(_ pattern: String, fold: Bool) -> String {
+    static func normalized(_ pattern: String, fold: Bool) -> String {
         var text = pattern
         if !text.hasPrefix("/"), !text.hasPrefix("*") {
             text = "/" + text
@@ -336,12 +343,12 @@ enum Shadowing {
         return fold ? GlobPattern.fold(text) : text
     }
 
-    private static func hasWildcard(_ pattern: String) -> Bool {
+    static func hasWildcard(_ pattern: String) -> Bool {
         pattern.contains("*") || pattern.contains("?") || pattern.contains("$(")
     }
 
     /// The text before the first `*`, `?` or `$(`.
-    private static func literalPrefix(_ pattern: String) -> String {
+    static func literalPrefix(_ pattern: String) -> String {
         var output = ""
         var previousDollar = false
         for character in pattern {
