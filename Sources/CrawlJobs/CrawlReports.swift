@@ -63,6 +63,8 @@ struct CrawlReports: Sendable {
                     candidates.append(searchable)
                 }
             }
+        } catch let error as CrawlStoreError {
+            throw CrawlJobError(.storeUnusable, "report.json not written: \(error)")
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): report.json not written: \(error)")
         }

@@ -75,7 +75,9 @@ extension CrawlStore {
                     )
                     FROM hosts WHERE host IS NOT NULL
                     """)
-            return try Row.fetchAll(statement).map { row in (host: row[0], earliest: row[1]) }
+            return try Row.fetchAll(statement).map { row in
+                try (host: row.decode(atIndex: 0), earliest: row.decode(atIndex: 1))
+            }
         }
     }
 
@@ -85,8 +87,8 @@ extension CrawlStore {
             let statement = try db.cachedStatement(sql: "SELECT state, COUNT(*) FROM frontier GROUP BY state")
             var counts = FrontierCounts()
             for row in try Row.fetchAll(statement) {
-                let count: Int = row[1]
-                switch FrontierState(rawValue: row[0]) {
+                let count: Int = try row.decode(atIndex: 1)
+                switch FrontierState(rawValue: try row.decode(atIndex: 0)) {
                 case .queued: counts.queued = count
                 case .inFlight: counts.inFlight = count
                 case .done: counts.done = count
@@ -163,7 +165,9 @@ extension CrawlStore {
             let statement = try db.cachedStatement(
                 sql: "SELECT url, key, reason, detail, found_on FROM skipped ORDER BY id")
             return try Row.fetchAll(statement).map { row in
-                SkippedURL(url: row[0], key: row[1], reason: row[2], detail: row[3], foundOn: row[4])
+                try SkippedURL(
+                    url: row.decode(atIndex: 0), key: row.decode(atIndex: 1), reason: row.decode(atIndex: 2),
+                    detail: row.decode(atIndex: 3), foundOn: row.decode(atIndex: 4))
             }
         }
     }
@@ -209,14 +213,15 @@ extension CrawlStore {
     static let frontierColumns = "id, url, key, host, depth, discovery, found_on, attempts, not_before"
 
     static func frontierEntry(_ row: Row) throws -> FrontierEntry {
-        let discovery: String = row[5]
+        let discovery: String = try row.decode(atIndex: 5)
         guard let kind = Discovery(rawValue: discovery) else {
             throw StoreFailure("unknown discovery '\(discovery)' in the frontier")
         }
-        var entry = FrontierEntry(
-            url: row[1], key: row[2], host: row[3], depth: row[4], discovery: kind, foundOn: row[6],
-            attempts: row[7], notBefore: row[8])
-        entry.id = row[0]
+        var entry = try FrontierEntry(
+            url: row.decode(atIndex: 1), key: row.decode(atIndex: 2), host: row.decode(atIndex: 3),
+            depth: row.decode(atIndex: 4), discovery: kind, foundOn: row.decode(atIndex: 6),
+            attempts: row.decode(atIndex: 7), notBefore: row.decode(atIndex: 8))
+        entry.id = try row.decode(atIndex: 0)
         return entry
     }
 }

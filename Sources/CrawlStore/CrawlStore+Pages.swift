@@ -139,22 +139,31 @@ extension CrawlStore {
         ])
     }
 
-    static func pageRecord(_ row: Row) -> PageRecord {
-        let failing: String? = row[30]
+    static func pageRecord(_ row: Row) throws -> PageRecord {
+        let failing: String? = try row.decode(atIndex: 30)
         let verdict: PageVerdict? =
-            failing.map {
-                PageVerdict(
-                    uniqueIdentifier: row[23], canonical: row[24], appArgument: row[25], title: row[26],
-                    contentDescription: row[27], thumbnailURL: row[28], isCandidate: row[29],
+            try failing.map {
+                try PageVerdict(
+                    uniqueIdentifier: row.decode(atIndex: 23), canonical: row.decode(atIndex: 24),
+                    appArgument: row.decode(atIndex: 25), title: row.decode(atIndex: 26),
+                    contentDescription: row.decode(atIndex: 27), thumbnailURL: row.decode(atIndex: 28),
+                    isCandidate: row.decode(atIndex: 29),
                     failingConditions: $0.split(separator: " ").map(String.init))
             }
-        return PageRecord(
-            frontierID: row[0], requestedURL: row[1], finalURL: row[2], key: row[3], finalKey: row[4], depth: row[5],
-            status: row[6], contentType: row[7], headersJSON: row[8], redirectsJSON: row[9], timingsJSON: row[10],
-            bodyBytes: row[11], bodySHA256: row[12], etag: row[13], lastModified: row[14], notModified: row[15],
-            errorKind: row[16], errorMessage: row[17], markupJSON: row[18], markupDumpJSON: row[35],
-            attributeSetJSON: row[19],
-            findingsJSON: row[20], applebotAllowed: row[21], fetchedAt: row[22], verdict: verdict,
-            findingCounts: FindingCounts(errors: row[31], warnings: row[32], infos: row[33]), payloadVersion: row[34])
+        return try PageRecord(
+            frontierID: row.decode(atIndex: 0), requestedURL: row.decode(atIndex: 1), finalURL: row.decode(atIndex: 2),
+            key: row.decode(atIndex: 3), finalKey: row.decode(atIndex: 4), depth: row.decode(atIndex: 5),
+            status: row.decode(atIndex: 6), contentType: row.decode(atIndex: 7), headersJSON: row.decode(atIndex: 8),
+            redirectsJSON: row.decode(atIndex: 9), timingsJSON: row.decode(atIndex: 10),
+            bodyBytes: row.decode(atIndex: 11), bodySHA256: row.decode(atIndex: 12), etag: row.decode(atIndex: 13),
+            lastModified: row.decode(atIndex: 14), notModified: row.decode(atIndex: 15),
+            errorKind: row.decode(atIndex: 16), errorMessage: row.decode(atIndex: 17),
+            markupJSON: row.decode(atIndex: 18), markupDumpJSON: row.decode(atIndex: 35),
+            attributeSetJSON: row.decode(atIndex: 19),
+            findingsJSON: row.decode(atIndex: 20), applebotAllowed: row.decode(atIndex: 21),
+            fetchedAt: row.decode(atIndex: 22), verdict: verdict,
+            findingCounts: FindingCounts(
+                errors: row.decode(atIndex: 31), warnings: row.decode(atIndex: 32), infos: row.decode(atIndex: 33)),
+            payloadVersion: row.decode(atIndex: 34))
     }
 }

@@ -24,10 +24,11 @@ extension CrawlStore {
             let statement = try db.cachedStatement(
                 sql: "SELECT origin, status, body, fetched_at, final_url, error FROM robots WHERE origin = ?")
             return try Row.fetchOne(statement, arguments: [origin]).map { row in
-                let body: Data? = row[2]
-                return RobotsRecord(
-                    origin: row[0], status: row[1], body: [UInt8](body ?? Data()), fetchedAt: row[3],
-                    finalURL: row[4], error: row[5])
+                let body: Data? = try row.decode(atIndex: 2)
+                return try RobotsRecord(
+                    origin: row.decode(atIndex: 0), status: row.decode(atIndex: 1), body: [UInt8](body ?? Data()),
+                    fetchedAt: row.decode(atIndex: 3),
+                    finalURL: row.decode(atIndex: 4), error: row.decode(atIndex: 5))
             }
         }
     }
@@ -126,7 +127,9 @@ extension CrawlStore {
 
     static let sitemapColumns = "sitemap_url, location, key, line"
 
-    static func sitemapEntry(_ row: Row) -> SitemapEntryRecord {
-        SitemapEntryRecord(sitemapURL: row[0], location: row[1], key: row[2], line: row[3])
+    static func sitemapEntry(_ row: Row) throws -> SitemapEntryRecord {
+        try SitemapEntryRecord(
+            sitemapURL: row.decode(atIndex: 0), location: row.decode(atIndex: 1), key: row.decode(atIndex: 2),
+            line: row.decode(atIndex: 3))
     }
 }

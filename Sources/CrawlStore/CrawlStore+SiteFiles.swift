@@ -41,8 +41,9 @@ extension CrawlStore {
                 db.cachedStatement(
                     sql: "SELECT url, kind, summary_json, findings_json, fetched_at FROM site_file ORDER BY url")
             ).map { row in
-                SiteFileRecord(
-                    url: row[0], kind: row[1], summaryJSON: row[2], findingsJSON: row[3], fetchedAt: row[4])
+                try SiteFileRecord(
+                    url: row.decode(atIndex: 0), kind: row.decode(atIndex: 1), summaryJSON: row.decode(atIndex: 2),
+                    findingsJSON: row.decode(atIndex: 3), fetchedAt: row.decode(atIndex: 4))
             }
         }
     }

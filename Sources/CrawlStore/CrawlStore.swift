@@ -117,8 +117,9 @@ public final class CrawlStore: Sendable {
                 FROM run ORDER BY generation DESC LIMIT 1
                 """)
         return try Row.fetchOne(statement).map { row in
-            CrawlRun(
-                seed: row[0], settingsJSON: row[1], generation: row[2], startedAt: row[3], finishedAt: row[4])
+            try CrawlRun(
+                seed: row.decode(atIndex: 0), settingsJSON: row.decode(atIndex: 1), generation: row.decode(atIndex: 2),
+                startedAt: row.decode(atIndex: 3), finishedAt: row.decode(atIndex: 4))
         }
     }
 

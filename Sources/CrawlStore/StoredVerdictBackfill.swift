@@ -16,9 +16,9 @@ enum StoredVerdictBackfill {
                 """)
         let rows = try Row.fetchCursor(db, sql: "SELECT id, markup_json, findings_json FROM page")
         while let row = try rows.next() {
-            let id: Int64 = row[0]
-            let markup: String? = row[1]
-            let findings: String? = row[2]
+            let id: Int64 = try row.decode(atIndex: 0)
+            let markup: String? = try row.decode(atIndex: 1)
+            let findings: String? = try row.decode(atIndex: 2)
             let verdict = markup.flatMap { JSONParser.parse($0, lenient: false).value }.map(Self.verdict(from:))
             let counts = Self.counts(findings)
             try update.execute(arguments: [
