@@ -184,7 +184,9 @@ public struct CrawlJob: Sendable {
         // The local items and the index are read before the output folder exists: a run that
         // cannot start leaves nothing behind.
         let local = try loadLocalEntries(excludingDomain: candidateDomain, events: events)
-        let (folder, store) = try Self.openStore(in: place.folder, default: StoredCrawl.defaultFolder(host: host))
+        let (folder, store, lock) = try Self.openStore(
+            in: place.folder, default: StoredCrawl.defaultFolder(host: host))
+        defer { withExtendedLifetime(lock) {} }
         let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
         events(.crawlStarted(folder: folder))
         let summary = try await fetchPages(
@@ -229,7 +231,7 @@ public struct CrawlJob: Sendable {
     /// `--output`, or a folder of its own next to `defaultFolder` (never one an earlier run has).
     /// A folder made here is removed again when the store cannot be opened in it.
     private static func openStore(in output: String?, default defaultFolder: String)
-        throws(CrawlJobError) -> (folder: String, store: CrawlStore)
+        throws(CrawlJobError) -> (folder: String, store: CrawlStore, lock: CrawlFolderLock)
     {
         let folder: String
         let created: Bool
@@ -245,8 +247,9 @@ public struct CrawlJob: Sendable {
             throw CrawlJobError(.outputNotWritable, "\(error)")
         }
         let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
+        let lock = try CrawlFolderLock(folder: folder)
         do {
-            return (folder, try CrawlStore(path: storePath))
+            return (folder, try CrawlStore(path: storePath), lock)
         } catch {
             if created { try? FileManager.default.removeItem(atPath: folder) }
             throw CrawlJobError(.storeUnusable, "\(error)")

@@ -165,10 +165,13 @@ public enum PageLoader {
             throw InputProblem(.unreadable, path: path, message: "cannot be read (\(error.localizedDescription))")
         }
         if data.count > maximumBytes {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count
+            // A device or a pipe (/dev/zero, <(…)) has no size of its own: say what was read.
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            let amount =
+                size > maximumBytes ? "\(size) bytes is" : "more than \(maximumBytes) bytes (it has no end in sight) is"
             throw InputProblem(
                 .tooLarge, path: path,
-                message: "\(size) bytes is over the \(maximumBytes)-byte page limit (raise it with --max-page-bytes)")
+                message: "\(amount) over the \(maximumBytes)-byte page limit (raise it with --max-page-bytes)")
         }
         let bytes = [UInt8](data)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x0C }) {

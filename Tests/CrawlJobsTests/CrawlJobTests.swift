@@ -1,10 +1,11 @@
-import CrawlJobs
 import Crawling
 import Foundation
 import Reports
 import Synchronization
 import Testing
 import Verification
+
+@testable import CrawlJobs
 
 /// The crawl as a library call: a request in, an outcome (or a typed failure) out, events in order.
 @Suite("CrawlJob", .serialized)
@@ -108,5 +109,26 @@ struct CrawlJobTests {
         #expect(error?.kind == .badRequest)
         #expect(error?.message.contains("--max-pages 3") == true)
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// Issue 17 §2.5: two crawls into one folder (two `--resume` at once lost frontier entries):
+    /// the second is refused, naming the folder and the process that holds it; once the first
+    /// ends, the folder can be crawled again.
+    @Test func aFolderBeingCrawledIsRefusedToASecondCrawl() async throws {
+        let output = Self.folder("locked")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        var held: CrawlFolderLock? = try CrawlFolderLock(folder: output)
+        let error = await #expect(throws: CrawlJobError.self) {
+            try await CrawlJob(Self.request(seed: Self.fixtures, output: output)).run()
+        }
+        #expect(error?.kind == .cannotCrawl)
+        #expect(
+            error?.message.contains("another spotcheck crawl (process \(getpid()))") == true,
+            "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: output + "/report.json"))
+        withExtendedLifetime(held) {}
+        held = nil
+        let outcome = try await CrawlJob(Self.request(seed: Self.fixtures, output: output)).run()
+        #expect(outcome.summary.fetched == 40)
     }
 }

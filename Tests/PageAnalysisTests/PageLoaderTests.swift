@@ -96,6 +96,16 @@ struct PageLoaderTests {
         #expect(problem.message.contains("1000-byte"))
     }
 
+    /// Issue 17 §2.13: `/dev/zero` has no size of its own; the message said "0 bytes is over the
+    /// limit". It says what was read.
+    @Test("an endless device is refused with what was read, not a size of 0")
+    func endlessDevice() throws {
+        let problem = try #require(refusal(loading: "/dev/zero", maximumBytes: 4096))
+        #expect(problem.code == .tooLarge)
+        #expect(problem.message.contains("more than 4096 bytes"), "\(problem.message)")
+        #expect(!problem.message.hasPrefix("0 bytes"))
+    }
+
     @Test("UTF-16 text with a byte order mark is not mistaken for binary")
     func utf16NotBinary() throws {
         let folder = try TemporaryFolder()

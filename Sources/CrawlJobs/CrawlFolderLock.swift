@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One crawl at a time in an output folder (issue 17 §2.5): two `--resume` of one folder each
+/// claimed and finished the other's frontier entries, and one marked the run finished with entries
+/// still in flight. The lock is `flock(2)` on `crawl.lock` in the folder, held while the job runs
+/// and released by the kernel when the process ends (a `kill -9` leaves no stale lock); the file
+/// holds the holder's process id for the message.
+final class CrawlFolderLock: Sendable {
+    static let fileName = "crawl.lock"
+
+    /// The open lock file; closed (and the lock released) in `deinit`.
+    private let descriptor: Int32
+
+    /// Takes the folder's lock, or throws `.cannotCrawl` naming the process that holds it.
+    init(folder: String) throws(CrawlJobError) {
+        let path = folder.hasSuffix("/") ? folder + Self.fileName : folder + "/" + Self.fileName
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CrawlJobError(.outputNotWritable, "\(path): cannot be created (\(reason))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.holder(descriptor)
+            close(descriptor)
+            throw CrawlJobError(
+                .cannotCrawl,
+                "\(folder): another spotcheck crawl\(holder.map { " (process \($0))" } ?? "") is writing into this "
+                    + "folder; wait for it to end (or stop it), then run `spotcheck crawl --resume --output \(folder)`")
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The process id written by the holder, if the file holds one.
+    private static func holder(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer.prefix(count).filter { (48...57).contains($0) }, as: UTF8.self))
+    }
+}
