@@ -7,13 +7,14 @@ import SpotlightModel
 ///
 /// Every node is checked wherever it nests (JSON-LD `@graph`, arrays, nested objects, nested
 /// Microdata/RDFa items), up to ``StructuredData/maximumDepth`` levels and
-/// ``StructuredData/maximumNodes`` nodes. SD003–SD005 need the schema.org vocabulary, which
-/// SpotCheck does not ship: not checked.
+/// ``StructuredData/maximumNodes`` nodes. SD003–SD006 judge schema.org terms (see ``SchemaOrgTerms``)
+/// against the vocabulary release SpotCheck ships (``SchemaOrgVocabulary``).
 struct StructuredDataChecks: PageRuleGroup {
     let page: PageMarkup
+    var vocabulary: SchemaOrgVocabulary { .current }
 
     static let rules: Set<RuleID> = [
-        .sd001, .sd002, .sd006, .sd007, .sd008, .sd009, .sd010, .sd011, .sd012, .sd013, .sd014,
+        .sd001, .sd002, .sd003, .sd004, .sd005, .sd006, .sd007, .sd008, .sd009, .sd010, .sd011, .sd012, .sd013, .sd014,
         .sd015, .sd016, .sd017, .sd018, .sd019, .sd020, .sd021, .sd022, .sd023, .sd024, .sd025,
         .sd026, .sd027, .sd028,
     ]
@@ -193,12 +194,10 @@ struct StructuredDataChecks: PageRuleGroup {
             }
         }
 
+        checkVocabulary(node, where_: where_, excerpt: excerpt, flag)
+
         for property in node.properties {
             let name = property.name
-            if let replacement = StructuredDataCodes.supersededProperties[name] {
-                let line = property.values.first?.line ?? node.line
-                flag(.sd006, line, excerpt(name), "\(name) on \(where_) is superseded by \(replacement)")
-            }
             for value in property.values {
                 checkValue(name, value, node: node, where_: where_, excerpt: excerpt(name, value), flag)
             }
@@ -277,6 +276,69 @@ struct StructuredDataChecks: PageRuleGroup {
             flag(
                 .sd028, node.line, Self.typeExcerpt(node),
                 "\(where_)\(what) has no contentUrl")
+        }
+    }
+
+    // MARK: The schema.org vocabulary (SD003–SD006)
+
+    /// Unknown types (SD003) and properties (SD004), properties outside their domains (SD005) and
+    /// superseded terms (SD006), for the node's schema.org terms only.
+    private func checkVocabulary(
+        _ node: StructuredNode, where_: String, excerpt: (String) -> String, _ flag: Flag
+    ) {
+        let release = "schema.org \(SchemaOrgVocabulary.release)"
+        for type in node.schemaOrgTypes {
+            let written = StructuredData.shortened(type.written)
+            let typeExcerpt: String =
+                switch node.syntax {
+                case .jsonLD: "\"@type\": \"\(written)\""
+                case .microdata: "itemtype=\"\(written)\""
+                case .rdfa: "typeof=\"\(written)\""
+                }
+            if !vocabulary.isKnownType(type.name) {
+                let what =
+                    vocabulary.isKnownProperty(type.name)
+                    ? "is a schema.org property, not a type" : "is not a type of \(release)"
+                let suggestion =
+                    type.name.contains("%20")
+                    ? "; several types are separated by spaces, not %20"
+                    : vocabulary.nearestType(to: type.name).map { "; did you mean \($0)?" } ?? ""
+                flag(
+                    .sd003, node.line, typeExcerpt,
+                    "type \"\(StructuredData.shortened(type.name))\" (\(node.syntax.rawValue), line \(node.line)) \(what)\(suggestion)"
+                )
+            } else if let replacement = vocabulary.replacement(of: type.name) {
+                flag(
+                    .sd006, node.line, typeExcerpt,
+                    "type \(type.name) (\(node.syntax.rawValue), line \(node.line)) is superseded by \(replacement)")
+            }
+        }
+        let knownTypes = node.schemaOrgTypes.map(\.name)
+        let judgesDomains = !knownTypes.isEmpty && knownTypes.allSatisfy(vocabulary.isKnownType)
+        for property in node.properties {
+            guard let name = property.schemaOrgName, !vocabulary.isActionAnnotation(name) else { continue }
+            let line = property.values.first?.line ?? node.line
+            guard vocabulary.isKnownProperty(name) else {
+                let suggestion = vocabulary.nearestProperty(to: name).map { "; did you mean \($0)?" } ?? ""
+                let what =
+                    vocabulary.isKnownType(name)
+                    ? "is a schema.org type, not a property" : "is not a property of \(release)"
+                flag(
+                    .sd004, line, excerpt(property.name),
+                    "property \"\(StructuredData.shortened(name))\" on \(where_) \(what)\(suggestion)")
+                continue
+            }
+            if let replacement = vocabulary.replacement(of: name) {
+                flag(.sd006, line, excerpt(property.name), "\(name) on \(where_) is superseded by \(replacement)")
+            }
+            if judgesDomains, !vocabulary.allows(name, on: knownTypes) {
+                let domains = vocabulary.properties[name]?.domains ?? []
+                let listed = domains.prefix(5).joined(separator: ", ") + (domains.count > 5 ? ", …" : "")
+                let pending = vocabulary.status(of: name)?.isPending == true ? " (a pending property)" : ""
+                flag(
+                    .sd005, line, excerpt(property.name),
+                    "\(name)\(pending) on \(where_) is outside its schema.org domain (\(listed), or a subtype)")
+            }
         }
     }
 
@@ -737,8 +799,14 @@ extension RuleCatalogue {
         .sd001:
             "Make the script body valid JSON (no trailing commas, comments or unescaped quotes); check it with a strict JSON parser.",
         .sd002: "Add \"@context\": \"https://schema.org\" to each top-level JSON-LD object.",
+        .sd003:
+            "Use a type of the schema.org vocabulary, spelled as schema.org spells it (https://schema.org/docs/full.html), e.g. NewsArticle, not newsArticle.",
+        .sd004:
+            "Use a property of the schema.org vocabulary, spelled as schema.org spells it (the finding suggests the nearest one), or move the term into your own vocabulary.",
+        .sd005:
+            "Put the property on a type its schema.org page lists it for (domainIncludes, subtypes included), or choose a type (or an additional one) that has it.",
         .sd006:
-            "Use the replacement property (interactionCount → interactionStatistic with an InteractionCounter; plural properties → their singular form).",
+            "Use the term that supersedes it (interactionCount → interactionStatistic with an InteractionCounter; plural properties → their singular form; the finding names the replacement).",
         .sd007:
             "Put every itemprop inside an itemscope element (or reach it with itemref), and write itemtype as an absolute URL such as https://schema.org/Movie.",
         .sd008:
@@ -771,9 +839,7 @@ extension RuleCatalogue {
     ]
 
     static let structuredDataPartly: [RuleID: String] = [
-        .sd006:
-            "only interactionCount and the retired plural properties (actors, reviews, employees …); schema.org's full supersededBy list (schema.ttl) is not shipped",
         .sd009:
-            "a missing worstRating is taken as 0, SpotCheck's rating scale (docs/extract-json.md), not the catalogue's 1; a missing bestRating is 5",
+            "a missing worstRating is taken as 0, SpotCheck's rating scale (docs/extract-json.md), not the catalogue's 1; a missing bestRating is 5"
     ]
 }

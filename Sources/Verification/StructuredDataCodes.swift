@@ -1,4 +1,4 @@
-/// Code lists the structured-data rules compare with (SD013, SD022, SD006).
+/// Code lists the structured-data rules compare with (SD013, SD022).
 enum StructuredDataCodes {
     /// ISO 3166-1 alpha-2: the 249 codes of the tz database's `iso3166.tab` (SD022).
     static let countries: Set<String> = Set(
@@ -26,17 +26,4 @@ enum StructuredDataCodes {
         USN UYI UYU UYW UZS VED VES VND VUV WST XAF XAG XAU XBA XBB XBC XBD XCD XCG XDR XOF XPD XPF XPT XSU
         XTS XUA XXX YER ZAR ZMW ZWG ZWL
         """.split(whereSeparator: \.isWhitespace).map(String.init))
-
-    /// Superseded schema.org properties and their replacements (SD006, partly): the one the
-    /// reference names (`interactionCount`) and the plural properties schema.org retired in favour of
-    /// singular ones. Not the full `supersededBy` list of schema.ttl, which is not available here.
-    static let supersededProperties: [String: String] = [
-        "interactionCount": "interactionStatistic",
-        "actors": "actor", "directors": "director", "employees": "employee", "founders": "founder",
-        "members": "member", "musicGroupMember": "member", "reviews": "review", "awards": "award",
-        "events": "event", "contactPoints": "contactPoint", "albums": "album", "tracks": "track",
-        "photos": "photo", "maps": "hasMap", "map": "hasMap", "encodings": "encoding", "episodes": "episode",
-        "seasons": "containsSeason", "season": "containsSeason", "colleagues": "colleague", "siblings": "sibling",
-        "parents": "parent",
-    ]
 }

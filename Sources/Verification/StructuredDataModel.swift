@@ -16,6 +16,9 @@ struct StructuredNode {
     var types: [String]
     /// Types as written (SD007 looks at them).
     var rawTypes: [String]
+    /// The types that are schema.org terms (SD003, SD005), from `rawTypes`: other vocabularies' types
+    /// are left out.
+    var schemaOrgTypes: [SchemaOrgTerm] = []
     var id: String?
     var properties: [StructuredProperty]
     var line: Int
@@ -43,6 +46,115 @@ struct StructuredProperty {
     /// The name as written (`query-input`, `ratingValue`), schema.org prefix removed.
     var name: String
     var values: [StructuredValue]
+    /// The schema.org property the name stands for (SD004–SD006); nil for a JSON-LD keyword alias, a
+    /// term the JSON-LD context defines, or a term of another vocabulary.
+    var schemaOrgName: String? = nil
+}
+
+/// A type or property of the schema.org vocabulary as a page names it.
+struct SchemaOrgTerm: Hashable {
+    /// The term's name in the vocabulary (`Movie`).
+    var name: String
+    /// How the page writes it (`Movie`, `schema:Movie`, `https://schema.org/Movie`).
+    var written: String
+}
+
+/// Which terms of a page are schema.org's: the JSON-LD terms that expand to `http(s)://schema.org/`
+/// through the active `@context` (a schema.org context, `@vocab` or a prefix bound to schema.org),
+/// the Microdata properties of an item typed in schema.org (and properties written as schema.org
+/// URLs), and the RDFa types and properties whose IRI is schema.org's. JSON-LD keywords, terms the
+/// context defines, compact IRIs with another prefix and other namespaces are not schema.org terms.
+enum SchemaOrgTerms {
+    /// `http(s)://schema.org/Movie` → `Movie` (scheme and host in any case); nil for any other IRI.
+    static func name(inIRI iri: String) -> String? {
+        for prefix in ["https://schema.org/", "http://schema.org/"] {
+            guard iri.count > prefix.count, iri.prefix(prefix.count).lowercased() == prefix else { continue }
+            return String(iri.dropFirst(prefix.count))
+        }
+        return nil
+    }
+
+    /// HTML link types (the HTML Standard's and the microformats wiki's common `rel` values) that are
+    /// not schema.org properties: RDFa expands a `rel` term against the `vocab` like a `property`, so
+    /// these are not judged in RDFa (`author`, `license` and `publisher` are schema.org's too: judged).
+    static let htmlLinkTypes: Set<String> = [
+        "alternate", "amphtml", "apple-touch-icon", "apple-touch-icon-precomposed", "apple-touch-startup-image",
+        "archives", "bookmark", "canonical", "chapter", "contents", "copyright", "dns-prefetch", "edit",
+        "EditURI", "external", "first", "glossary", "help", "home", "hub", "icon", "index", "last",
+        "manifest", "mask-icon", "me", "modulepreload", "next", "nofollow", "noopener", "noreferrer", "opener",
+        "pingback", "preconnect", "prefetch", "preload", "prerender", "prev", "profile", "search",
+        "shortcut", "shortlink", "sidebar", "sponsored", "start", "stylesheet", "tag", "ugc", "up", "wlwmanifest",
+    ]
+
+    /// The schema.org types among a Microdata item's or RDFa subject's types.
+    static func types(ofItem rawTypes: [String]) -> [SchemaOrgTerm] {
+        rawTypes.compactMap { raw in name(inIRI: raw).map { SchemaOrgTerm(name: $0, written: raw) } }
+    }
+
+    /// The JSON-LD active context, as far as telling schema.org terms apart needs it.
+    struct JSONLDContext {
+        /// Terms without a prefix expand to schema.org (`"@context": "https://schema.org"`, or
+        /// `"@vocab": "https://schema.org/"`).
+        var vocabularyIsSchemaOrg = false
+        /// schema.org's own context makes `id` and `type` aliases of `@id` and `@type`.
+        var aliasesIDAndType = false
+        /// Prefixes bound to schema.org (`schema` in schema.org's context).
+        var schemaPrefixes: Set<String> = []
+        /// Terms and prefixes the page's context defines: their meaning is the page's, not judged.
+        var definedTerms: Set<String> = []
+
+        /// The context after an object's `@context` (JSON-LD 1.1 §4.1, simplified: a
+        /// string is a remote context, `null` resets, an array applies its members in order, an
+        /// object sets `@vocab` and defines terms).
+        func applying(_ context: JSONValue, depth: Int = 0) -> JSONLDContext {
+            guard depth < 8 else { return self }
+            var result = self
+            switch context {
+            case .null:
+                return JSONLDContext()
+            case .string:
+                // A remote context: schema.org's, or another whose terms are not judged.
+                let isSchemaOrg = StructuredDataChecks.namesSchemaOrg(context)
+                result.vocabularyIsSchemaOrg = isSchemaOrg
+                result.aliasesIDAndType = isSchemaOrg
+                if isSchemaOrg { result.schemaPrefixes.insert("schema") }
+            case .array(let members):
+                for member in members { result = result.applying(member, depth: depth + 1) }
+            case .object(let object):
+                for member in object {
+                    if member.key == "@vocab" {
+                        result.vocabularyIsSchemaOrg = StructuredDataChecks.namesSchemaOrg(member.value)
+                    } else if !member.key.hasPrefix("@") {
+                        let iri = member.value.stringValue ?? member.value.objectValue?["@id"]?.stringValue
+                        if let iri, StructuredDataChecks.namesSchemaOrg(.string(iri)), iri.hasSuffix("/") {
+                            result.schemaPrefixes.insert(member.key)
+                            result.definedTerms.remove(member.key)
+                        } else {
+                            result.definedTerms.insert(member.key)
+                        }
+                    }
+                }
+            default:
+                break
+            }
+            return result
+        }
+
+        /// The schema.org term a JSON-LD key or `@type` value stands for, nil when it is not one.
+        func term(_ written: String) -> SchemaOrgTerm? {
+            if written.hasPrefix("@") || definedTerms.contains(written) { return nil }
+            if let name = SchemaOrgTerms.name(inIRI: written) { return SchemaOrgTerm(name: name, written: written) }
+            if let colon = written.firstIndex(of: ":") {
+                let prefix = String(written[..<colon])
+                let name = String(written[written.index(after: colon)...])
+                guard schemaPrefixes.contains(prefix), !name.isEmpty, !name.hasPrefix("//") else { return nil }
+                return SchemaOrgTerm(name: name, written: written)
+            }
+            guard vocabularyIsSchemaOrg, !written.isEmpty else { return nil }
+            if aliasesIDAndType, written == "id" || written == "type" { return nil }
+            return SchemaOrgTerm(name: written, written: written)
+        }
+    }
 }
 
 struct StructuredValue {
@@ -116,7 +228,7 @@ enum StructuredData {
         var builder = Builder()
         for script in page.jsonLD {
             for value in script.contributedValues {
-                builder.topLevelJSONLD(value, line: script.line, depth: 0)
+                builder.topLevelJSONLD(value, line: script.line, depth: 0, context: SchemaOrgTerms.JSONLDContext())
             }
         }
         for item in page.microdata {
@@ -133,17 +245,20 @@ enum StructuredData {
         var collection = Collection()
         var budget = StructuredData.maximumNodes
 
-        mutating func topLevelJSONLD(_ value: JSONValue, line: Int, depth: Int) {
+        mutating func topLevelJSONLD(
+            _ value: JSONValue, line: Int, depth: Int, context: SchemaOrgTerms.JSONLDContext
+        ) {
             guard depth < StructuredData.maximumDepth, budget > 0 else { return }
             switch value {
             case .array(let members):
-                for member in members { topLevelJSONLD(member, line: line, depth: depth + 1) }
+                for member in members { topLevelJSONLD(member, line: line, depth: depth + 1, context: context) }
             case .object(let object):
                 if let graph = object["@graph"] {
-                    topLevelJSONLD(graph, line: line, depth: depth + 1)
+                    let inner = object["@context"].map { context.applying($0) } ?? context
+                    topLevelJSONLD(graph, line: line, depth: depth + 1, context: inner)
                     guard object["@type"] != nil else { return }
                 }
-                if let node = node(object, line: line, depth: depth) { addTopLevel(node) }
+                if let node = node(object, line: line, depth: depth, context: context) { addTopLevel(node) }
             default:
                 return
             }
@@ -171,9 +286,12 @@ enum StructuredData {
             }
         }
 
-        mutating func node(_ object: JSONObject, line: Int, depth: Int) -> StructuredNode? {
+        mutating func node(
+            _ object: JSONObject, line: Int, depth: Int, context outer: SchemaOrgTerms.JSONLDContext
+        ) -> StructuredNode? {
             guard budget > 0 else { return nil }
             budget -= 1
+            let context = object["@context"].map { outer.applying($0) } ?? outer
             var rawTypes: [String] = []
             var id: String?
             var properties: [StructuredProperty] = []
@@ -187,16 +305,21 @@ enum StructuredData {
                     id = member.value.stringValue
                 default:
                     guard !member.key.hasPrefix("@") else { continue }
-                    let values = self.values(member.value, line: line, depth: depth + 1)
-                    properties.append(StructuredProperty(name: StructuredData.shortName(member.key), values: values))
+                    let values = self.values(member.value, line: line, depth: depth + 1, context: context)
+                    properties.append(
+                        StructuredProperty(
+                            name: StructuredData.shortName(member.key), values: values,
+                            schemaOrgName: context.term(member.key)?.name))
                 }
             }
             return StructuredNode(
-                syntax: .jsonLD, types: rawTypes.map(StructuredData.shortName), rawTypes: rawTypes, id: id,
-                properties: properties, line: line)
+                syntax: .jsonLD, types: rawTypes.map(StructuredData.shortName), rawTypes: rawTypes,
+                schemaOrgTypes: rawTypes.compactMap(context.term), id: id, properties: properties, line: line)
         }
 
-        mutating func values(_ value: JSONValue, line: Int, depth: Int) -> [StructuredValue] {
+        mutating func values(
+            _ value: JSONValue, line: Int, depth: Int, context: SchemaOrgTerms.JSONLDContext
+        ) -> [StructuredValue] {
             guard depth < StructuredData.maximumDepth else { return [] }
             switch value {
             case .null: return []
@@ -205,21 +328,24 @@ enum StructuredData {
             case .string(let text): return [StructuredValue(kind: .text(text), line: line)]
             case .array(let members):
                 var result: [StructuredValue] = []
-                for member in members { result += values(member, line: line, depth: depth + 1) }
+                for member in members { result += values(member, line: line, depth: depth + 1, context: context) }
                 return result
             case .object(let object):
-                if let inner = object["@value"] { return values(inner, line: line, depth: depth + 1) }
-                if let inner = object["@list"] ?? object["@set"] { return values(inner, line: line, depth: depth + 1) }
+                if let inner = object["@value"] { return values(inner, line: line, depth: depth + 1, context: context) }
+                if let inner = object["@list"] ?? object["@set"] {
+                    return values(inner, line: line, depth: depth + 1, context: context)
+                }
                 if object.count == 1, let id = object["@id"]?.stringValue {
                     return [StructuredValue(kind: .reference(id), line: line)]
                 }
-                guard let node = node(object, line: line, depth: depth) else { return [] }
+                guard let node = node(object, line: line, depth: depth, context: context) else { return [] }
                 return [StructuredValue(kind: .node(node), line: line)]
             }
         }
 
         mutating func node(_ item: MarkupItem, syntax: StructuredNode.Syntax, depth: Int) -> StructuredNode {
             budget -= 1
+            let schemaOrgTypes = SchemaOrgTerms.types(ofItem: item.types)
             var properties: [StructuredProperty] = []
             for property in item.properties {
                 var values: [StructuredValue] = []
@@ -239,11 +365,29 @@ enum StructuredData {
                         continue
                     }
                 }
-                properties.append(StructuredProperty(name: StructuredData.shortName(property.name), values: values))
+                properties.append(
+                    StructuredProperty(
+                        name: StructuredData.shortName(property.name), values: values,
+                        schemaOrgName: Self.schemaOrgName(
+                            property.name, syntax: syntax, itemIsSchemaOrg: !schemaOrgTypes.isEmpty)))
             }
             return StructuredNode(
-                syntax: syntax, types: item.types.map(StructuredData.shortName), rawTypes: item.types, id: item.id,
-                properties: properties, line: item.line)
+                syntax: syntax, types: item.types.map(StructuredData.shortName), rawTypes: item.types,
+                schemaOrgTypes: schemaOrgTypes, id: item.id, properties: properties, line: item.line)
+        }
+
+        /// The schema.org property a Microdata or RDFa property name stands for: a schema.org IRI
+        /// (RDFa expands every name to an IRI), or in Microdata a plain name on an item typed in
+        /// schema.org (the item's type sets the vocabulary; any other absolute URL is another one).
+        static func schemaOrgName(_ name: String, syntax: StructuredNode.Syntax, itemIsSchemaOrg: Bool) -> String? {
+            if let term = SchemaOrgTerms.name(inIRI: name) {
+                // Under `vocab`, RDFa turns `rel="stylesheet"` into schema.org/stylesheet: a link
+                // type nobody meant as schema.org (the item does not keep which attribute it came from).
+                if syntax == .rdfa, SchemaOrgTerms.htmlLinkTypes.contains(term) { return nil }
+                return term
+            }
+            guard syntax == .microdata, itemIsSchemaOrg, !name.contains(":"), !name.isEmpty else { return nil }
+            return name
         }
     }
 

@@ -200,8 +200,8 @@ struct StructuredDataRuleTests {
             (jsonLD("Thing", #""image": "/images/a.png""#), ["SD024"]),
             (jsonLD("Thing", #""sameAs": ["https://example.org/a", "javascript:alert(1)"]"#), ["SD024"]),
             (jsonLD("Thing", #""image": "https://www.example.com/images/a.png""#), []),
-            (jsonLD("Thing", ##""@id": "#thing", "publisher": {"@id": "#thing"}"##), ["SD024"]),
-            (jsonLD("Thing", ##""@id": "_:b0", "publisher": {"@id": "https://www.example.com/#org"}"##), []),
+            (jsonLD("CreativeWork", ##""@id": "#thing", "publisher": {"@id": "#thing"}"##), ["SD024"]),
+            (jsonLD("CreativeWork", ##""@id": "_:b0", "publisher": {"@id": "https://www.example.com/#org"}"##), []),
             (jsonLD("Thing", ##""@id": "urn:isbn:9780140328721", "sameAs": {"@id": "wd:Q349"}"##), []),
             // SD026
             (jsonLD("Movie", #""name": "X""#) + jsonLD("Product", #""name": "Y""#), ["SD026"]),
