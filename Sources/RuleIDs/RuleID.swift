@@ -351,6 +351,8 @@ public enum RuleID: String, CaseIterable, Sendable, Comparable, Codable, CustomS
     case ix014 = "IX014"
     /// TW006 (info): `twitter:url` differs from the canonical URL after normalization.
     case tw006 = "TW006"
+    /// CT016 (warning): The declared character encoding (HTTP charset or `<meta charset>`) does not fit the page's bytes (e.g. declared gb2312, bytes are UTF-8); text is decoded as the declaration says and may be garbled.
+    case ct016 = "CT016"
 
     /// The id's text, e.g. `SAB003`.
     public var description: String { rawValue }

@@ -31,5 +31,10 @@ extension RuleCatalogue {
             ownSection, .tw006, .info, #"`twitter:url` differs from the canonical URL after normalization."#,
             #"[I] SpotCheck"#
         ),
+        (
+            ownSection, .ct016, .warning,
+            #"The declared character encoding (HTTP charset or `<meta charset>`) does not fit the page's bytes (e.g. declared gb2312, bytes are UTF-8); text is decoded as the declaration says and may be garbled."#,
+            #"[I] SpotCheck; WHATWG Encoding Standard / HTML §13.2.3.2 [S]"#
+        ),
     ]
 }
