@@ -55,21 +55,21 @@ struct AttributeSetMask: OptionSet {
     }
 }
 
-/// What libxml2 reported about decoding and parsing one document.
+/// What libxml2 reported about parsing one document.
 struct ScanReport: Sendable {
     var parseErrors: Int
+    /// Sequences libxml2 found invalid in the UTF-8 it was given (none: the extractor hands it
+    /// decoded UTF-8; informative only).
     var encodingErrors: Int
-    var firstEncodingErrorLine: Int
-    var unsupportedEncoding: Bool
-    var encoding: String
 }
 
 /// Streams HTML through libxml2's HTML parser (SAX, no tree is built). The only Swift code that
 /// talks to the C scanner; nothing from C outlives `scan`.
 enum HTMLScanner {
-    /// Scans `bytes`, calling `sink`'s `startElement`, `endElement` and `characters` (the latter
-    /// only while the last start/end returned true). Returns nil when libxml2 could not start.
-    static func scan(_ bytes: UnsafeRawBufferPointer, encoding: String?, into sink: MarkupCollector) -> ScanReport? {
+    /// Scans `utf8` (already decoded: libxml2 is told the encoding and ignores `<meta charset>`),
+    /// calling `sink`'s `startElement`, `endElement` and `characters` (the latter only while the
+    /// last start/end returned true). Returns nil when libxml2 could not start.
+    static func scan(utf8 bytes: UnsafeRawBufferPointer, into sink: MarkupCollector) -> ScanReport? {
         var report = sc_scan_report()
         let context = Unmanaged.passUnretained(sink).toOpaque()
         var callbacks = sc_callbacks(
@@ -92,23 +92,10 @@ enum HTMLScanner {
             let empty: [CChar] = [0]
             empty.withUnsafeBufferPointer { fallback in
                 let start = base ?? fallback.baseAddress!
-                if let encoding {
-                    encoding.withCString { sc_scan(start, bytes.count, $0, &callbacks, &report) }
-                } else {
-                    sc_scan(start, bytes.count, nil, &callbacks, &report)
-                }
+                sc_scan(start, bytes.count, "UTF-8", &callbacks, &report)
             }
         }
         guard report.status == 0 else { return nil }
-        let encodingName = withUnsafeBytes(of: report.encoding) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        return ScanReport(
-            parseErrors: Int(report.parseErrors),
-            encodingErrors: Int(report.encodingErrors),
-            firstEncodingErrorLine: Int(report.encodingErrorLine),
-            unsupportedEncoding: report.unsupportedEncoding != 0,
-            encoding: encodingName
-        )
+        return ScanReport(parseErrors: Int(report.parseErrors), encodingErrors: Int(report.encodingErrors))
     }
 }

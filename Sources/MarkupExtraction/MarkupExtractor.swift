@@ -46,68 +46,54 @@ public struct MarkupExtractor: Sendable {
     /// Extracts the markup of one page. Never fails: what cannot be read is reported in
     /// `diagnostics`.
     public func extract(html: some Collection<UInt8>, url: String) -> PageMarkup {
-        let contiguous = html.withContiguousStorageIfAvailable { buffer -> PageMarkup? in
-            let raw = UnsafeRawBufferPointer(buffer)
-            return Self.containsNUL(raw) ? nil : extract(raw, url: url, replacedNULs: 0)
+        if let page = html.withContiguousStorageIfAvailable({ extract(UnsafeRawBufferPointer($0), url: url) }) {
+            return page
         }
-        if let contiguous, let page = contiguous { return page }
-        // libxml2 takes a NUL byte for the end of the document; HTML replaces it with U+FFFD.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(html.count)
-        var replaced = 0
-        let isUTF16 = html.starts(with: [0xFF, 0xFE]) || html.starts(with: [0xFE, 0xFF])
-        for byte in html {
-            if byte == 0, !isUTF16 {
-                bytes += [0xEF, 0xBF, 0xBD]
-                replaced += 1
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return bytes.withUnsafeBytes { extract($0, url: url, replacedNULs: replaced) }
+        return Array(html).withUnsafeBytes { extract($0, url: url) }
     }
 
-    private func extract(_ bytes: UnsafeRawBufferPointer, url: String, replacedNULs: Int) -> PageMarkup {
-        let collector = MarkupCollector(collectsRDFa: options.rdfa)
+    /// Decides the encoding, decodes the page to UTF-8 once (the same text for every syntax:
+    /// meta tags, the title, JSON-LD, Microdata, RDFa) and scans that UTF-8 with libxml2, which is
+    /// told not to look for an encoding of its own.
+    private func extract(_ raw: UnsafeRawBufferPointer, url: String) -> PageMarkup {
         var page = PageMarkup(url: url)
-        if replacedNULs > 0 {
+        let decision = EncodingDecision.decide(raw, transportLabel: options.encoding)
+        page.encoding = decision.encoding.name
+        page.encodingSource = decision.source
+        for ignored in decision.ignoredLabels {
+            let written =
+                ignored.source == .transport
+                ? "the charset \(ignored.label) given for the page"
+                : "<meta> charset \(ignored.label) at line \(ignored.line)"
             page.diagnostics.append(
                 ExtractionDiagnostic(
-                    code: .nulBytes, line: 0, message: "\(replacedNULs) NUL byte(s) replaced with U+FFFD"))
+                    code: .unsupportedEncoding, line: ignored.line,
+                    message:
+                        "\(written) names no encoding browsers decode (WHATWG Encoding Standard); ignored, decoded as \(decision.encoding.name)"
+                ))
         }
-        // With no encoding given, no BOM and no declared charset other than UTF-8, bytes that are
-        // valid UTF-8 (and not plain ASCII) are decoded as UTF-8, as browsers' sniffing does;
-        // libxml2 alone would fall back to ISO-8859-1.
-        var encoding = options.encoding
-        if encoding == nil, !Self.hasByteOrderMark(bytes) {
-            switch Self.declaredCharset(bytes)?.lowercased() {
-            case "utf-8", "utf8":
-                encoding = "UTF-8"
-            case nil:
-                if Self.isNonASCIIUTF8(bytes) { encoding = "UTF-8" }
-            default:
-                break
+        let body = UnsafeRawBufferPointer(rebasing: raw[decision.byteOrderMarkLength...])
+        let decoded = TextDecoder.decode(body, as: decision.encoding)
+        if decoded.invalidSequences > 0 {
+            page.diagnostics.append(
+                ExtractionDiagnostic(
+                    code: .undecodableBytes, line: decoded.firstInvalidLine,
+                    message:
+                        "\(decoded.invalidSequences) byte sequence(s) not valid \(decision.encoding.name) from line \(decoded.firstInvalidLine), each decoded as U+FFFD"
+                ))
+        }
+        page.encodingMismatch = Self.mismatch(decision, decoded: decoded, bytes: body)
+        let collector = MarkupCollector(collectsRDFa: options.rdfa)
+        let scanned: ScanReport? =
+            if let utf8 = decoded.utf8 {
+                utf8.withUnsafeBytes { scanUTF8($0, into: collector, page: &page) }
+            } else {
+                scanUTF8(body, into: collector, page: &page)
             }
-        }
-        guard let report = HTMLScanner.scan(bytes, encoding: encoding, into: collector) else {
+        guard scanned != nil else {
             page.diagnostics.append(
                 ExtractionDiagnostic(code: .undecodableBytes, line: 0, message: "libxml2 could not start a parser"))
             return page
-        }
-        page.encoding = report.encoding
-        if report.encodingErrors > 0 {
-            page.diagnostics.append(
-                ExtractionDiagnostic(
-                    code: .undecodableBytes, line: report.firstEncodingErrorLine,
-                    message:
-                        "bytes that are not valid \(encoding ?? report.encoding) from line \(report.firstEncodingErrorLine); text after them may be mis-decoded or missing"
-                ))
-        }
-        if report.unsupportedEncoding {
-            page.diagnostics.append(
-                ExtractionDiagnostic(
-                    code: .unsupportedEncoding, line: 0,
-                    message: "the declared character encoding is not supported; decoded as \(report.encoding)"))
         }
 
         var resolver = URLResolver(base: url)
@@ -247,6 +233,47 @@ public struct MarkupExtractor: Sendable {
         }
     }
 
+    /// Scans UTF-8 with libxml2. libxml2 takes a NUL byte for the end of the document; HTML
+    /// replaces U+0000 with U+FFFD, and so does this (in a copy, only when there is one).
+    private func scanUTF8(
+        _ utf8: UnsafeRawBufferPointer, into collector: MarkupCollector, page: inout PageMarkup
+    ) -> ScanReport? {
+        guard Self.containsNUL(utf8) else { return HTMLScanner.scan(utf8: utf8, into: collector) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 64)
+        var replaced = 0
+        for byte in utf8 {
+            if byte == 0 {
+                bytes += [0xEF, 0xBF, 0xBD]
+                replaced += 1
+            } else {
+                bytes.append(byte)
+            }
+        }
+        page.diagnostics.insert(
+            ExtractionDiagnostic(code: .nulBytes, line: 0, message: "\(replaced) NUL byte(s) replaced with U+FFFD"),
+            at: 0)
+        return bytes.withUnsafeBytes { HTMLScanner.scan(utf8: $0, into: collector) }
+    }
+
+    /// CT016's facts: a declared encoding other than UTF-8 on bytes that are UTF-8 (with
+    /// non-ASCII characters: valid UTF-8 is very unlikely to be text in a legacy encoding), or a
+    /// declared encoding the bytes are not valid in.
+    static func mismatch(
+        _ decision: EncodingDecision, decoded: DecodedText, bytes: UnsafeRawBufferPointer
+    ) -> EncodingMismatch? {
+        guard decision.source == .transport || decision.source == .meta, let label = decision.label else {
+            return nil
+        }
+        let declaredUnicode = [.utf8, .utf16LE, .utf16BE].contains(decision.encoding)
+        let bytesFit: String? = !declaredUnicode && isNonASCIIUTF8(bytes) ? TextEncoding.utf8.name : nil
+        guard bytesFit != nil || decoded.invalidSequences > 0 else { return nil }
+        return EncodingMismatch(
+            declaredLabel: label, declaredBy: decision.source, line: decision.line, decodedAs: decision.encoding.name,
+            bytesFit: bytesFit, invalidSequences: decoded.invalidSequences,
+            firstInvalidLine: decoded.firstInvalidLine)
+    }
+
     private func parseJSONLD(
         _ script: MarkupCollector.ScriptRecord, section: DocumentSection, diagnostics: inout [ExtractionDiagnostic]
     ) -> JSONLDScript {
@@ -276,43 +303,10 @@ public struct MarkupExtractor: Sendable {
             text: String(decoding: script.bytes, as: UTF8.self))
     }
 
-    /// The charset a page's `<meta>` declares in its first 4 KiB, if any.
+    /// The first charset label a page's `<meta>` declares in its first 1,024 bytes (HTML's
+    /// prescan), lower-cased, if any.
     public static func declaredCharset(in html: [UInt8]) -> String? {
-        html.withUnsafeBytes { declaredCharset($0) }
-    }
-
-    /// The charset a `<meta>` in the first 4 KiB declares (`<meta charset=…>` or an
-    /// `http-equiv` content type's `charset=`), as HTML's prescan finds it, lower-cased; nil when
-    /// none. Works on the bytes (ASCII case-folded), without decoding them.
-    static func declaredCharset(_ bytes: UnsafeRawBufferPointer) -> String? {
-        let prefix = bytes.prefix(4096).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        let meta = Array("<meta".utf8)
-        let charset = Array("charset".utf8)
-        func find(_ needle: [UInt8], from start: Int, to end: Int) -> Int? {
-            guard end - start >= needle.count else { return nil }
-            var index = start
-            while index <= end - needle.count {
-                if prefix[index] == needle[0], prefix[index..<index + needle.count].elementsEqual(needle) {
-                    return index
-                }
-                index += 1
-            }
-            return nil
-        }
-        var searchStart = 0
-        while let tagStart = find(meta, from: searchStart, to: prefix.count) {
-            let afterName = tagStart + meta.count
-            let tagEnd = prefix[afterName...].firstIndex(of: UInt8(ascii: ">")) ?? prefix.count
-            if let found = find(charset, from: afterName, to: tagEnd) {
-                var index = found + charset.count
-                while index < tagEnd, [0x20, 0x3D, 0x22, 0x27].contains(prefix[index]) { index += 1 }
-                var end = index
-                while end < tagEnd, ![0x22, 0x27, 0x20, 0x3B, 0x2F, 0x3E].contains(prefix[end]) { end += 1 }
-                if end > index { return String(decoding: prefix[index..<end], as: UTF8.self) }
-            }
-            searchStart = tagEnd
-        }
-        return nil
+        html.withUnsafeBytes { MetaCharsetPrescan.declarations($0).first?.label }
     }
 
     static func containsNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -320,13 +314,19 @@ public struct MarkupExtractor: Sendable {
         return memchr(base, 0, bytes.count) != nil
     }
 
-    static func hasByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        (bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF)
-            || (bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF)))
-    }
-
     /// True when `bytes` contain at least one non-ASCII byte and are entirely valid UTF-8.
     static func isNonASCIIUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        utf8Validity(bytes) == .nonASCII
+    }
+
+    /// True when `bytes` are entirely valid UTF-8 (plain ASCII included).
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        utf8Validity(bytes) != .invalid
+    }
+
+    enum UTF8Validity { case ascii, nonASCII, invalid }
+
+    static func utf8Validity(_ bytes: UnsafeRawBufferPointer) -> UTF8Validity {
         var index = 0
         let count = bytes.count
         var sawNonASCII = false
@@ -349,18 +349,18 @@ public struct MarkupExtractor: Sendable {
             case 0xC2...0xDF: length = 2
             case 0xE0...0xEF: length = 3
             case 0xF0...0xF4: length = 4
-            default: return false
+            default: return .invalid
             }
-            guard index + length <= count else { return false }
-            for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            guard index + length <= count else { return .invalid }
+            for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return .invalid }
             let second = bytes[index + 1]
             if lead == 0xE0 && second < 0xA0 || lead == 0xED && second > 0x9F || lead == 0xF0 && second < 0x90
                 || lead == 0xF4 && second > 0x8F
             {
-                return false
+                return .invalid
             }
             index += length
         }
-        return sawNonASCII
+        return sawNonASCII ? .nonASCII : .ascii
     }
 }

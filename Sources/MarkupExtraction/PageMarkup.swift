@@ -36,8 +36,12 @@ public struct PageMarkup: Sendable, Hashable {
     public var rdfa: [MarkupItem]
     /// `<a href>` / `<area href>` as written (resolve with `resolve(_:)`), for the crawler.
     public var links: [OutgoingLink]
-    /// The encoding the page was decoded with.
+    /// The encoding the page was decoded with, by its WHATWG name (`UTF-8`, `windows-1252`, `GBK`).
     public var encoding: String
+    /// Where that encoding came from (a BOM, the HTTP charset, `<meta>`, sniffing, the default).
+    public var encodingSource: EncodingSource
+    /// The declared encoding does not fit the bytes (CT016), when that is so.
+    public var encodingMismatch: EncodingMismatch?
     /// Problems met while reading the page (encoding, unparsable JSON-LD …).
     public var diagnostics: [ExtractionDiagnostic]
 
@@ -63,7 +67,40 @@ public struct PageMarkup: Sendable, Hashable {
         rdfa = []
         links = []
         encoding = "UTF-8"
+        encodingSource = .byteOrderMark
         diagnostics = []
+    }
+}
+
+/// A declared character encoding that does not fit the page's bytes: the page says gb2312 but its
+/// bytes are UTF-8, or bytes are not valid in the encoding it declares. The page is decoded as
+/// declared (as browsers do), so its text may be garbled.
+public struct EncodingMismatch: Sendable, Hashable {
+    /// The label as written (`gb2312`).
+    public var declaredLabel: String
+    /// `.transport` (HTTP charset or `--encoding`) or `.meta`.
+    public var declaredBy: EncodingSource
+    /// The `<meta>`'s line; 0 for a charset from outside the page.
+    public var line: Int
+    /// The encoding the label names, which decoded the page (`GBK`).
+    public var decodedAs: String
+    /// The encoding the bytes fit instead, when one is known (`UTF-8`).
+    public var bytesFit: String?
+    /// Byte sequences not valid in the declared encoding (each decoded as U+FFFD), and the first one's line.
+    public var invalidSequences: Int
+    public var firstInvalidLine: Int
+
+    public init(
+        declaredLabel: String, declaredBy: EncodingSource, line: Int, decodedAs: String, bytesFit: String?,
+        invalidSequences: Int, firstInvalidLine: Int
+    ) {
+        self.declaredLabel = declaredLabel
+        self.declaredBy = declaredBy
+        self.line = line
+        self.decodedAs = decodedAs
+        self.bytesFit = bytesFit
+        self.invalidSequences = invalidSequences
+        self.firstInvalidLine = firstInvalidLine
     }
 }
 

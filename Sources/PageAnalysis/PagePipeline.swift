@@ -126,13 +126,13 @@ public struct PagePipeline: Sendable {
         if let headerCharset { options.encoding = headerCharset }
         var markup = MarkupExtractor(options: options).extract(html: html, url: url)
         if let headerCharset, let declared = MarkupExtractor.declaredCharset(in: html),
-            Self.canonicalCharset(declared) != Self.canonicalCharset(headerCharset)
+            TextEncoding(label: declared) != TextEncoding(label: headerCharset)
         {
             markup.diagnostics.append(
                 ExtractionDiagnostic(
                     code: .charsetConflict, line: 0,
                     message:
-                        "Content-Type says charset=\(headerCharset) but the page's <meta> says \(declared); decoded as \(headerCharset), as browsers do"
+                        "Content-Type says charset=\(headerCharset) but the page's <meta> says \(declared); decoded as \(markup.encoding), as browsers do"
                 ))
         }
         let attributes = AttributeSetBuilder().build(markup)
@@ -225,15 +225,6 @@ public struct PagePipeline: Sendable {
         }
         links.append(current)
         return links
-    }
-
-    static func canonicalCharset(_ name: String) -> String {
-        let lower = name.lowercased().trimmingCharacters(in: .whitespaces)
-        switch lower {
-        case "utf8", "unicode-1-1-utf-8": return "utf-8"
-        case "latin1", "iso8859-1", "iso_8859-1", "l1": return "iso-8859-1"
-        default: return lower
-        }
     }
 
     /// A header charset worth passing to the parser (a plausible label), else nil.

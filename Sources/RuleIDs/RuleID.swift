@@ -355,6 +355,8 @@ public enum RuleID: String, CaseIterable, Sendable, Comparable, Codable, CustomS
     case sab023 = "SAB023"
     /// SAB024 (warning): A banner parameter (`app-argument`, `app-id`) written as an attribute of its own beside `content`: the parameters are read from `content` only, so the value is ignored.
     case sab024 = "SAB024"
+    /// CT016 (warning): The declared character encoding (HTTP charset or `<meta charset>`) does not fit the page's bytes (e.g. declared gb2312, bytes are UTF-8); text is decoded as the declaration says and may be garbled.
+    case ct016 = "CT016"
 
     /// The id's text, e.g. `SAB003`.
     public var description: String { rawValue }

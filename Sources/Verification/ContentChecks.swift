@@ -12,7 +12,7 @@ struct ContentChecks: PageRuleGroup {
     let attributes: PageAttributes
 
     static let rules: Set<RuleID> = [
-        .ct001, .ct002, .ct003, .ct004, .ct005, .ct006, .ct007, .ct012, .ct013, .ct015,
+        .ct001, .ct002, .ct003, .ct004, .ct005, .ct006, .ct007, .ct012, .ct013, .ct015, .ct016,
     ]
 
     static let maximumTitleLength = 90
@@ -81,6 +81,7 @@ struct ContentChecks: PageRuleGroup {
         }
 
         checkKeywords(report)
+        checkEncoding(report)
 
         if let lang = page.lang, let pageLanguage = Self.primaryLanguage(lang.text) {
             var declared: [(String, String, Int)] = []
@@ -100,6 +101,28 @@ struct ContentChecks: PageRuleGroup {
                 }
             }
         }
+    }
+
+    /// CT016: the declared encoding does not fit the bytes (the page is decoded as declared).
+    private func checkEncoding(_ report: (RuleID, Int, String, String) -> Void) {
+        guard let mismatch = page.encodingMismatch else { return }
+        let declaration =
+            mismatch.declaredBy == .meta
+            ? "<meta> charset \(mismatch.declaredLabel) (line \(mismatch.line))"
+            : "the charset \(mismatch.declaredLabel) given for the page (HTTP Content-Type or --encoding)"
+        let invalid =
+            mismatch.invalidSequences == 0
+            ? ""
+            : "\(mismatch.invalidSequences) byte sequence(s) from line \(mismatch.firstInvalidLine) are not valid \(mismatch.decodedAs) and were decoded as U+FFFD"
+        let message =
+            if let fit = mismatch.bytesFit {
+                "the page declares \(declaration), but its bytes are \(fit); decoded as \(mismatch.decodedAs), as browsers do, so the text is garbled"
+                    + (invalid.isEmpty ? "" : "; " + invalid)
+            } else {
+                "the page declares \(declaration), but \(invalid)"
+            }
+        let line = mismatch.declaredBy == .meta ? mismatch.line : mismatch.firstInvalidLine
+        report(.ct016, line, mismatch.declaredLabel, message)
     }
 
     private func checkKeywords(_ report: (RuleID, Int, String, String) -> Void) {
@@ -196,6 +219,8 @@ extension RuleCatalogue {
         .ct012: "Keep 3 to 5 keywords per item: synonyms, abbreviations, category terms.",
         .ct013: "List each keyword once, only terms related to the item; do not repeat words in the title.",
         .ct015: "Make og:locale and inLanguage agree with <html lang>.",
+        .ct016:
+            "Declare the encoding the file is saved in (<meta charset=\"utf-8\"> for UTF-8, in the first 1,024 bytes) and the same charset in the HTTP Content-Type.",
     ]
 
     static let contentPartly: [RuleID: String] = [

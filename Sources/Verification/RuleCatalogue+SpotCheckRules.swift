@@ -41,5 +41,10 @@ extension RuleCatalogue {
             #"A banner parameter (`app-argument`, `app-id`) written as an attribute of its own beside `content`: the parameters are read from `content` only, so the value is ignored."#,
             #"[I] SpotCheck, from Promoting Apps with Smart App Banners ("comma-separated parameters" in `content`)"#
         ),
+        (
+            ownSection, .ct016, .warning,
+            #"The declared character encoding (HTTP charset or `<meta charset>`) does not fit the page's bytes (e.g. declared gb2312, bytes are UTF-8); text is decoded as the declaration says and may be garbled."#,
+            #"[I] SpotCheck; WHATWG Encoding Standard / HTML §13.2.3.2 [S]"#
+        ),
     ]
 }

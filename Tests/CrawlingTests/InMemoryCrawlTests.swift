@@ -188,4 +188,39 @@ struct InMemoryCrawlTests {
         let file = try #require(try store.siteFiles().first { $0.kind == "aasa" })
         #expect(file.findingsJSON.contains("\"UL003\""))
     }
+
+    /// Issue 13 §1: the crawl decodes with the HTTP charset (it wins over `<meta charset>`), once,
+    /// never dropping text: a server saying gb2312 for a UTF-8 page (whose `<meta>` says utf-8)
+    /// gets a garbled but whole title and description, CT016 naming the header, and no CT002.
+    @Test func theHTTPCharsetWinsOverMetaAndAMismatchIsReported() async throws {
+        let page = """
+            <!doctype html><html><head><meta charset="utf-8">
+            <title>DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶</title>
+            <meta name="description" content="DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶">
+            </head><body><p>腾讯科技讯</p></body></html>
+            """
+        let site = InMemorySite([
+            Self.origin + "/": [
+                .init(status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=gb2312")], body: page)
+            ]
+        ])
+        let folder = try temporaryFolder("in-memory-charset")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, useSitemaps: false)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+
+        let home = try #require(try store.pagesByURL()[Self.origin + "/"])
+        // libxml2 used to stop at the first sequence gb2312 could not decode: "DeepMind".
+        let title = try #require(home.verdict?.title)
+        #expect(title.hasPrefix("DeepMind") && title.count > 20)
+        #expect(home.verdict?.contentDescription?.hasPrefix("DeepMind") == true)
+        #expect(home.markupJSON?.contains(#""encoding":"GBK""#) == true)
+        #expect(home.markupJSON?.contains("charset-conflict") == true)
+        let findings = JSONParser.parse(try #require(home.findingsJSON), lenient: false).value?.arrayValue ?? []
+        let rules = findings.compactMap { $0["rule"]?.stringValue }
+        #expect(!rules.contains("CT002"))
+        let mismatch = findings.first { $0["rule"]?.stringValue == "CT016" }?["message"]?.stringValue
+        #expect(mismatch?.contains("the charset gb2312 given for the page (HTTP Content-Type") == true)
+        #expect(mismatch?.contains("its bytes are UTF-8") == true)
+    }
 }

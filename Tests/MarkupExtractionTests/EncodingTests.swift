@@ -18,7 +18,8 @@ struct EncodingTests {
         let page = try extractPage("latin1.html")
         #expect(page.title?.text == "Café crème")
         #expect(page.descriptions.first?.content == "Un café à Paris")
-        #expect(page.encoding.uppercased() == "ISO-8859-1")
+        // WHATWG: the iso-8859-1 label names windows-1252.
+        #expect(page.encoding == "windows-1252")
         #expect(page.diagnostics.isEmpty)
     }
 
@@ -30,6 +31,7 @@ struct EncodingTests {
         #expect(page.diagnostics.count == 1)
         // What came before the bad bytes was decoded as declared.
         #expect(page.title?.text == "Valid é title")
+        #expect(diagnostic.message.contains("2 byte sequence(s) not valid UTF-8"))
     }
 
     @Test("UTF-16 pages with a byte order mark", arguments: ["utf16le-bom.html", "utf16be-bom.html"])
@@ -60,7 +62,8 @@ struct EncodingTests {
             + Array("</title></head></html>".utf8)
         let page = extract(bytes: bytes)
         #expect(page.title?.text == "Ã©")
-        #expect(page.encoding.uppercased() == "ISO-8859-1")
+        #expect(page.encoding == "windows-1252")
+        #expect(page.encodingMismatch?.bytesFit == "UTF-8")
     }
 
     @Test("a UTF-8 byte order mark is honoured")
@@ -70,10 +73,14 @@ struct EncodingTests {
         #expect(page.diagnostics.isEmpty)
     }
 
-    @Test("ISO-8859-1 bytes without a declaration fall back to ISO-8859-1, as libxml2 does")
-    func undeclaredLatin1() {
-        let page = extract(bytes: Array("<html><head><title>Caf".utf8) + [0xE9] + Array("</title></head></html>".utf8))
-        #expect(page.title?.text == "Café")
+    @Test("bytes without a declaration that are not UTF-8 are windows-1252, WHATWG's default (0x80 is €)")
+    func undeclaredLegacyBytes() {
+        let page = extract(
+            bytes: Array("<html><head><title>Caf".utf8) + [0xE9, 0x20, 0x80] + Array("</title></head></html>".utf8))
+        #expect(page.title?.text == "Café €")
+        #expect(page.encoding == "windows-1252")
+        #expect(page.encodingSource == .defaultEncoding)
+        #expect(page.encodingMismatch == nil)
     }
 
     @Test("the encoding option overrides <meta charset>")
@@ -94,5 +101,133 @@ struct EncodingTests {
         let page = extract(bytes: bytes, options: .init(encoding: viaOption ? "x-no-such-charset" : nil))
         #expect(page.diagnostics.map(\.code) == [.unsupportedEncoding])
         #expect(page.title?.text == "Café")
+    }
+
+    // MARK: - One decode per page (issue 13 §1)
+
+    @Test("UTF-8 bytes declaring gb2312 (qq.html's shape): decoded as GBK, nothing dropped, the mismatch named")
+    func utf8BytesDeclaringGB2312() throws {
+        let page = try extractPage("declares-gb2312-utf8-bytes.html")
+        #expect(page.encoding == "GBK")
+        #expect(page.encodingSource == .meta)
+        // libxml2 decoding as gb2312 stopped at the first invalid sequence: "DeepMind", no description.
+        let title = try #require(page.title?.text)
+        #expect(title.hasPrefix("DeepMind") && title.count > 30)
+        let description = try #require(page.descriptions.first?.content)
+        #expect(description.hasPrefix("DeepMind") && description.count > 25)
+        #expect(page.keywords.count == 1)
+        let mismatch = try #require(page.encodingMismatch)
+        #expect(mismatch.declaredLabel == "gb2312")
+        #expect(mismatch.declaredBy == .meta)
+        #expect(mismatch.line == 5)
+        #expect(mismatch.decodedAs == "GBK")
+        #expect(mismatch.bytesFit == "UTF-8")
+        #expect(page.diagnostics(.undecodableBytes).first?.line == 6)
+    }
+
+    @Test(
+        "a windows-1251 page whose <title> comes before <meta charset>: title, description, og:title, JSON-LD and Microdata decoded alike"
+    )
+    func windows1251OneDecode() throws {
+        let page = try extractPage("windows-1251.html")
+        let title = "Новости науки: Привет, мир"
+        #expect(page.encoding == "windows-1251")
+        #expect(page.title?.text == title)
+        #expect(page.descriptions.first?.content.hasPrefix("Учёные рассказали") == true)
+        #expect(page.openGraph.first { $0.key == "og:title" }?.content == title)
+        #expect(page.twitter.first { $0.key == "twitter:title" }?.content == title)
+        let jsonLD = try #require(page.jsonLD.first?.value?.objectValue)
+        #expect(jsonLD["name"]?.stringValue == title)
+        #expect(page.jsonLD.first?.text.contains(title) == true)
+        #expect(page.microdata.first?.strings("name") == [title])
+        #expect(page.encodingMismatch == nil)
+        #expect(page.diagnostics.isEmpty)
+    }
+
+    /// "Привет" in windows-1251.
+    static let privetWindows1251: [UInt8] = [0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2]
+
+    @Test("a BOM beats the HTTP charset, which beats <meta>")
+    func precedence() {
+        let utf8Page =
+            [0xEF, 0xBB, 0xBF] + Array(#"<html><head><meta charset="gb2312"><title>Привет</title></head></html>"#.utf8)
+        let bom = extract(bytes: utf8Page, options: .init(encoding: "windows-1251"))
+        #expect(bom.title?.text == "Привет")
+        #expect(bom.encodingSource == .byteOrderMark)
+        #expect(bom.encodingMismatch == nil)
+
+        // The HTTP charset (or --encoding) names windows-1252 ("latin1" is one of its labels: 0x80 is
+        // €, not U+0080 as in ISO-8859-1); the page's <meta> says UTF-8.
+        let legacyPage =
+            Array(#"<html><head><meta charset="utf-8"><title>"#.utf8) + [0x80, 0x20] + Self.privetWindows1251
+            + Array("</title></head></html>".utf8)
+        let header = extract(bytes: legacyPage, options: .init(encoding: "latin1"))
+        #expect(header.title?.text == "€ Ïðèâåò")
+        #expect(header.encoding == "windows-1252")
+        #expect(header.encodingSource == .transport)
+    }
+
+    @Test("<meta charset> is looked for in the first 1,024 bytes only")
+    func metaPrescanLength() {
+        func page(padding: Int) -> PageMarkup {
+            let filler = #"<meta name="filler" content="\#(String(repeating: "x", count: padding))">"#
+            return extract(
+                bytes: Array(#"<html><head>\#(filler)<meta charset="windows-1251"><title>"#.utf8)
+                    + Self.privetWindows1251
+                    + Array("</title></head></html>".utf8))
+        }
+        let early = page(padding: 900)
+        #expect(early.title?.text == "Привет")
+        #expect(early.encodingSource == .meta)
+        // Past 1,024 bytes the declaration is not seen (libxml2 used to honour it wherever it was):
+        // no declaration, not UTF-8, so windows-1252.
+        let late = page(padding: 1_100)
+        #expect(late.title?.text == "Ïðèâåò")
+        #expect(late.encoding == "windows-1252")
+        #expect(late.encodingSource == .defaultEncoding)
+    }
+
+    @Test("a <meta charset> inside a comment is not a declaration")
+    func commentedDeclaration() {
+        let page = extract(
+            bytes: Array("<html><head><!-- <meta charset=\"windows-1251\"> --><title>".utf8) + Self.privetWindows1251
+                + Array("</title></head></html>".utf8))
+        #expect(page.title?.text == "Ïðèâåò")
+        #expect(page.encodingSource == .defaultEncoding)
+    }
+
+    @Test("utf-7 is no label browsers decode: the declaration is reported and passed over")
+    func utf7IsNotDecoded() {
+        let page = extract(#"<html><head><meta charset="utf-7"><title>+ZeVnLIqe-</title></head></html>"#)
+        #expect(page.title?.text == "+ZeVnLIqe-")
+        #expect(page.encoding == "windows-1252")
+        #expect(page.diagnostics.map(\.code) == [.unsupportedEncoding])
+        #expect(page.diagnostics.first?.message.contains("utf-7") == true)
+    }
+
+    @Test("invalid sequences in a legacy encoding become U+FFFD and the text after them is kept")
+    func legacyInvalidSequencesAreReplaced() throws {
+        // Shift_JIS: 0x82 0xA0 is "あ"; 0x85 0x40 is unassigned; the text after it must survive.
+        let bytes =
+            Array("<html><head><meta charset=\"shift_jis\">\n<title>".utf8) + [0x82, 0xA0, 0x85, 0x40]
+            + Array(" tail</title></head></html>".utf8)
+        let page = extract(bytes: bytes)
+        #expect(page.encoding == "Shift_JIS")
+        let title = try #require(page.title?.text)
+        #expect(title.hasPrefix("あ"))
+        #expect(title.hasSuffix(" tail"))
+        #expect(title.contains("\u{FFFD}"))
+        #expect(page.diagnostics(.undecodableBytes).first?.line == 2)
+        #expect(page.encodingMismatch?.bytesFit == nil)
+        #expect(page.encodingMismatch?.invalidSequences == 1)
+    }
+
+    @Test("a NUL byte in a legacy page is replaced after decoding, not before")
+    func nulInLegacyPage() {
+        let page = extract(
+            bytes: Array("<html><head><meta charset=\"windows-1251\"><title>".utf8) + Self.privetWindows1251 + [0]
+                + Self.privetWindows1251 + Array("</title></head></html>".utf8))
+        #expect(page.title?.text == "Привет\u{FFFD}Привет")
+        #expect(page.diagnostics.map(\.code) == [.nulBytes])
     }
 }

@@ -100,8 +100,8 @@ typedef struct sc_scan_report {
     int status;
     /// Number of parser errors libxml2 raised (HTML is rarely valid; informative only).
     int parseErrors;
-    /// Bytes that were not valid in the document's encoding; libxml2 then decodes the rest as
-    /// ISO-8859-1. `encodingErrorLine` is the line of the first one.
+    /// Bytes that were not valid in the document's encoding (SpotCheck decodes pages itself and
+    /// passes UTF-8, so none are expected). `encodingErrorLine` is the line of the first one.
     int encodingErrors;
     int encodingErrorLine;
     /// A declared charset libxml2 does not support (`<meta charset>` or the caller's), or 0.
@@ -113,7 +113,8 @@ typedef struct sc_scan_report {
 /// Initializes libxml2 once per process. Safe to call from any thread, any number of times.
 void sc_initialize(void) SC_SWIFT_NAME(scInitialize());
 
-/// Scans `length` bytes of HTML. `encoding` (nullable) overrides detection, e.g. from HTTP headers.
+/// Scans `length` bytes of HTML. `encoding` (nullable) overrides detection and `<meta charset>`
+/// (`HTML_PARSE_IGNORE_ENC`); SpotCheck passes "UTF-8" with bytes it has decoded itself.
 /// Runs synchronously on the calling thread; each call uses its own parser context, so different
 /// threads may scan different documents at the same time.
 void sc_scan(const char *_Nonnull bytes, size_t length, const char *_Nullable encoding,
