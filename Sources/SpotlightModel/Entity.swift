@@ -73,7 +73,8 @@ extension Entity {
                 collectJSONLD(value, line: script.line, graph: &graph, into: &result)
             }
         }
-        result += page.microdata.map { Entity(item: $0, syntax: .microdata, lookup: [:]) }
+        // Orphan items (an itemprop no item claims) are a property of something, not a subject.
+        result += page.microdata.filter { !$0.orphan }.map { Entity(item: $0, syntax: .microdata, lookup: [:]) }
         let rdfaByID = Dictionary(
             page.rdfa.compactMap { item in item.id.map { ($0, item) } }, uniquingKeysWith: { first, _ in first })
         result += page.rdfa.filter { !$0.types.isEmpty }.map { Entity(item: $0, syntax: .rdfa, lookup: rdfaByID) }

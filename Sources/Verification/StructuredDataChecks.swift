@@ -357,7 +357,11 @@ struct StructuredDataChecks: PageRuleGroup {
             }
         case "url", "image", "contentUrl", "sameAs":
             if let problem = Self.urlProblem(value.text ?? "") {
-                flag(.sd024, line, excerpt, "\(name) \(value.written) on \(where_) \(problem)")
+                // A lazy-loaded <img> has its URL in data-src, which Microdata does not read.
+                let lazy = value.lazySource.map {
+                    "; the element is lazy-loaded: its URL is in data-src=\"\(StructuredData.shortened($0))\", which Microdata does not read (give it a src, or add <link itemprop=\"\(name)\" href=…>)"
+                }
+                flag(.sd024, line, excerpt, "\(name) \(value.written) on \(where_) \(problem)\(lazy ?? "")")
             }
         default:
             break

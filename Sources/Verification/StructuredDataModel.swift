@@ -61,6 +61,8 @@ struct StructuredValue {
 
     var kind: Kind
     var line: Int
+    /// The `data-src` of a lazy-loaded Microdata `<img>` whose value is empty (no `src`).
+    var lazySource: String?
 
     /// The string form of a text, number, URL or reference.
     var text: String? {
@@ -150,7 +152,9 @@ enum StructuredData {
             }
         }
         for item in page.microdata {
-            builder.addTopLevel(builder.node(item, syntax: .microdata, depth: 0))
+            // An orphan item (an itemprop no item claims) is checked, but is no candidate subject.
+            let node = builder.node(item, syntax: .microdata, depth: 0)
+            if item.orphan { builder.walk(node, depth: 0) } else { builder.addTopLevel(node) }
         }
         for item in page.rdfa {
             let node = builder.node(item, syntax: .rdfa, depth: 0)
@@ -261,7 +265,9 @@ enum StructuredData {
                 var values: [StructuredValue] = []
                 for value in property.values {
                     switch value.kind {
-                    case .text(let text): values.append(StructuredValue(kind: .text(text), line: value.line))
+                    case .text(let text):
+                        values.append(
+                            StructuredValue(kind: .text(text), line: value.line, lazySource: value.lazySource))
                     case .url(let url): values.append(StructuredValue(kind: .url(url), line: value.line))
                     case .typedLiteral(let text, _, _):
                         values.append(StructuredValue(kind: .text(text), line: value.line))

@@ -406,6 +406,31 @@ struct StructuredDataGraphTests {
         #expect(other.map(\.ruleID) == ["SD027"])
     }
 
+    @Test("SD024 on the empty image of a lazy-loaded <img itemprop=image data-src> says where the URL is")
+    func lazyImageIsNamed() throws {
+        let html = """
+            <html><head><title>Kettle</title><link rel="canonical" href="https://www.example.com/a">
+            <meta property="og:title" content="Kettle"></head><body>
+            <div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kettle</span>
+            <img itemprop="image" data-src="https://cdn.example.com/kettle.jpg" class="lazyload"></div></body></html>
+            """
+        let finding = try #require(Self.findings(html).first { $0.ruleID == "SD024" })
+        #expect(finding.message.contains("is empty"))
+        #expect(finding.message.contains(#"lazy-loaded: its URL is in data-src="https://cdn.example.com/kettle.jpg""#))
+    }
+
+    @Test("an orphan Microdata item keeps SD007 and is no candidate main entity (SD026)")
+    func orphanItems() {
+        let html = """
+            <html><head><title>Story</title><link rel="canonical" href="https://www.example.com/a">
+            <meta property="og:title" content="Story">
+            <meta itemprop="speakable" itemscope itemtype="https://schema.org/SpeakableSpecification" itemref="h">
+            </head><body><article itemscope itemtype="https://schema.org/NewsArticle">
+            <h1 id="h" itemprop="headline">Story</h1></article></body></html>
+            """
+        #expect(Self.findings(html).map(\.ruleID) == ["SD007"])
+    }
+
     @Test("SD026 resolves a relative url against the document base before comparing it with the canonical")
     func sd026ResolvesRelativeURLs() {
         func page(_ url: String, base: String = "") -> String {

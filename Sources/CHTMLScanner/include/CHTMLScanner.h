@@ -62,6 +62,10 @@ typedef enum sc_attribute {
     SC_ATTR_RESOURCE, SC_ATTR_PREFIX, SC_ATTR_ABOUT, SC_ATTR_REL, SC_ATTR_HREF, SC_ATTR_SRC,
     SC_ATTR_LANG, SC_ATTR_TYPE, SC_ATTR_DATETIME, SC_ATTR_VALUE, SC_ATTR_DATA, SC_ATTR_CHARSET,
     SC_ATTR_HTTP_EQUIV, SC_ATTR_DATATYPE, SC_ATTR_XML_LANG, SC_ATTR_REV, SC_ATTR_ROLE,
+    SC_ATTR_DATA_SRC,
+    /// Not one attribute: every `xmlns:NAME="IRI"` of the element, rewritten as an RDFa `prefix`
+    /// value (`NAME: IRI NAME: IRI`), so `xmlns:og="http://ogp.me/ns#"` declares `og:` too.
+    SC_ATTR_XMLNS,
     SC_ATTR_COUNT
 } sc_attribute;
 
