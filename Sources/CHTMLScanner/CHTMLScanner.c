@@ -5,6 +5,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,6 +22,8 @@ typedef struct sc_state {
     sc_scan_report *report;
     int wantsCharacters;
     int bodyTagSeen;
+    /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
+    char namespaces[1024];
 } sc_state;
 
 // MARK: - Classification (libxml2's HTML parser lower-cases tag and attribute names)
@@ -100,6 +103,7 @@ static int sc_classify_attribute(const char *name) {
         if (strcmp(name, "datetime") == 0) return SC_ATTR_DATETIME;
         if (strcmp(name, "data") == 0) return SC_ATTR_DATA;
         if (strcmp(name, "datatype") == 0) return SC_ATTR_DATATYPE;
+        if (strcmp(name, "data-src") == 0) return SC_ATTR_DATA_SRC;
         break;
     case 'h':
         if (strcmp(name, "href") == 0) return SC_ATTR_HREF;
@@ -184,7 +188,20 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     }
     element.inSourceBody = state->bodyTagSeen;
     if (attributes != NULL) {
+        size_t used = 0;
         for (const xmlChar **pair = attributes; pair[0] != NULL; pair += 2) {
+            if (strncmp((const char *)pair[0], "xmlns:", 6) == 0 && pair[0][6] != 0 && pair[1] != NULL) {
+                // "NAME: IRI " appended while it fits; a declaration that does not fit is left out.
+                const char *prefix = (const char *)pair[0] + 6;
+                size_t needed = strlen(prefix) + strlen((const char *)pair[1]) + 3;
+                if (used + needed < sizeof state->namespaces) {
+                    used += (size_t)snprintf(state->namespaces + used, sizeof state->namespaces - used, "%s: %s ",
+                                             prefix, (const char *)pair[1]);
+                    element.attributeMask |= 1u << SC_ATTR_XMLNS;
+                    element.values[SC_ATTR_XMLNS] = state->namespaces;
+                }
+                continue;
+            }
             int attribute = sc_classify_attribute((const char *)pair[0]);
             if (attribute < 0 || (element.attributeMask & (1u << attribute)) != 0) continue;
             element.attributeMask |= 1u << attribute;

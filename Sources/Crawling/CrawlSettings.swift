@@ -38,7 +38,9 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     public var maximumAttempts: Int
     /// Read robots.txt `Sitemap:` lines and `/sitemap.xml`, and crawl what they list.
     public var useSitemaps: Bool
-    /// Microdata `content` on any element (extraction option).
+    /// Microdata read as extruct and Google do (extraction options): `content` on any element, and
+    /// orphan items (an `itemscope` with an `itemprop` no item claims) extracted. False with
+    /// `--microdata-whatwg`: WHATWG rules for both.
     public var microdataContentOnAnyElement: Bool
     /// Seconds before an unreachable robots.txt (5xx, timeout) is asked for again while its
     /// host's pages wait (`--robots-retry`; nil: `RobotsCacheEntry.unreachableRetry`, 600). 0: ask

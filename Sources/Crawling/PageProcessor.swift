@@ -201,7 +201,8 @@ struct PageProcessor: Sendable {
         let publicURL = mapping?.publicURL(record.finalURL) ?? record.finalURL
         let pipeline = PagePipeline(
             extractorOptions: MarkupExtractor.Options(
-                microdataContentOnAnyElement: settings.microdataContentOnAnyElement),
+                microdataContentOnAnyElement: settings.microdataContentOnAnyElement,
+                microdataOrphanItems: settings.microdataContentOnAnyElement),
             verifier: verifier)
         let facts = ServedFacts(
             status: response.status, mediaType: response.mediaType,

@@ -14,6 +14,9 @@ enum AttributeName: Int {
     case resource, prefix, about, rel, href, src, lang, type, datetime, value, data, charset
     case httpEquiv, datatype, xmlLang, rev, role
     case appID, appArgument
+    case dataSrc
+    /// Every `xmlns:NAME="IRI"` of the element as an RDFa `prefix` value (`NAME: IRI …`).
+    case xmlns
 }
 
 /// A start tag as the scanner reports it. Only valid inside `HTMLEventSink.startElement`.

@@ -43,6 +43,9 @@ final class MarkupCollector {
         var id: String?
         /// The attribute that holds the value for this element kind (WHATWG rules), if present.
         var valueAttribute: String?
+        /// A lazy-loading script's `data-src` on an element whose `src` is absent: Microdata's
+        /// value stays "", but a finding can say where the URL went.
+        var lazySource: String?
         var contentAttribute: String?
         var textRange: Range<Int>
     }
@@ -183,6 +186,11 @@ final class MarkupCollector {
             if let prefix = element.value(.prefix) {
                 prefixDeclarations += Self.parsePrefixes(prefix, line: element.line)
             }
+            // `xmlns:og="http://ogp.me/ns#"` (RDFa 1.0, still honoured by RDFa 1.1 and OGP's own
+            // examples) declares a prefix as well.
+            if let namespaces = element.value(.xmlns) {
+                prefixDeclarations += Self.parsePrefixes(namespaces, line: element.line)
+            }
             if templateDepth == 0, element.hasAny(Self.microdataAttributes) {
                 addMicrodataNode(element, frame: &frame)
             }
@@ -256,6 +264,7 @@ final class MarkupCollector {
             parent: microdataParent, tag: tag, line: element.line, itemscope: itemscope, itemprop: itemprop,
             itemtype: element.value(.itemtype), itemid: element.value(.itemid), itemref: element.value(.itemref),
             id: element.value(.id), valueAttribute: valueAttribute,
+            lazySource: valueAttribute == nil && element.has(.itemprop) ? element.value(.dataSrc) : nil,
             contentAttribute: tag == .meta ? nil : element.value(.content), textRange: text.count..<text.count)
         frame.microdataNode = Int32(microdataNodes.count)
         microdataParent = frame.microdataNode

@@ -13,14 +13,22 @@ public struct MarkupExtractor: Sendable {
         /// Read a `content` attribute on any Microdata element, as schema.org, Google and extruct
         /// do (default). When false, only `<meta>` uses `content`, as WHATWG HTML says.
         public var microdataContentOnAnyElement: Bool
+        /// Extract an `itemscope` element with an `itemprop` that no item claims as a top-level
+        /// item marked `orphan` (default), as extruct and Google do; when false, drop it, as WHATWG
+        /// HTML says (`--microdata-whatwg`).
+        public var microdataOrphanItems: Bool
         /// Process RDFa (default on).
         public var rdfa: Bool
         /// Character encoding from outside the document (an HTTP `Content-Type` charset), which
         /// takes precedence over `<meta charset>`.
         public var encoding: String?
 
-        public init(microdataContentOnAnyElement: Bool = true, rdfa: Bool = true, encoding: String? = nil) {
+        public init(
+            microdataContentOnAnyElement: Bool = true, microdataOrphanItems: Bool = true, rdfa: Bool = true,
+            encoding: String? = nil
+        ) {
             self.microdataContentOnAnyElement = microdataContentOnAnyElement
+            self.microdataOrphanItems = microdataOrphanItems
             self.rdfa = rdfa
             self.encoding = encoding
         }
@@ -126,7 +134,7 @@ public struct MarkupExtractor: Sendable {
             let builder = MicrodataBuilder(
                 collector: collector, resolver: resolver,
                 contentAttributeOnAnyElement: options.microdataContentOnAnyElement)
-            let (items, truncated) = builder.topLevelItems()
+            let (items, truncated) = builder.topLevelItems(orphans: options.microdataOrphanItems)
             page.microdata = items
             if truncated {
                 page.diagnostics.append(
@@ -174,8 +182,10 @@ public struct MarkupExtractor: Sendable {
                     MetaTag(key: "refresh", content: content, attribute: .httpEquiv, line: meta.line, section: section))
             }
             // `property` first (Open Graph, App Links), then `name` (Twitter, description …).
-            for (rawKey, attribute) in [(meta.property, MetaTag.KeyAttribute.property), (meta.name, .name)] {
-                guard let rawKey else { continue }
+            // `property` is an RDFa attribute, a whitespace-separated list of terms:
+            // `property="dc:description og:description"` states og:description too, so each token
+            // is classified; `name` (one key) is read when no property token was used.
+            func classify(_ rawKey: String, _ attribute: MetaTag.KeyAttribute) -> Bool {
                 let key = rawKey.trimmingASCIIWhitespace()
                 let lowered = key.lowercased()
                 let tag = MetaTag(key: key, content: content, attribute: attribute, line: meta.line, section: section)
@@ -187,35 +197,42 @@ public struct MarkupExtractor: Sendable {
                     page.smartAppBanners.append(
                         SmartAppBanner(
                             content: meta.content ?? "", line: meta.line, section: section, oddities: oddities))
-                    break
+                    return true
                 }
                 if lowered.hasPrefix("twitter:") {
                     page.twitter.append(tag)
-                    break
+                    return true
                 }
                 if lowered.hasPrefix("al:") {
                     page.appLinks.append(tag)
-                    break
+                    return true
                 }
                 if let colon = lowered.firstIndex(of: ":") {
                     let prefix = String(lowered[..<colon])
-                    if meta.content != nil, Self.openGraphPrefixes.contains(prefix) || declared.contains(prefix) {
-                        page.openGraph.append(tag)
-                        break
-                    }
-                    continue
+                    guard meta.content != nil, Self.openGraphPrefixes.contains(prefix) || declared.contains(prefix)
+                    else { return false }
+                    page.openGraph.append(tag)
+                    return true
                 }
-                guard attribute == .name else { continue }
+                guard attribute == .name else { return false }
                 switch lowered {
                 case "description": page.descriptions.append(tag)
                 case "keywords": page.keywords.append(tag)
                 case "robots", "applebot", "googlebot", "spotcheck", "bingbot":
                     page.robots.append(
                         MetaTag(key: lowered, content: content, attribute: .name, line: meta.line, section: section))
-                default: continue
+                default: return false
                 }
-                break
+                return true
             }
+            var propertyUsed = false
+            if let property = meta.property {
+                let tokens = property.split(whereSeparator: \.isASCIIWhitespace)
+                for token in tokens.isEmpty ? [Substring(property)] : tokens where classify(String(token), .property) {
+                    propertyUsed = true
+                }
+            }
+            if !propertyUsed, let name = meta.name { _ = classify(name, .name) }
         }
     }
 

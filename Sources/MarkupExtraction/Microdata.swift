@@ -36,14 +36,22 @@ struct MicrodataBuilder {
     /// made 10 GB. Past the budget a nested item's value is "ERROR", as for a cycle.
     static let maximumItems = 10_000
 
-    /// The top-level items, and whether `maximumItems` cut nested ones short.
-    func topLevelItems() -> (items: [MarkupItem], truncated: Bool) {
+    /// The top-level items, and whether `maximumItems` cut nested ones short. With `orphans`, an
+    /// `itemscope` element that has an `itemprop` but that no item claims (`<meta itemprop="speakable"
+    /// itemscope …>` in `<head>`, `itemprop=""` on a comment) is a top-level item too, marked
+    /// `orphan`, in document order, as extruct and Google's tools read it; WHATWG drops it.
+    func topLevelItems(orphans: Bool = true) -> (items: [MarkupItem], truncated: Bool) {
         var budget = Self.maximumItems
+        let covered = orphans ? coverage() : []
         let items = nodes.indices.compactMap { index -> MarkupItem? in
             let node = nodes[index]
-            guard node.itemscope, node.itemprop == nil else { return nil }
+            guard node.itemscope else { return nil }
+            let orphan = node.itemprop != nil
+            guard !orphan || (orphans && !covered[index]) else { return nil }
             budget -= 1
-            return item(at: Int32(index), memory: [], budget: &budget)
+            var item = item(at: Int32(index), memory: [], budget: &budget)
+            item.orphan = orphan
+            return item
         }
         return (items, budget < 0)
     }
@@ -51,6 +59,15 @@ struct MicrodataBuilder {
     /// `itemprop` elements no item claims: no `itemscope` ancestor and not reached through any
     /// `itemref` (WHATWG drops them; a page usually meant them to belong to an item), in order.
     func orphanProperties() -> [Int32] {
+        let covered = coverage()
+        return nodes.indices.compactMap { index in
+            nodes[index].itemprop != nil && !covered[index] ? Int32(index) : nil
+        }
+    }
+
+    /// For each element, whether some item's crawl reaches it (a descendant of an `itemscope`, or
+    /// reached through an `itemref`).
+    private func coverage() -> [Bool] {
         var covered = [Bool](repeating: false, count: nodes.count)
         var pending: [Int32] = []
         for (index, node) in nodes.enumerated() where node.itemscope {
@@ -64,9 +81,7 @@ struct MicrodataBuilder {
             covered[Int(current)] = true
             if !nodes[Int(current)].itemscope { pending += children[Int(current)] }
         }
-        return nodes.indices.compactMap { index in
-            nodes[index].itemprop != nil && !covered[index] ? Int32(index) : nil
-        }
+        return covered
     }
 
     private func item(at root: Int32, memory: Set<Int32>, budget: inout Int) -> MarkupItem {
@@ -134,7 +149,11 @@ struct MicrodataBuilder {
         case .meta:
             return ItemValue(.text(node.valueAttribute ?? ""), line: node.line)
         case .audio, .embed, .iframe, .img, .source, .track, .video, .a, .area, .link, .object:
-            guard let raw = node.valueAttribute else { return ItemValue(.text(""), line: node.line) }
+            guard let raw = node.valueAttribute else {
+                var empty = ItemValue(.text(""), line: node.line)
+                empty.lazySource = node.lazySource
+                return empty
+            }
             return ItemValue(.url(resolver.resolve(raw)), line: node.line)
         case .data, .meter:
             return ItemValue(.text(node.valueAttribute ?? ""), line: node.line)

@@ -148,6 +148,7 @@ extension MarkupItem {
         }
         object.append("properties", .object(properties))
         object.append("line", JSONValue(line))
+        if orphan { object.append("orphan", .bool(true)) }
         return .object(object)
     }
 }

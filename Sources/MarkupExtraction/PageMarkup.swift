@@ -179,6 +179,9 @@ public struct MarkupItem: Sendable, Hashable {
     public var id: String?
     public var properties: [ItemProperty]
     public var line: Int
+    /// A Microdata item with an `itemprop` that no item claims: not top-level by WHATWG, a
+    /// top-level item for extruct and Google (extracted unless `--microdata-whatwg`).
+    public var orphan = false
 
     public init(types: [String], id: String?, properties: [ItemProperty], line: Int) {
         self.types = types
@@ -221,6 +224,9 @@ public struct ItemValue: Sendable, Hashable {
 
     public var kind: Kind
     public var line: Int
+    /// For an empty URL-valued property (`<img itemprop="image" data-src="…">` without `src`): the
+    /// `data-src` a lazy-loading script would have moved into `src`. Not part of the value.
+    public var lazySource: String?
 
     public init(_ kind: Kind, line: Int) {
         self.kind = kind

@@ -102,11 +102,11 @@ public struct ConfigurationKey: Sendable, Hashable {
         ConfigurationKey("baseUrl", .string, [.validate]),
         ConfigurationKey("jobs", .integer, [.validate]),
         ConfigurationKey("maxPageBytes", .integer, [.validate]),
-        ConfigurationKey("microdataWhatwg", .flag, [.validate]),
         ConfigurationKey("noRdfa", .flag, [.validate]),
         ConfigurationKey("encoding", .string, [.validate]),
         ConfigurationKey("aasa", .path, [.validate]),
         // both: what is checked and reported
+        ConfigurationKey("microdataWhatwg", .flag, [.crawl, .validate]),
         ConfigurationKey("output", .path, [.crawl, .validate]),
         ConfigurationKey("quiet", .flag, [.crawl, .validate]),
         ConfigurationKey("verbose", .flag, [.crawl, .validate]),

@@ -110,7 +110,7 @@ public struct AttributeSetBuilder: Sendable {
         set.url = canonical
         set.contentURL = canonical
 
-        let main = Self.mainEntity(entities, canonical: canonical)
+        let main = Self.mainEntity(entities, canonical: canonical, base: URLResolver(base: page.baseURL))
         /// `property` of the main entity.
         func fromEntity(_ property: String) -> Candidate? { fromEntity(property, in: main) }
         /// `property` of `entity` (no fallback to the main entity when it is nil).
@@ -132,7 +132,7 @@ public struct AttributeSetBuilder: Sendable {
                 og("og:title"), fromEntity("name"), fromEntity("headline"), twitter("twitter:title"),
                 page.title.map { Candidate(value: $0.text, source: "<title>", line: $0.line) },
             ])
-        set.title = title?.collapsingWhitespace()
+        set.title = title.map { Self.strippingSiteName($0.collapsingWhitespace(), og("og:site_name")?.value) }
         set.displayName = set.title
         set.contentDescription = recorder.choose(
             "contentDescription",
@@ -365,11 +365,10 @@ public struct AttributeSetBuilder: Sendable {
     /// The entity the page is about (reference §6): the one whose `url`/`@id`/`mainEntityOfPage`
     /// is the canonical URL, else `WebPage.mainEntity`, else the first that is not page furniture
     /// or the publisher.
-    static func mainEntity(_ entities: [Entity], canonical: String) -> Entity? {
+    static func mainEntity(_ entities: [Entity], canonical: String, base: URLResolver) -> Entity? {
         let matchesCanonical = entities.first { entity in
-            [entity.text("url"), entity.id, entity.text("mainEntityOfPage")].contains { value in
-                value.map { URLNormalizer.normalize($0) == canonical } ?? false
-            } && furnitureTypes.isDisjoint(with: entity.types)
+            identities(of: entity).contains { URLNormalizer.normalize(base.resolve($0)) == canonical }
+                && furnitureTypes.isDisjoint(with: entity.types)
         }
         if let matchesCanonical { return matchesCanonical }
         if let webPage = entities.first(where: { $0.isA("WebPage") }), let main = webPage.entity("mainEntity") {
@@ -380,6 +379,19 @@ public struct AttributeSetBuilder: Sendable {
             furnitureTypes.isDisjoint(with: entity.types) && !entity.types.isEmpty
                 && !(entity.isA("Organization") && publishers.contains(entity.text("name") ?? ""))
         }
+    }
+
+    /// The URLs that may name the page an entity is about: its `url` and `@id`, and its
+    /// `mainEntityOfPage` (a URL, or the `WebPage` node's `@id` and `url`), as written.
+    static func identities(of entity: Entity) -> [String] {
+        var identities = [entity.text("url"), entity.id].compactMap { $0 }
+        for value in entity.values("mainEntityOfPage") {
+            switch value {
+            case .text(let text): identities.append(text)
+            case .entity(let page): identities += [page.id, page.text("url")].compactMap { $0 }
+            }
+        }
+        return identities
     }
 
     static func isBusinessLike(_ entity: Entity) -> Bool {
@@ -401,6 +413,28 @@ public struct AttributeSetBuilder: Sendable {
         guard best > low, value >= low, value <= best else { return nil }
         let normalized = 5 * (value - low) / (best - low)
         return (normalized * 100).rounded() / 100
+    }
+
+    /// Separators written between a title and a trailing site name ("Headline | TechCrunch").
+    static let siteNameSeparators: Set<Character> = ["|", "-", "–", "—", "·", ":"]
+
+    /// `title` without a trailing `siteName` and the separator before it (reference §6: "strip
+    /// site-name suffix only if it equals og:site_name"), compared case-insensitively; unchanged
+    /// when no separator precedes the name or nothing would remain.
+    static func strippingSiteName(_ title: String, _ siteName: String?) -> String {
+        guard let siteName = siteName?.collapsingWhitespace(), !siteName.isEmpty,
+            title.count > siteName.count, title.lowercased().hasSuffix(siteName.lowercased())
+        else { return title }
+        var rest = title.dropLast(siteName.count)
+        let spaced = rest.last?.isWhitespace ?? false
+        while let last = rest.last, last.isWhitespace { rest.removeLast() }
+        // "X-Men" on a site named "Men" is a word, not a suffix: a separator other than "|" needs a space.
+        guard let separator = rest.last, siteNameSeparators.contains(separator), spaced || separator == "|" else {
+            return title
+        }
+        rest.removeLast()
+        while let last = rest.last, last.isWhitespace { rest.removeLast() }
+        return rest.isEmpty ? title : String(rest)
     }
 
     /// `en_US` → `en-US`.

@@ -67,34 +67,78 @@ extension Entity {
     /// Every top-level entity on the page: JSON-LD first, then Microdata, then RDFa.
     public static func all(in page: PageMarkup) -> [Entity] {
         var result: [Entity] = []
+        var graph = JSONLDGraph(page)
         for script in page.jsonLD {
             for value in script.contributedValues {
-                collectJSONLD(value, line: script.line, into: &result)
+                collectJSONLD(value, line: script.line, graph: &graph, into: &result)
             }
         }
-        result += page.microdata.map { Entity(item: $0, syntax: .microdata, lookup: [:]) }
+        // Orphan items (an itemprop no item claims) are a property of something, not a subject.
+        result += page.microdata.filter { !$0.orphan }.map { Entity(item: $0, syntax: .microdata, lookup: [:]) }
         let rdfaByID = Dictionary(
             page.rdfa.compactMap { item in item.id.map { ($0, item) } }, uniquingKeysWith: { first, _ in first })
         result += page.rdfa.filter { !$0.types.isEmpty }.map { Entity(item: $0, syntax: .rdfa, lookup: rdfaByID) }
         return result
     }
 
-    private static func collectJSONLD(_ value: JSONValue, line: Int, into result: inout [Entity]) {
+    private static func collectJSONLD(
+        _ value: JSONValue, line: Int, graph: inout JSONLDGraph, into result: inout [Entity]
+    ) {
         switch value {
         case .array(let members):
-            for member in members { collectJSONLD(member, line: line, into: &result) }
+            for member in members { collectJSONLD(member, line: line, graph: &graph, into: &result) }
         case .object(let object):
-            if let graph = object["@graph"] {
-                collectJSONLD(graph, line: line, into: &result)
+            if let inner = object["@graph"] {
+                collectJSONLD(inner, line: line, graph: &graph, into: &result)
                 if object["@type"] == nil { return }
             }
-            result.append(Entity(jsonLD: object, line: line, depth: 0))
+            result.append(Entity(jsonLD: object, line: line, depth: 0, graph: &graph))
         default:
             return
         }
     }
 
-    init(jsonLD object: JSONObject, line: Int, depth: Int) {
+    /// The JSON-LD nodes of a page by `@id` (top-level, `@graph` members and nested objects, across
+    /// scripts; ids resolved against the document base), so a `{"@id": …}` value becomes the node
+    /// it names. A reference is followed one hop (references inside the node it leads to stay
+    /// ids), and at most `budget` times per page, so graphs that reference each other stay cheap.
+    struct JSONLDGraph {
+        static let maximumExpansions = 1_000
+
+        var nodes: [String: JSONObject] = [:]
+        let base: URLResolver
+        var budget = JSONLDGraph.maximumExpansions
+
+        init(_ page: PageMarkup) {
+            base = URLResolver(base: page.baseURL)
+            var pending: [(JSONValue, Int)] = page.jsonLD.flatMap { $0.contributedValues.map { ($0, 0) } }
+            var visited = 0
+            while let (value, depth) = pending.popLast(), visited < 20_000, depth < 32 {
+                visited += 1
+                switch value {
+                case .array(let members): pending += members.map { ($0, depth + 1) }
+                case .object(let object):
+                    if let id = object["@id"]?.stringValue, object.count > 1 {
+                        let key = self.key(id)
+                        if (nodes[key]?.count ?? 0) < object.count { nodes[key] = object }
+                    }
+                    pending += object.map { ($0.value, depth + 1) }
+                default: continue
+                }
+            }
+        }
+
+        func key(_ id: String) -> String { id.hasPrefix("_:") ? id : base.resolve(id) }
+
+        /// The node `id` names, if the page describes it and the budget allows one more expansion.
+        mutating func node(_ id: String) -> JSONObject? {
+            guard budget > 0, let node = nodes[key(id)] else { return nil }
+            budget -= 1
+            return node
+        }
+    }
+
+    init(jsonLD object: JSONObject, line: Int, depth: Int, graph: inout JSONLDGraph, followsReferences: Bool = true) {
         var types: [String] = []
         var id: String?
         var properties: [String: [Value]] = [:]
@@ -110,25 +154,49 @@ extension Entity {
                 continue
             default:
                 guard !key.hasPrefix("@") else { continue }
-                let converted = Self.values(fromJSONLD: value, line: line, depth: depth + 1)
+                let converted = Self.values(
+                    fromJSONLD: value, line: line, depth: depth + 1, graph: &graph,
+                    followsReferences: followsReferences)
                 if !converted.isEmpty { properties[Self.shortName(key), default: []] += converted }
             }
         }
         self.init(types: types, id: id, properties: properties, syntax: .jsonLD, line: line)
     }
 
-    private static func values(fromJSONLD value: JSONValue, line: Int, depth: Int) -> [Value] {
+    private static func values(
+        fromJSONLD value: JSONValue, line: Int, depth: Int, graph: inout JSONLDGraph, followsReferences: Bool
+    ) -> [Value] {
         guard depth < 32 else { return [] }
         switch value {
         case .null: return []
         case .bool(let flag): return [.text(flag ? "true" : "false")]
         case .number(let literal): return [.text(literal)]
         case .string(let text): return [.text(text)]
-        case .array(let members): return members.flatMap { values(fromJSONLD: $0, line: line, depth: depth + 1) }
+        case .array(let members):
+            var result: [Value] = []
+            for member in members {
+                result += values(
+                    fromJSONLD: member, line: line, depth: depth + 1, graph: &graph,
+                    followsReferences: followsReferences)
+            }
+            return result
         case .object(let object):
-            if let inner = object["@value"] { return values(fromJSONLD: inner, line: line, depth: depth + 1) }
-            if object.count == 1, let id = object["@id"]?.stringValue { return [.text(id)] }
-            return [.entity(Entity(jsonLD: object, line: line, depth: depth))]
+            if let inner = object["@value"] {
+                return values(
+                    fromJSONLD: inner, line: line, depth: depth + 1, graph: &graph,
+                    followsReferences: followsReferences)
+            }
+            if object.count == 1, let id = object["@id"]?.stringValue {
+                guard followsReferences, let target = graph.node(id) else { return [.text(id)] }
+                return [
+                    .entity(Entity(jsonLD: target, line: line, depth: depth, graph: &graph, followsReferences: false))
+                ]
+            }
+            return [
+                .entity(
+                    Entity(
+                        jsonLD: object, line: line, depth: depth, graph: &graph, followsReferences: followsReferences))
+            ]
         }
     }
 

@@ -36,6 +36,9 @@ struct DeepLinkChecks: PageRuleGroup {
         // DL002: links of one kind must name the same content. Web links are compared by their
         // de-duplication key; app-scheme links by scheme, host and path (queries carry tracking
         // parameters), and only within one device family, since iPhone and iPad apps may differ.
+        // When the page names different App Store apps for iPhone and iPad (twitter:app:id:*,
+        // al:*:app_store_id), web links are compared within one family too; when one family's id
+        // is absent, nothing says the apps differ, and the links are compared across families.
         var web: [DeepLink] = []
         var custom: [DeepLink] = []
         for link in links {
@@ -52,16 +55,24 @@ struct DeepLinkChecks: PageRuleGroup {
             )
             return true
         }
-        if !disagreement(web, key: { URLParser.parse($0.url)?.deduplicationKey ?? $0.url }) {
+        func disagreementWithinFamilies(_ group: [DeepLink], key: (DeepLink) -> String) -> Bool {
+            for family in ["iphone", "ipad"] {
+                let other = family == "iphone" ? "ipad" : "iphone"
+                let members = group.filter { Self.family(of: $0) != other }
+                if disagreement(members, key: key) { return true }
+            }
+            return false
+        }
+        let webKey: (DeepLink) -> String = { URLParser.parse($0.url)?.deduplicationKey ?? $0.url }
+        let webDisagrees =
+            Self.separateApps(attributes.appStoreIDs)
+            ? disagreementWithinFamilies(web, key: webKey) : disagreement(web, key: webKey)
+        if !webDisagrees {
             let content: (DeepLink) -> String = { link in
                 guard let parsed = URLParser.parse(link.url) else { return link.url }
                 return "\(parsed.scheme)://\(parsed.host ?? "")\(parsed.path)"
             }
-            for family in ["iphone", "ipad"] {
-                let other = family == "iphone" ? "ipad" : "iphone"
-                let members = custom.filter { !$0.source.source.split(separator: ":").contains(Substring(other)) }
-                if disagreement(members, key: content) { break }
-            }
+            _ = disagreementWithinFamilies(custom, key: content)
         }
 
         if web.isEmpty, !universalLink, let first = custom.first {
@@ -86,6 +97,23 @@ extension DeepLinkChecks {
         let tags = (page.appLinks + page.twitter).filter { keys.contains($0.key.lowercased()) }
             .map { (key: $0.key, url: $0.content, line: $0.line) }
         return (banners + tags).filter { DeepLink.isAppStoreLink($0.url) }
+    }
+
+    /// "iphone" or "ipad" for a link or App Store ID from a device-specific tag
+    /// (`twitter:app:url:ipad`, `al:iphone:app_store_id`); nil for the banner and `al:ios:*`.
+    static func family(of link: DeepLink) -> String? {
+        let parts = link.source.source.lowercased().split(separator: ":")
+        return parts.contains("iphone") ? "iphone" : parts.contains("ipad") ? "ipad" : nil
+    }
+
+    /// Whether the page names different apps for iPhone and iPad: both families have App Store
+    /// IDs and none is shared.
+    static func separateApps(_ appStoreIDs: [DeepLink]) -> Bool {
+        func ids(_ family: String) -> Set<String> {
+            Set(appStoreIDs.filter { Self.family(of: $0) == family }.map { $0.url.trimmedWhitespace })
+        }
+        let (iphone, ipad) = (ids("iphone"), ids("ipad"))
+        return !iphone.isEmpty && !ipad.isEmpty && iphone.isDisjoint(with: ipad)
     }
 }
 

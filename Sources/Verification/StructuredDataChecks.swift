@@ -181,11 +181,13 @@ struct StructuredDataChecks: PageRuleGroup {
             for property in node.properties {
                 for value in property.values { if case .reference(let id) = value.kind { ids.append(id) } }
             }
-            // An absolute IRI (`urn:isbn:…`) or a compact IRI (`wd:Q349`, expanded by the
-            // context) is a fine identifier; relative ones and script-like schemes are not.
+            // An absolute IRI (`urn:isbn:…`), a compact IRI (`wd:Q349`, expanded by the context) and
+            // a relative IRI (`#organization`, resolved against the document base, as JSON-LD 1.1
+            // §4.1.2 says) are fine identifiers; script-like schemes are not.
             for id in ids where !id.hasPrefix("_:") {
-                let scheme = Self.isAbsoluteURL(id) ? id.split(separator: ":").first?.lowercased() : nil
-                if scheme.map({ !["javascript", "vbscript", "data", "file"].contains($0) }) ?? false { continue }
+                guard let scheme = Self.isAbsoluteURL(id) ? id.split(separator: ":").first?.lowercased() : nil,
+                    ["javascript", "vbscript", "data", "file"].contains(scheme)
+                else { continue }
                 if let problem = Self.urlProblem(id) {
                     flag(
                         .sd024, node.line, "\"@id\": \"\(StructuredData.shortened(id))\"",
@@ -417,7 +419,11 @@ struct StructuredDataChecks: PageRuleGroup {
             }
         case "url", "image", "contentUrl", "sameAs":
             if let problem = Self.urlProblem(value.text ?? "") {
-                flag(.sd024, line, excerpt, "\(name) \(value.written) on \(where_) \(problem)")
+                // A lazy-loaded <img> has its URL in data-src, which Microdata does not read.
+                let lazy = value.lazySource.map {
+                    "; the element is lazy-loaded: its URL is in data-src=\"\(StructuredData.shortened($0))\", which Microdata does not read (give it a src, or add <link itemprop=\"\(name)\" href=…>)"
+                }
+                flag(.sd024, line, excerpt, "\(name) \(value.written) on \(where_) \(problem)\(lazy ?? "")")
             }
         default:
             break
@@ -505,6 +511,8 @@ struct StructuredDataChecks: PageRuleGroup {
         let canonicalText = page.canonicals.first?.content
         let canonical = canonicalText.map(URLNormalizer.normalize)
         let pageIsRoot = Self.isSiteRoot(canonicalText ?? page.url)
+        /// A JSON-LD URL or id as an absolute, normalised URL (`/story/1` against the document base).
+        func normalized(_ text: String) -> String { URLNormalizer.normalize(collection.resolved(text)) }
         func matchesCanonical(_ node: StructuredNode) -> Bool {
             guard let canonical else { return false }
             var identities = [node.text("url"), node.id].compactMap { $0 }
@@ -515,7 +523,7 @@ struct StructuredDataChecks: PageRuleGroup {
                     identities.append(text)
                 }
             }
-            return identities.contains { URLNormalizer.normalize($0) == canonical }
+            return identities.contains { normalized($0) == canonical }
         }
         // schema.org subjects only: data-vocabulary.org, MediaWiki's mw: … types are not candidates.
         let subjects = collection.topLevel.filter { node in
@@ -526,14 +534,16 @@ struct StructuredDataChecks: PageRuleGroup {
             main = matched
         } else if let webPage = collection.topLevel.first(where: { !Set($0.types).isDisjoint(with: Self.webPageTypes) }
         ),
-            let mainEntity = webPage.nodes("mainEntity").first
+            let mainEntity = webPage.values("mainEntity").lazy.compactMap(collection.node).first
         {
             main = mainEntity
         } else {
             let candidates = subjects.filter { node in
-                !(node.id.map(collection.referencedIDs.contains) ?? false)
+                !(node.id.map { collection.referencedIDs.contains(collection.key($0)) } ?? false)
                     && (pageIsRoot
-                        || !([node.text("url"), node.id].compactMap { $0 }.contains(where: Self.isSiteRoot)))
+                        || !([node.text("url"), node.id].compactMap { $0 }.contains {
+                            Self.isSiteRoot(collection.resolved($0))
+                        }))
             }
             var distinct: [StructuredNode] = []
             for candidate in candidates
@@ -557,7 +567,7 @@ struct StructuredDataChecks: PageRuleGroup {
         }
         guard let main else { return }
         if let canonical, let urlValue = main.values("url").first, let url = urlValue.text,
-            URLNormalizer.normalize(url) != canonical, !matchesCanonical(main)
+            normalized(url) != canonical, !matchesCanonical(main)
         {
             flag(
                 .sd026, urlValue.line, "\"url\": \(urlValue.written)",
@@ -582,8 +592,10 @@ struct StructuredDataChecks: PageRuleGroup {
             ["og:image", "og:image:url", "og:image:secure_url"].contains($0.key.lowercased())
         }
         var entityImages: [StructuredValue] = []
+        // An ImageObject given inline or by reference (`{"@id": "…#primaryimage"}`, Yoast's @graph)
+        // counts by its contentUrl and url; an id that names nothing on the page is compared as written.
         for value in main.values("image") {
-            if let image = value.node {
+            if let image = collection.node(value) {
                 entityImages += image.values("contentUrl") + image.values("url")
             } else {
                 entityImages.append(value)
@@ -591,7 +603,9 @@ struct StructuredDataChecks: PageRuleGroup {
         }
         entityImages.removeAll { ($0.text ?? "").trimmedWhitespace.isEmpty }
         let ogKeys = ogImages.reduce(into: Set<String>()) { $0.formUnion(Self.imageKeys($1.content)) }
-        let entityKeys = entityImages.reduce(into: Set<String>()) { $0.formUnion(Self.imageKeys($1.text ?? "")) }
+        let entityKeys = entityImages.reduce(into: Set<String>()) {
+            $0.formUnion(Self.imageKeys(collection.resolved($1.text ?? "")))
+        }
         if let first = entityImages.first, let og = ogImages.first, !ogKeys.isEmpty, !entityKeys.isEmpty,
             ogKeys.isDisjoint(with: entityKeys)
         {

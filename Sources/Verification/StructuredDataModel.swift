@@ -173,6 +173,8 @@ struct StructuredValue {
 
     var kind: Kind
     var line: Int
+    /// The `data-src` of a lazy-loaded Microdata `<img>` whose value is empty (no `src`).
+    var lazySource: String?
 
     /// The string form of a text, number, URL or reference.
     var text: String? {
@@ -220,19 +222,51 @@ enum StructuredData {
         var topLevel: [StructuredNode] = []
         /// Every node, nested ones included, in document order per syntax.
         var all: [StructuredNode] = []
-        /// Ids of nodes referenced from other nodes (`{"@id": …}`, RDFa references, nested `@id`s).
+        /// Ids of nodes referenced from other nodes (`{"@id": …}`, RDFa references, nested `@id`s),
+        /// as ``key(_:)`` gives them.
         var referencedIDs: Set<String> = []
+        /// JSON-LD nodes by ``key(_:)`` of their `@id` (top-level, `@graph` members, nested, across
+        /// scripts): where a `{"@id": …}` reference leads. When a page describes one id twice, the
+        /// description with the most properties wins.
+        var nodesByID: [String: StructuredNode] = [:]
+        /// The document base: JSON-LD IRIs are resolved against it (`"#organization"`, `"/story/1"`).
+        var base: URLResolver
+
+        /// An id as a lookup key: resolved against the document base (blank nodes as written).
+        func key(_ id: String) -> String {
+            id.hasPrefix("_:") ? id : base.resolve(id)
+        }
+
+        /// A URL-valued text (`url`, `@id`) resolved against the document base.
+        func resolved(_ text: String) -> String { base.resolve(text) }
+
+        /// The node a value stands for: a nested node, or the node a `{"@id": …}` reference (or a
+        /// nested node that has an `@id` but no properties) names on the page; nil for a literal or
+        /// a reference to nothing on the page.
+        func node(_ value: StructuredValue) -> StructuredNode? {
+            switch value.kind {
+            case .node(let node):
+                guard node.properties.isEmpty, let id = node.id else { return node }
+                return nodesByID[key(id)] ?? node
+            case .reference(let id):
+                return nodesByID[key(id)]
+            default:
+                return nil
+            }
+        }
     }
 
     static func collect(_ page: PageMarkup) -> Collection {
-        var builder = Builder()
+        var builder = Builder(collection: Collection(base: URLResolver(base: page.baseURL)))
         for script in page.jsonLD {
             for value in script.contributedValues {
                 builder.topLevelJSONLD(value, line: script.line, depth: 0, context: SchemaOrgTerms.JSONLDContext())
             }
         }
         for item in page.microdata {
-            builder.addTopLevel(builder.node(item, syntax: .microdata, depth: 0))
+            // An orphan item (an itemprop no item claims) is checked, but is no candidate subject.
+            let node = builder.node(item, syntax: .microdata, depth: 0)
+            if item.orphan { builder.walk(node, depth: 0) } else { builder.addTopLevel(node) }
         }
         for item in page.rdfa {
             let node = builder.node(item, syntax: .rdfa, depth: 0)
@@ -242,7 +276,7 @@ enum StructuredData {
     }
 
     private struct Builder {
-        var collection = Collection()
+        var collection: Collection
         var budget = StructuredData.maximumNodes
 
         mutating func topLevelJSONLD(
@@ -272,13 +306,19 @@ enum StructuredData {
         /// Adds `node` and its nested nodes to `all`, and records the ids they reference.
         mutating func walk(_ node: StructuredNode, depth: Int) {
             collection.all.append(node)
+            if node.syntax == .jsonLD, let id = node.id {
+                let key = collection.key(id)
+                if (collection.nodesByID[key]?.properties.count ?? -1) < node.properties.count {
+                    collection.nodesByID[key] = node
+                }
+            }
             guard depth < StructuredData.maximumDepth else { return }
             for property in node.properties {
                 for value in property.values {
                     switch value.kind {
-                    case .reference(let id): collection.referencedIDs.insert(id)
+                    case .reference(let id): collection.referencedIDs.insert(collection.key(id))
                     case .node(let nested):
-                        if let id = nested.id { collection.referencedIDs.insert(id) }
+                        if let id = nested.id { collection.referencedIDs.insert(collection.key(id)) }
                         walk(nested, depth: depth + 1)
                     default: continue
                     }
@@ -351,7 +391,9 @@ enum StructuredData {
                 var values: [StructuredValue] = []
                 for value in property.values {
                     switch value.kind {
-                    case .text(let text): values.append(StructuredValue(kind: .text(text), line: value.line))
+                    case .text(let text):
+                        values.append(
+                            StructuredValue(kind: .text(text), line: value.line, lazySource: value.lazySource))
                     case .url(let url): values.append(StructuredValue(kind: .url(url), line: value.line))
                     case .typedLiteral(let text, _, _):
                         values.append(StructuredValue(kind: .text(text), line: value.line))

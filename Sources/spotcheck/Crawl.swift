@@ -95,6 +95,9 @@ struct Crawl: AsyncParsableCommand {
     @Flag(help: "Do not read robots.txt Sitemap: lines and /sitemap.xml.")
     var noSitemaps = false
 
+    @Flag(help: ArgumentHelp(MicrodataWHATWG.help))
+    var microdataWhatwg = false
+
     @Option(
         name: .shortAndLong,
         help: "Folder for crawl.sqlite and report.json (default: reports/<host>-<UTC time>/, never reused).")
@@ -215,6 +218,7 @@ struct Crawl: AsyncParsableCommand {
             maximumBodyBytes: maxBody, timeout: timeout, useSitemaps: !noSitemaps)
         settings.robotsRetryWait = robotsRetry
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
+        settings.microdataContentOnAnyElement = !microdataWhatwg
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore
         var request = CrawlRequest(
             seed: seeds.first, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,

@@ -69,6 +69,8 @@ struct Extract: ParsableCommand {
 
 extension ExtractionOptions {
     var extractorOptions: MarkupExtractor.Options {
-        MarkupExtractor.Options(microdataContentOnAnyElement: !microdataWhatwg, rdfa: !noRdfa, encoding: encoding)
+        MarkupExtractor.Options(
+            microdataContentOnAnyElement: !microdataWhatwg, microdataOrphanItems: !microdataWhatwg, rdfa: !noRdfa,
+            encoding: encoding)
     }
 }

@@ -41,6 +41,12 @@ struct SpotCheck: AsyncParsableCommand {
     }
 }
 
+/// `--microdata-whatwg` (extract, validate, crawl).
+enum MicrodataWHATWG {
+    static let help =
+        "Read Microdata by WHATWG rules only: a `content` attribute counts on <meta> alone, and an itemscope with an itemprop that no item claims is dropped (default: extracted as a top-level item marked orphan)."
+}
+
 /// Options shared by `extract` and `validate`.
 struct ExtractionOptions: ParsableArguments {
     @Option(
@@ -51,7 +57,7 @@ struct ExtractionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Largest page read, in bytes; larger files are refused.")
     var maxPageBytes: Int = 16 << 20
 
-    @Flag(help: "Value Microdata elements by WHATWG rules only (a `content` attribute counts on <meta> alone).")
+    @Flag(help: ArgumentHelp(MicrodataWHATWG.help))
     var microdataWhatwg = false
 
     @Flag(help: "Skip RDFa processing.")

@@ -90,6 +90,9 @@ struct ProjectConfigurationCLITests {
         ConfiguredKey(command: "crawl", key: "robotsRetry", value: "0", check: numberSetting("robotsRetryWait", is: 0)),
         ConfiguredKey(command: "crawl", key: "noSitemaps", value: "true", check: setting("useSitemaps", is: false)),
         ConfiguredKey(
+            command: "crawl", key: "microdataWhatwg", value: "true",
+            check: setting("microdataContentOnAnyElement", is: false)),
+        ConfiguredKey(
             command: "crawl", key: "resume", value: "true", status: 6,
             says: ["{tmp}/out: no crawl store (crawl.sqlite) here, so there is no crawl to resume"]),
         ConfiguredKey(

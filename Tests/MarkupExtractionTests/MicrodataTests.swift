@@ -38,16 +38,61 @@ struct MicrodataTests {
         #expect(page.contractJSON["microdata"]?.arrayValue?.count == 1)
     }
 
-    @Test("an element with itemprop outside any item is ignored; itemscope+itemprop is not top-level")
+    @Test("an element with itemprop outside any item is ignored; itemscope+itemprop is an orphan item")
     func strayProperties() {
-        let page = extract(
-            """
+        let html = """
             <html><body>
             <span itemprop="name">Stray</span>
-            <div itemprop="x" itemscope><span itemprop="name">Not top-level</span></div>
+            <div itemprop="x" itemscope><span itemprop="name">Orphan</span></div>
             </body></html>
+            """
+        let page = extract(html)
+        #expect(page.microdata.count == 1)
+        #expect(page.microdata.first?.orphan == true)
+        // WHATWG: an item with an itemprop is never top-level.
+        let whatwg = extract(html, options: .init(microdataContentOnAnyElement: false, microdataOrphanItems: false))
+        #expect(whatwg.microdata.isEmpty)
+    }
+
+    @Test("orphan items: a speakable <meta itemscope itemref> in <head> and itemprop=\"\" on a comment")
+    func orphanItems() throws {
+        let html = """
+            <html><head><title>Story</title>
+            <meta itemprop="speakable" itemscope itemtype="https://schema.org/SpeakableSpecification" itemref="headline summary">
+            </head><body>
+            <article itemscope itemtype="https://schema.org/NewsArticle">
+            <h1 id="headline" itemprop="headline">Story</h1><p id="summary">The summary.</p>
+            </article>
+            <div itemprop="" itemscope itemtype="https://schema.org/Comment"><span itemprop="text">Nice</span></div>
+            </body></html>
+            """
+        let page = extract(html)
+        #expect(
+            page.microdata.map(\.types) == [
+                ["https://schema.org/SpeakableSpecification"], ["https://schema.org/NewsArticle"],
+                ["https://schema.org/Comment"],
+            ])
+        #expect(page.microdata.map(\.orphan) == [true, false, true])
+        #expect(page.microdata[0].properties.map(\.name) == ["headline"])
+        // The contract marks the orphans only.
+        let json = page.contractJSON["microdata"]?.arrayValue ?? []
+        #expect(json.map { $0["orphan"] } == [.bool(true), nil, .bool(true)])
+        // Their itemprop stays reported (SD007's diagnostic).
+        #expect(page.diagnostics.filter { $0.code == .microdataOrphanProperty }.map(\.line) == [2, 7])
+        let whatwg = extract(html, options: .init(microdataContentOnAnyElement: false, microdataOrphanItems: false))
+        #expect(whatwg.microdata.map(\.types) == [["https://schema.org/NewsArticle"]])
+    }
+
+    @Test("a lazy <img itemprop=image data-src> without src has the value \"\" and keeps its data-src aside")
+    func lazyImage() throws {
+        let page = extract(
+            """
+            <html><body><div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kettle</span>
+            <img itemprop="image" data-src="/img/kettle.jpg" class="lazyload"></div></body></html>
             """)
-        #expect(page.microdata.isEmpty)
+        let value = try #require(page.microdata.first?.values("image").first)
+        #expect(value.kind == .text(""))
+        #expect(value.lazySource == "/img/kettle.jpg")
     }
 
     @Test("value rules per element, URLs resolved against <base href>")

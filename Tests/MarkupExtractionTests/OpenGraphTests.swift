@@ -136,6 +136,32 @@ struct OpenGraphTests {
         #expect(page.prefixes.allSatisfy { $0.line == 1 })
     }
 
+    @Test("property is split on whitespace (RDFa): an og: term that is not first is Open Graph")
+    func spaceSeparatedProperties() {
+        let page = extract(
+            """
+            <html prefix="dc: http://purl.org/dc/terms/"><head>
+            <meta property="dc:title og:title" content="Up">
+            <meta property="dc:description  og:description" content="A house flies.">
+            <meta property="dc:creator" content="Pete Docter">
+            </head></html>
+            """)
+        #expect(page.openGraphPairs == ["og:title=Up", "og:description=A house flies."])
+    }
+
+    @Test("xmlns:og on <html> declares a prefix, as prefix= does")
+    func xmlnsDeclaresPrefixes() {
+        let page = extract(
+            """
+            <html xmlns:og="http://ogp.me/ns#" xmlns:fb="http://www.facebook.com/2008/fbml" xmlns:my="https://my.example/ns#"><head>
+            <meta property="my:thing" content="x">
+            </head></html>
+            """)
+        #expect(page.prefixes.map(\.prefix) == ["og", "fb", "my"])
+        #expect(page.prefixes.first?.iri == "http://ogp.me/ns#")
+        #expect(page.openGraphPairs == ["my:thing=x"])
+    }
+
     @Test("without a prefix declaration my:thing is not Open Graph")
     func undeclaredPrefix() {
         let page = extract(#"<html><head><meta property="my:thing" content="x"></head></html>"#)

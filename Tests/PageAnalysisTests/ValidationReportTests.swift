@@ -111,3 +111,28 @@ struct ValidationReportTests {
         #expect(!page.markup.diagnostics.isEmpty)
     }
 }
+
+@Suite("validate over a folder: the site-level rules (issue 13 §3)")
+struct ValidationSiteRuleTests {
+    @Test("four pages titled the same with one image: CT014 and CT008 in siteFindings and report.json")
+    func crossPageRulesFire() throws {
+        let folder = try TemporaryFolder()
+        for index in 1...4 {
+            try folder.write(
+                "rtl-\(index).html",
+                """
+                <!DOCTYPE html><html dir="rtl"><head><meta charset="utf-8"><title>RTL Test</title>
+                <meta property="og:image" content="https://www.example.com/default.png"></head>
+                <body><main><article><h1>Lorem \(index)</h1></article></main></body></html>
+                """)
+        }
+        var analyzer = PageAnalyzer()
+        analyzer.verifier = PageVerifier()
+        let report = PageValidation(analyzer: analyzer, baseURL: "https://www.example.com/", jobs: 2).run([folder.path])
+        #expect(report.pages.count == 4)
+        #expect(report.siteFindings.map(\.ruleID) == ["CT008", "CT014"])
+        #expect(report.siteFindings.first { $0.ruleID == "CT014" }?.message.contains("is on 4 pages") == true)
+        let listed = report.json["siteFindings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue }
+        #expect(listed == ["CT008", "CT014"])
+    }
+}

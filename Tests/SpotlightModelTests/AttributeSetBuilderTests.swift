@@ -475,3 +475,47 @@ struct AttributeSetBuilderTests {
         #expect(attributes.expirationDate?.text == "2030-01-01")
     }
 }
+
+@Suite("Attribute set builder: JSON-LD references and the site-name suffix (issue 13)")
+struct AttributeSetGraphTests {
+    /// A Yoast-shaped page: an `@graph` whose Article names its image and page by `{"@id": …}`,
+    /// the ImageObject described in a second script, with relative and absolute ids.
+    static let yoastGraph =
+        jsonLD(
+            ##"{"@context": "https://schema.org", "@graph": [{"@type": "Article", "@id": "#article", "headline": "Up", "image": {"@id": "https://www.example.com/movies/up.html#primaryimage"}, "mainEntityOfPage": {"@id": "https://www.example.com/movies/up.html"}, "publisher": {"@id": "/#organization"}}, {"@type": "WebPage", "@id": "https://www.example.com/movies/up.html", "url": "https://www.example.com/movies/up.html", "name": "Up - Example"}]}"##
+        ) + "\n"
+        + jsonLD(
+            ##"[{"@context": "https://schema.org", "@type": "ImageObject", "@id": "#primaryimage", "url": "https://cdn.example.com/up-poster-2009.jpg", "contentUrl": "https://cdn.example.com/up-poster-2009.jpg"}, {"@context": "https://schema.org", "@type": "Organization", "@id": "https://www.example.com/#organization", "name": "Example Films"}]"##
+        )
+
+    @Test("a thumbnail taken from JSON-LD follows an {\"@id\"} reference to the ImageObject's url")
+    func thumbnailFollowsTheReference() throws {
+        let attributes = build(page(head: Self.yoastGraph))
+        #expect(attributes.mainEntityTypes == ["Article"])
+        #expect(attributes.attributeSet.thumbnailURL == "https://cdn.example.com/up-poster-2009.jpg")
+        // The publisher reference ("/#organization") leads to the Organization's name.
+        #expect(attributes.attributeSet.publishers == ["Example Films"])
+    }
+
+    @Test(
+        "the title loses a trailing og:site_name after a separator, only when something remains",
+        arguments: [
+            ("Headline | TechCrunch", "TechCrunch", "Headline"),
+            ("Headline – TechCrunch", "TechCrunch", "Headline"),
+            ("Headline · techcrunch", "TechCrunch", "Headline"),
+            ("Headline: TechCrunch", "TechCrunch", "Headline"),
+            ("Headline|TechCrunch", "TechCrunch", "Headline"),
+            ("X-Men", "Men", "X-Men"),
+            ("Headline TechCrunch", "TechCrunch", "Headline TechCrunch"),
+            ("| TechCrunch", "TechCrunch", "| TechCrunch"),
+            ("TechCrunch", "TechCrunch", "TechCrunch"),
+            ("TechCrunch | Headline", "TechCrunch", "TechCrunch | Headline"),
+        ])
+    func siteNameSuffix(title: String, siteName: String, expected: String) throws {
+        let attributes = build(
+            page(
+                head: "<title>\(title)</title>\n" + #"<meta property="og:site_name" content="\#(siteName)">"#))
+        #expect(attributes.attributeSet.title == expected)
+        #expect(attributes.attributeSet.displayName == expected)
+    }
+}

@@ -173,6 +173,29 @@ struct OpenGraphRuleTests {
         #expect(found.allSatisfy { $0.severity == .info })
     }
 
+    @Test(
+        "xmlns:og on <html> is a declaration OG008 accepts (and checks)",
+        arguments: [
+            (#"xmlns:og="http://ogp.me/ns#" xmlns:video="http://ogp.me/ns/video#""#, 0),
+            (#"xmlns:og="http://opengraphprotocol.org/schema/" xmlns:video="http://ogp.me/ns/video#""#, 1),
+        ] as [(String, Int)])
+    func xmlnsDeclaresPrefixes(attributes: String, count: Int) {
+        let found = Self.findings(extra: #"<meta property="video:duration" content="5760">"#, prefix: nil)
+            .filter { $0.ruleID == "OG008" }
+        #expect(found.count == 1)  // no declaration at all
+        let html = """
+            <!doctype html>
+            <html \(attributes)><head><title>Up</title>
+            <link rel="canonical" href="https://www.example.com/movies/up.html">
+            \(Self.validTags.values.sorted().joined(separator: "\n"))
+            <meta property="video:duration" content="5760">
+            </head><body><p>x</p></body></html>
+            """
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: Self.url)
+        let declared = PageVerifier().verify(page).filter { $0.ruleID == "OG008" }
+        #expect(declared.count == count, "\(declared.map(\.message))")
+    }
+
     @Test func anOrphanedStructuredPropertyIsAnError() throws {
         let image = """
             <meta property="og:image:width" content="1200">

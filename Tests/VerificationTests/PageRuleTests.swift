@@ -49,6 +49,17 @@ struct ContentRuleTests {
         arguments: [
             (page(title: ""), [String]()),  // <title> empty, but og/JSON-LD absent too → CT001 below
             (page(title: String(repeating: "a", count: 91)), ["CT003"]),
+            // A trailing og:site_name is not part of the title (reference §6): 80 + " | TechCrunch" is fine.
+            (
+                page(
+                    title: "Balloons " + String(repeating: "a", count: 71) + " | TechCrunch",
+                    head: #"<meta property="og:site_name" content="TechCrunch">"#), []
+            ),
+            (
+                page(
+                    title: "Balloons " + String(repeating: "a", count: 82) + " | TechCrunch",
+                    head: #"<meta property="og:site_name" content="TechCrunch">"#), ["CT003"]
+            ),
             (page(description: String(repeating: "word ", count: 61)), ["CT004"]),
             (page(description: "A short film text."), ["CT005"]),
             (page(description: "Up — a house carried away by balloons."), ["CT005", "CT006"]),
@@ -228,6 +239,26 @@ struct DeviceFamilyTests {
             """
         let html = DeepLinkRuleTests.noBanner.replacingOccurrences(of: "</head>", with: head + "</head>")
         #expect(rules(html, groups: ["DL"]).filter { $0 != "DL004" } == [])
+    }
+
+    /// guardian.com-shaped Twitter app tags: an iPhone and an iPad deep link that differ.
+    static func twitterApps(iphoneID: String?, ipadID: String?) -> String {
+        let head =
+            (iphoneID.map { #"<meta name="twitter:app:id:iphone" content="\#($0)">"# } ?? "")
+            + (ipadID.map { #"<meta name="twitter:app:id:ipad" content="\#($0)">"# } ?? "")
+            + #"<meta name="twitter:app:url:iphone" content="https://www.example.com/movies/up.html">"#
+            + #"<meta name="twitter:app:url:ipad" content="https://ipad.example.com/films/up">"#
+        return DeepLinkRuleTests.noBanner.replacingOccurrences(of: "</head>", with: head + "</head>")
+    }
+
+    @Test(
+        "twitter:app:url:iphone and :ipad are compared only when they open the same app (or an id is absent)",
+        arguments: [
+            ("409128287", "409128288", [String]()), ("409128287", "409128287", ["DL002"]),
+            ("409128287", nil, ["DL002"]), (nil, nil, ["DL002"]),
+        ] as [(String?, String?, [String])])
+    func separateAppsMayHaveDifferentDeepLinks(iphoneID: String?, ipadID: String?, expected: [String]) {
+        #expect(rules(Self.twitterApps(iphoneID: iphoneID, ipadID: ipadID), groups: ["DL"]) == expected)
     }
 
     @Test func theSameFamilyMustAgree() {

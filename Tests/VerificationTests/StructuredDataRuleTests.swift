@@ -200,7 +200,10 @@ struct StructuredDataRuleTests {
             (jsonLD("Thing", #""image": "/images/a.png""#), ["SD024"]),
             (jsonLD("Thing", #""sameAs": ["https://example.org/a", "javascript:alert(1)"]"#), ["SD024"]),
             (jsonLD("Thing", #""image": "https://www.example.com/images/a.png""#), []),
-            (jsonLD("CreativeWork", ##""@id": "#thing", "publisher": {"@id": "#thing"}"##), ["SD024"]),
+            // A relative @id is a valid JSON-LD IRI (resolved against the document base); a script scheme is not.
+            (jsonLD("CreativeWork", ##""@id": "#thing", "publisher": {"@id": "#thing"}"##), []),
+            (jsonLD("CreativeWork", ##""@id": "#organization", "publisher": {"@id": "/about#org"}"##), []),
+            (jsonLD("CreativeWork", ##""@id": "javascript:alert(1)""##), ["SD024"]),
             (jsonLD("CreativeWork", ##""@id": "_:b0", "publisher": {"@id": "https://www.example.com/#org"}"##), []),
             (jsonLD("Thing", ##""@id": "urn:isbn:9780140328721", "sameAs": {"@id": "wd:Q349"}"##), []),
             // SD026
@@ -208,6 +211,9 @@ struct StructuredDataRuleTests {
             (jsonLD("Movie", #""url": "https://www.example.com/b""#), ["SD026"]),
             (jsonLD("Movie", #""url": "https://www.example.com/a""#) + jsonLD("Product", #""name": "Y""#), []),
             (jsonLD("Organization", #""url": "https://www.example.com/""#), []),
+            // A relative url is resolved against the document base before it is compared.
+            (jsonLD("Movie", #""url": "/a""#), ["SD024"]),
+            (jsonLD("Movie", #""url": "/b""#), ["SD024", "SD026"]),
             // SD028
             (
                 jsonLD(
@@ -360,5 +366,88 @@ struct StructuredDataRuleTests {
     func hostileJSONShapesDoNotCrash(json: String) {
         let rules = Self.rules(head: Self.openGraph + "<script type=\"application/ld+json\">\(json)</script>")
         #expect(rules.count < 20_000)
+    }
+}
+
+@Suite("Structured-data rules: JSON-LD as a graph (issue 13 §2)")
+struct StructuredDataGraphTests {
+    /// A Yoast-shaped page: og:image is the ImageObject's url, which the Article names by
+    /// `{"@id": "…#primaryimage"}` from an `@graph`; the ImageObject is in a second script.
+    static func yoastPage(imageID: String, imageURL: String) -> String {
+        """
+        <html><head><title>Up</title><link rel="canonical" href="https://www.example.com/a">
+        <meta property="og:title" content="Up">
+        <meta property="og:image" content="https://cdn.example.com/wp-content/uploads/up-poster-2009.jpg">
+        <script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+        {"@type": "Article", "@id": "https://www.example.com/a#article", "headline": "Up", "name": "Up",
+         "image": {"@id": "\(imageID)"}, "mainEntityOfPage": {"@id": "https://www.example.com/a"}},
+        {"@type": "WebPage", "@id": "https://www.example.com/a", "url": "https://www.example.com/a",
+         "primaryImageOfPage": {"@id": "\(imageID)"}}]}</script>
+        <script type="application/ld+json">{"@context": "https://schema.org", "@type": "ImageObject",
+         "@id": "https://www.example.com/a#primaryimage", "url": "\(imageURL)", "contentUrl": "\(imageURL)"}</script>
+        </head><body></body></html>
+        """
+    }
+
+    static func findings(_ html: String) -> [Finding] {
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/a")
+        return PageVerifier().verify(page).filter { $0.ruleID.hasPrefix("SD") }
+    }
+
+    @Test(
+        "SD027 compares og:image with the url of the ImageObject an {\"@id\"} reference names",
+        arguments: ["https://www.example.com/a#primaryimage", "#primaryimage"])
+    func sd027FollowsReferences(imageID: String) {
+        let same = Self.findings(
+            Self.yoastPage(
+                imageID: imageID, imageURL: "https://cdn.example.com/wp-content/uploads/up-poster-2009.jpg"))
+        #expect(same.map(\.ruleID) == [])
+        // A referenced image that really differs is still reported, with the reference as written.
+        let other = Self.findings(
+            Self.yoastPage(imageID: imageID, imageURL: "https://cdn.example.com/wp-content/uploads/logo-square.png"))
+        #expect(other.map(\.ruleID) == ["SD027"])
+    }
+
+    @Test("SD024 on the empty image of a lazy-loaded <img itemprop=image data-src> says where the URL is")
+    func lazyImageIsNamed() throws {
+        let html = """
+            <html><head><title>Kettle</title><link rel="canonical" href="https://www.example.com/a">
+            <meta property="og:title" content="Kettle"></head><body>
+            <div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kettle</span>
+            <img itemprop="image" data-src="https://cdn.example.com/kettle.jpg" class="lazyload"></div></body></html>
+            """
+        let finding = try #require(Self.findings(html).first { $0.ruleID == "SD024" })
+        #expect(finding.message.contains("is empty"))
+        #expect(finding.message.contains(#"lazy-loaded: its URL is in data-src="https://cdn.example.com/kettle.jpg""#))
+    }
+
+    @Test("an orphan Microdata item keeps SD007 and is no candidate main entity (SD026)")
+    func orphanItems() {
+        let html = """
+            <html><head><title>Story</title><link rel="canonical" href="https://www.example.com/a">
+            <meta property="og:title" content="Story">
+            <meta itemprop="speakable" itemscope itemtype="https://schema.org/SpeakableSpecification" itemref="h">
+            </head><body><article itemscope itemtype="https://schema.org/NewsArticle">
+            <h1 id="h" itemprop="headline">Story</h1></article></body></html>
+            """
+        // SD005 (info) is right too: the borrowed `headline` is outside SpeakableSpecification's domains.
+        #expect(Self.findings(html).map(\.ruleID).sorted() == ["SD005", "SD007"])
+    }
+
+    @Test("SD026 resolves a relative url against the document base before comparing it with the canonical")
+    func sd026ResolvesRelativeURLs() {
+        func page(_ url: String, base: String = "") -> String {
+            """
+            <html><head>\(base)<title>Story</title><link rel="canonical" href="https://www.example.com/story/12">
+            <meta property="og:title" content="Story">
+            <script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle",
+             "@id": "#article", "headline": "Story", "url": "\(url)"}</script></head><body></body></html>
+            """
+        }
+        #expect(Self.findings(page("/story/12")).map(\.ruleID) == ["SD024"])
+        #expect(
+            Self.findings(page("12", base: #"<base href="https://www.example.com/story/">"#)).map(\.ruleID) == ["SD024"]
+        )
+        #expect(Self.findings(page("/story/13")).map(\.ruleID) == ["SD024", "SD026"])
     }
 }

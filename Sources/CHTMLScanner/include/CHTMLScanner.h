@@ -64,6 +64,10 @@ typedef enum sc_attribute {
     SC_ATTR_HTTP_EQUIV, SC_ATTR_DATATYPE, SC_ATTR_XML_LANG, SC_ATTR_REV, SC_ATTR_ROLE,
     /// Smart App Banner parameters written as attributes of their own (Safari reads only `content`).
     SC_ATTR_APP_ID, SC_ATTR_APP_ARGUMENT,
+    SC_ATTR_DATA_SRC,
+    /// Not one attribute: every `xmlns:NAME="IRI"` of the element, rewritten as an RDFa `prefix`
+    /// value (`NAME: IRI NAME: IRI`), so `xmlns:og="http://ogp.me/ns#"` declares `og:` too.
+    SC_ATTR_XMLNS,
     SC_ATTR_COUNT
 } sc_attribute;
 
