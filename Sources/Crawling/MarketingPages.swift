@@ -3,7 +3,6 @@ public import LenientJSON
 import MarkupExtraction
 public import PageFetching
 import RedirectFollowing
-import RuleIDs
 import URLNormalization
 public import Verification
 
@@ -37,9 +36,7 @@ public struct MarketingPageCheck: Sendable {
         summary.append("url", .string(url))
         func outcome(_ problem: String?) -> Outcome {
             summary.append("problem", problem.map(JSONValue.string) ?? .null)
-            let finding = problem.flatMap {
-                verifier.finding(.ix011, url: url, line: 0, excerpt: url, message: $0)
-            }
+            let finding = problem.flatMap { MarketingPageRules.finding(url: url, problem: $0, verifier: verifier) }
             return Outcome(url: url, summary: summary, findings: finding.map { [$0] } ?? [])
         }
         guard let start = URLParser.parse(fetchURL(url)), start.isCrawlable else {

@@ -15,6 +15,7 @@ public enum RuleCatalogue {
         SmartAppBannerChecks.self, TwitterAppLinksChecks.self, OpenGraphChecks.self, StructuredDataChecks.self,
         ContentChecks.self, IndexabilityChecks.self, DeepLinkChecks.self, UniversalLinkChecks.self,
         AssetChecks.self, SiteVerifier.self, UniversalLinkFileRules.self, LocalItemLinker.self,
+        MarketingPageRules.self,
     ]
 
     /// The rules SpotCheck checks today: those some group registers. The rest are listed as not
@@ -25,7 +26,7 @@ public enum RuleCatalogue {
     public static let fixHints: [RuleID: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
         indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints, universalLinkPageFixHints,
-        universalLinkFileFixHints, localItemFixHints,
+        universalLinkFileFixHints, localItemFixHints, marketingPageFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 
     /// Rules whose check covers only part of what the catalogue says, with what is missing.
