@@ -470,8 +470,23 @@ private final class ActiveTransfers {
             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED:
             kind = .tls
         case CURLE_BAD_CONTENT_ENCODING: kind = .badEncoding
+        // A reply that is not HTTP is the server's fault, not the URL's nor the network's (issue 17
+        // §2.11): libcurl 7.88 words a missing or garbled status line "Received HTTP/0.9 when not
+        // allowed" and a status like -200 "Unsupported response code" under CURLE_UNSUPPORTED_PROTOCOL,
+        // and a bad chunk size "Illegal or missing hexadecimal sequence in chunked-encoding" under
+        // CURLE_RECV_ERROR. Neither is retried (`isTransient`).
+        case CURLE_RECV_ERROR where message.localizedCaseInsensitiveContains("chunk"):
+            kind = .protocolError
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR: kind = .connectionDropped
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM: kind = .protocolError
+        case CURLE_UNSUPPORTED_PROTOCOL
+        where message.contains("HTTP/0.9") || message.localizedCaseInsensitiveContains("response code"):
+            kind = .protocolError
+        // libcurl refuses a header line over its 100 KB limit as "Out of memory", before the header
+        // callback (and its cap) sees it.
+        case CURLE_OUT_OF_MEMORY where transfer.body.isEmpty:
+            kind = .headersTooLarge
+            message = "a response header line longer than libcurl accepts (curl: \(message))"
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: kind = .badURL
         case CURLE_ABORTED_BY_CALLBACK: kind = .cancelled
         default: kind = .other

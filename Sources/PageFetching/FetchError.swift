@@ -20,7 +20,8 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case badEncoding = "bad-encoding"
         /// The server closed the connection before the body was complete, or sent nothing.
         case connectionDropped = "connection-dropped"
-        /// Not HTTP (a garbled status line, an HTTP/2 framing error …).
+        /// A reply that is not HTTP: no or a garbled status line (HTTP/0.9), a status like -200, a bad
+        /// chunk size, an HTTP/2 framing error. Not retried.
         case protocolError = "protocol-error"
         /// Not an http(s) URL, or not a URL libcurl accepts.
         case badURL = "bad-url"
