@@ -1,8 +1,9 @@
 import Foundation
 import LenientJSON
-import SpotlightIndex
 import SpotlightModel
 import Testing
+
+@testable import SpotlightIndex
 
 @Suite("Local-items records")
 struct RecordTests {
@@ -134,6 +135,32 @@ struct RecordTests {
         }
         #expect(format == .jsonLines)
         #expect(seen == ["line 1: ok", "line 3: failed", "line 4: failed", "line 6: ok"])
+    }
+
+    /// Issue 17 §2.10: a line longer than a record may be is reported with its length and skipped
+    /// (not kept whole in memory), and the records after it are still read.
+    @Test func aLineOverTheLimitIsReportedAndSkipped() throws {
+        let path = try temporaryFolder("long-line") + "/items.jsonl"
+        let long = ChunkedReader.maximumLineBytes + 3 << 20
+        var file = Data(#"{"uniqueIdentifier": "a"}"#.utf8 + [0x0A])
+        file.append(Data(#"{"uniqueIdentifier": ""#.utf8))
+        file.append(Data(repeating: UInt8(ascii: "x"), count: long - 25))
+        file.append(Data(#""}"#.utf8 + [0x0A] + Array(#"{"uniqueIdentifier": "b"}"#.utf8)))
+        try file.write(to: URL(fileURLWithPath: path))
+        var seen: [String] = []
+        try LocalItemsFile.read(path: path) { position, result in
+            switch result {
+            case .success(.item(let item)): seen.append("\(position): \(item.uniqueIdentifier)")
+            case .success: seen.append("\(position): other")
+            case .failure(let problem): seen.append("\(position): \(problem.message)")
+            }
+        }
+        #expect(seen.count == 3)
+        #expect(seen.first == "line 1: a")
+        #expect(seen.last == "line 3: b")
+        #expect(
+            seen[1].hasPrefix(
+                "line 2: the line is \(long) bytes, over the \(ChunkedReader.maximumLineBytes)-byte limit"))
     }
 
     @Test(
