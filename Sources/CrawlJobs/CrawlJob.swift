@@ -187,6 +187,8 @@ public struct CrawlJob: Sendable {
         let (folder, store, lock) = try Self.openStore(
             in: place.folder, default: StoredCrawl.defaultFolder(host: host))
         defer { withExtendedLifetime(lock) {} }
+        // Checked again under the lock: another --resume may have finished the crawl meanwhile.
+        if request.resume { _ = try Self.unfinishedCrawl(in: folder) }
         let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
         events(.crawlStarted(folder: folder))
         let summary = try await fetchPages(

@@ -183,7 +183,11 @@ public struct Crawler: Sendable {
         if let marketingURLs = settings.marketingURLs, !marketingURLs.isEmpty {
             let check = MarketingPageCheck(
                 fetcher: fetcher, scope: scope, verifier: verifier, maximumRedirects: settings.maximumRedirects)
-            await check.checkAll(marketingURLs, store: store, clock: clock)
+            do {
+                try await check.checkAll(marketingURLs, store: store, clock: clock)
+            } catch {
+                throw CrawlError((error as? CrawlStoreError)?.description ?? "\(error)")
+            }
         }
         var loop = RunLoop(
             settings: settings, store: store, robots: robots, processor: processor, scope: scope, mapping: mapping,

@@ -56,9 +56,14 @@ public struct MarketingPageCheck: Sendable {
                 response = answer
             case .follow:
                 continue
-            case .endsAt(let target), .stopped(.loop(let target)), .stopped(.tooManyHops(let target)),
-                .stopped(.outOfScope(let target, _, _)):
-                return outcome("\(url) redirects without end (last to \(publicURL(target.url)))")
+            case .stopped(.loop(let target)):
+                return outcome("\(url) redirects in a loop (back to \(publicURL(target.url)))")
+            case .stopped(.tooManyHops(let target)):
+                return outcome(
+                    "\(url) redirects more than \(maximumRedirects) times (last to \(publicURL(target.url)))")
+            case .endsAt(let target), .stopped(.outOfScope(let target, _, _)):
+                // Not asked for (no judge is given); said plainly should a judge be added.
+                return outcome("\(url) redirects to \(publicURL(target.url)), which is not followed")
             case .stopped(.unparsableLocation(let location)):
                 return outcome("\(url) redirects to \"\(location)\", which is not a URL")
             }
@@ -71,7 +76,8 @@ public struct MarketingPageCheck: Sendable {
             return outcome("\(url) answers HTTP \(response.status): Applebot cannot follow it to the site")
         }
         if scope.violation(of: chain.current) == nil { return outcome(nil) }
-        let page = MarkupExtractor().extract(html: response.body, url: chain.url)
+        let page = MarkupExtractor(options: MarkupExtractor.Options(encoding: response.charset))
+            .extract(html: response.body, url: chain.url)
         let base = URLParser.parse(page.baseURL)
         let intoSite = page.links.compactMap { link -> String? in
             guard let target = URLParser.parse(link.href, base: base), target.isCrawlable,
@@ -93,14 +99,14 @@ public struct MarketingPageCheck: Sendable {
     private func publicURL(_ url: String) -> String { scope.mapping?.publicURL(url) ?? url }
 
     /// Checks every URL and stores each outcome as a site file of the run.
-    func checkAll(_ urls: [String], store: StoreQueue, clock: @Sendable () -> Double) async {
+    func checkAll(_ urls: [String], store: StoreQueue, clock: @Sendable () -> Double) async throws {
         for url in urls {
             let outcome = await check(url)
             let record = CrawlStore.SiteFileRecord(
                 url: url, kind: "marketing", summaryJSON: JSONValue.object(outcome.summary).serialized(pretty: false),
                 findingsJSON: JSONValue.array(outcome.findings.map { .object($0.json) }).serialized(pretty: false),
                 fetchedAt: clock())
-            _ = try? await store.run { try $0.saveSiteFile(record) }
+            try await store.run { try $0.saveSiteFile(record) }
         }
     }
 }

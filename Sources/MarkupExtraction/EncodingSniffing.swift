@@ -121,24 +121,103 @@ enum MetaCharsetPrescan {
                 index += 1
                 continue
             }
-            let tagEnd = prefix[afterName...].firstIndex(of: UInt8(ascii: ">")) ?? prefix.count
-            if let position = find(charset, from: afterName, to: tagEnd) {
-                var start = position + charset.count
-                while start < tagEnd, [0x09, 0x0A, 0x0C, 0x0D, 0x20, 0x3D, 0x22, 0x27].contains(prefix[start]) {
-                    start += 1
+            // HTML's prescan: the tag's attributes, then `charset=…`, or `content=…; charset=…`
+            // with `http-equiv="content-type"`. A "charset" inside another attribute's value
+            // (`content="Convert charset latin1"` on a description) declares nothing.
+            let (attributes, tagEnd) = Self.attributes(prefix, from: afterName)
+            var pragma = false
+            var label: String?
+            var fromCharsetAttribute = false
+            for (name, value) in attributes {
+                switch name {
+                case "http-equiv": pragma = pragma || value == Array("content-type".utf8)
+                case "charset" where !fromCharsetAttribute:
+                    label = String(decoding: value, as: UTF8.self).trimmingASCIIWhitespace()
+                    fromCharsetAttribute = true
+                case "content" where label == nil:
+                    label = Self.charset(inContent: value, charset: charset)
+                default: break
                 }
-                var end = start
-                while end < tagEnd, ![0x09, 0x0A, 0x0C, 0x0D, 0x22, 0x27, 0x20, 0x3B, 0x2F, 0x3E].contains(prefix[end])
-                {
-                    end += 1
-                }
-                if end > start {
-                    let line = prefix[..<index].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-                    found.append(Declaration(label: String(decoding: prefix[start..<end], as: UTF8.self), line: line))
-                }
+            }
+            if let label, !label.isEmpty, fromCharsetAttribute || pragma {
+                let line = prefix[..<index].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                found.append(Declaration(label: label, line: line))
             }
             index = tagEnd
         }
         return found
+    }
+
+    /// The attributes of a tag from `start` (just after its name) to its `>` outside quotes, as
+    /// HTML's prescan reads them: names lower-cased (the bytes already are), values unquoted;
+    /// and where the tag ends.
+    static func attributes(_ bytes: [UInt8], from start: Int) -> (attributes: [(String, [UInt8])], end: Int) {
+        let space: Set<UInt8> = [0x09, 0x0A, 0x0C, 0x0D, 0x20]
+        var attributes: [(String, [UInt8])] = []
+        var index = start
+        while index < bytes.count {
+            while index < bytes.count, space.contains(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
+            guard index < bytes.count, bytes[index] != UInt8(ascii: ">") else { break }
+            let nameStart = index
+            while index < bytes.count, !space.contains(bytes[index]),
+                ![UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[index]) || index == nameStart
+            {
+                index += 1
+            }
+            let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+            while index < bytes.count, space.contains(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+                attributes.append((name, []))
+                continue
+            }
+            index += 1
+            while index < bytes.count, space.contains(bytes[index]) { index += 1 }
+            guard index < bytes.count else { break }
+            let value: ArraySlice<UInt8>
+            if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
+                let quote = bytes[index]
+                let valueEnd = bytes[(index + 1)...].firstIndex(of: quote) ?? bytes.count
+                value = bytes[(index + 1)..<valueEnd]
+                index = min(valueEnd + 1, bytes.count)
+            } else {
+                let valueStart = index
+                while index < bytes.count, !space.contains(bytes[index]), bytes[index] != UInt8(ascii: ">") {
+                    index += 1
+                }
+                value = bytes[valueStart..<index]
+            }
+            attributes.append((name, Array(value)))
+        }
+        return (attributes, min(index + 1, bytes.count))
+    }
+
+    /// HTML's "extracting a character encoding from a meta element": the value after `charset`,
+    /// optional white space and `=` in a `content` attribute, unquoted or quoted.
+    static func charset(inContent value: [UInt8], charset: [UInt8]) -> String? {
+        var index = 0
+        while index + charset.count <= value.count {
+            guard value[index..<index + charset.count].elementsEqual(charset) else {
+                index += 1
+                continue
+            }
+            var position = index + charset.count
+            while position < value.count, [0x09, 0x0A, 0x0C, 0x0D, 0x20].contains(value[position]) { position += 1 }
+            guard position < value.count, value[position] == UInt8(ascii: "=") else {
+                index = position
+                continue
+            }
+            position += 1
+            while position < value.count, [0x09, 0x0A, 0x0C, 0x0D, 0x20].contains(value[position]) { position += 1 }
+            guard position < value.count else { return nil }
+            if value[position] == UInt8(ascii: "\"") || value[position] == UInt8(ascii: "'") {
+                let quote = value[position]
+                guard let close = value[(position + 1)...].firstIndex(of: quote) else { return nil }
+                return String(decoding: value[(position + 1)..<close], as: UTF8.self)
+            }
+            let end =
+                value[position...].firstIndex { [0x09, 0x0A, 0x0C, 0x0D, 0x20, 0x3B].contains($0) } ?? value.count
+            return String(decoding: value[position..<end], as: UTF8.self)
+        }
+        return nil
     }
 }

@@ -184,7 +184,9 @@ public struct MarkupExtractor: Sendable {
             // `property` first (Open Graph, App Links), then `name` (Twitter, description …).
             // `property` is an RDFa attribute, a whitespace-separated list of terms:
             // `property="dc:description og:description"` states og:description too, so each token
-            // is classified; `name` (one key) is read when no property token was used.
+            // is classified. `name` (one key) is read too unless a property token already said the
+            // same key: `<meta property="og:description" name="description">` is both. A banner
+            // with `name="apple-itunes-app"` is a `name=` banner, whatever `property` says.
             func classify(_ rawKey: String, _ attribute: MetaTag.KeyAttribute) -> Bool {
                 let key = rawKey.trimmingASCIIWhitespace()
                 let lowered = key.lowercased()
@@ -225,14 +227,17 @@ public struct MarkupExtractor: Sendable {
                 }
                 return true
             }
-            var propertyUsed = false
+            let name = meta.name?.trimmingASCIIWhitespace()
+            var usedKeys: Set<String> = []
             if let property = meta.property {
-                let tokens = property.split(whereSeparator: \.isASCIIWhitespace)
-                for token in tokens.isEmpty ? [Substring(property)] : tokens where classify(String(token), .property) {
-                    propertyUsed = true
+                let tokens = property.split(whereSeparator: \.isASCIIWhitespace).map(String.init)
+                for token in tokens.isEmpty ? [property] : tokens {
+                    let lowered = token.lowercased()
+                    if lowered == "apple-itunes-app", name?.lowercased() == lowered { continue }
+                    if classify(token, .property) { usedKeys.insert(lowered) }
                 }
             }
-            if !propertyUsed, let name = meta.name { _ = classify(name, .name) }
+            if let name, !usedKeys.contains(name.lowercased()) { _ = classify(name, .name) }
         }
     }
 

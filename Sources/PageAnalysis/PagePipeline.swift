@@ -126,7 +126,9 @@ public struct PagePipeline: Sendable {
         if let headerCharset { options.encoding = headerCharset }
         var markup = MarkupExtractor(options: options).extract(html: html, url: url)
         if let headerCharset, let declared = MarkupExtractor.declaredCharset(in: html),
-            TextEncoding(label: declared) != TextEncoding(label: headerCharset)
+            // Two labels that name no encoding are compared as written (nil == nil is no match).
+            TextEncoding(label: declared).map { "\($0)" } ?? "label \(declared.lowercased())"
+                != TextEncoding(label: headerCharset).map { "\($0)" } ?? "label \(headerCharset.lowercased())"
         {
             markup.diagnostics.append(
                 ExtractionDiagnostic(

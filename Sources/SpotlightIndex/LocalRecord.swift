@@ -53,7 +53,7 @@ public struct RecordProblem: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// The largest client state Core Spotlight accepts is 249 bytes ("< 250 bytes", §5.3).
-public let maximumClientStateBytes = 249
+public let maximumClientStateBytes = SearchableItem.maximumClientStateBytes
 
 extension LocalRecord {
     /// Decodes one record. Types are checked strictly (a number where a string belongs is refused),

@@ -82,6 +82,10 @@ public struct SpotlightDate: Sendable, Hashable, Codable {
 
 /// A value mirroring `CSSearchableItem`.
 public struct SearchableItem: Sendable, Hashable, Codable {
+    /// The largest batch client state Core Spotlight keeps: "less than 250 bytes"
+    /// (`CSSearchableIndex.h`). `index import` refuses more; `crawl --items` reports it (AS016).
+    public static let maximumClientStateBytes = 249
+
     public var uniqueIdentifier: String
     public var domainIdentifier: String?
     public var attributeSet: AttributeSet

@@ -33,7 +33,8 @@ public struct DeepLink: Sendable, Hashable, Codable {
         guard let parsed = URLParser.parse(url) else { return false }
         if ["itms", "itms-apps", "itms-appss"].contains(parsed.scheme) { return true }
         guard parsed.isCrawlable, let host = parsed.host else { return false }
-        return ["apps.apple.com", "itunes.apple.com"].contains(host)
+        return ["apps.apple.com", "itunes.apple.com", "geo.itunes.apple.com", "itunes.com", "www.itunes.com"]
+            .contains(host)
     }
 }
 

@@ -101,11 +101,15 @@ extension Entity {
     /// The JSON-LD nodes of a page by `@id` (top-level, `@graph` members and nested objects, across
     /// scripts; ids resolved against the document base), so a `{"@id": …}` value becomes the node
     /// it names. A reference is followed one hop (references inside the node it leads to stay
-    /// ids), and at most `budget` times per page, so graphs that reference each other stay cheap.
+    /// ids), and at most `budget` times per page, so graphs that reference each other stay cheap;
+    /// each node is built into an `Entity` once and shared by every reference to it (a node of
+    /// 100,000 properties referenced 1,000 times is built once, not 1,000 times).
     struct JSONLDGraph {
         static let maximumExpansions = 1_000
 
         var nodes: [String: JSONObject] = [:]
+        /// Nodes already built, by key.
+        var built: [String: Entity] = [:]
         let base: URLResolver
         var budget = JSONLDGraph.maximumExpansions
 
@@ -113,7 +117,9 @@ extension Entity {
             base = URLResolver(base: page.baseURL)
             var pending: [(JSONValue, Int)] = page.jsonLD.flatMap { $0.contributedValues.map { ($0, 0) } }
             var visited = 0
-            while let (value, depth) = pending.popLast(), visited < 20_000, depth < 32 {
+            while let (value, depth) = pending.popLast(), visited < 20_000 {
+                // A branch too deep is left out; the other scripts' nodes are still indexed.
+                guard depth < 32 else { continue }
                 visited += 1
                 switch value {
                 case .array(let members): pending += members.map { ($0, depth + 1) }
@@ -130,11 +136,13 @@ extension Entity {
 
         func key(_ id: String) -> String { id.hasPrefix("_:") ? id : base.resolve(id) }
 
-        /// The node `id` names, if the page describes it and the budget allows one more expansion.
-        mutating func node(_ id: String) -> JSONObject? {
-            guard budget > 0, let node = nodes[key(id)] else { return nil }
+        /// What `id` names, if the page describes it and the budget allows one more expansion:
+        /// the entity built for an earlier reference, or the node to build it from.
+        mutating func target(_ id: String) -> (key: String, built: Entity?, node: JSONObject)? {
+            let key = key(id)
+            guard budget > 0, let node = nodes[key] else { return nil }
             budget -= 1
-            return node
+            return (key, built[key], node)
         }
     }
 
@@ -187,10 +195,12 @@ extension Entity {
                     followsReferences: followsReferences)
             }
             if object.count == 1, let id = object["@id"]?.stringValue {
-                guard followsReferences, let target = graph.node(id) else { return [.text(id)] }
-                return [
-                    .entity(Entity(jsonLD: target, line: line, depth: depth, graph: &graph, followsReferences: false))
-                ]
+                guard followsReferences, let target = graph.target(id) else { return [.text(id)] }
+                if let built = target.built { return [.entity(built)] }
+                let entity = Entity(
+                    jsonLD: target.node, line: line, depth: depth, graph: &graph, followsReferences: false)
+                graph.built[target.key] = entity
+                return [.entity(entity)]
             }
             return [
                 .entity(

@@ -17,6 +17,27 @@ struct ShadowIndex {
         var pattern: String
     }
 
+    /// A literal prefix by its length and FNV-1a hash over its UTF-8 bytes, so every prefix of a
+    /// rule's path is looked up in one pass (O(length), not O(length²) with a string per prefix); a
+    /// collision only adds a candidate, which `covers` then refuses.
+    private struct PrefixKey: Hashable {
+        var percentEncoded: Bool
+        var folds: Bool
+        var length: Int
+        var hash: UInt64
+
+        static func hashes(of text: String) -> [UInt64] {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var result: [UInt64] = [hash]
+            result.reserveCapacity(text.utf8.count + 1)
+            for byte in text.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                result.append(hash)
+            }
+            return result
+        }
+    }
+
     private struct ConstraintKey: Hashable {
         var settings: MatchSettings
         var query: AASAQueryPattern?
@@ -30,7 +51,7 @@ struct ShadowIndex {
     private var everyPathByConstraint: [ConstraintKey: [Int]] = [:]
     private var literalPaths: [PathKey: [Int]] = [:]
     /// Keyed by the literal prefix before the final `*`.
-    private var prefixPaths: [PathKey: [Int]] = [:]
+    private var prefixPaths: [PrefixKey: [Int]] = [:]
 
     mutating func insert(
         _ index: Int, path: String?, query: AASAQueryPattern?, fragment: String?, settings: MatchSettings
@@ -53,8 +74,10 @@ struct ShadowIndex {
             literalPaths[PathKey(percentEncoded: settings.percentEncoded, folds: folds, pattern: pattern), default: []]
                 .append(index)
         } else if pattern.hasSuffix("*"), !Shadowing.hasWildcard(String(pattern.dropLast())) {
-            let key = PathKey(
-                percentEncoded: settings.percentEncoded, folds: folds, pattern: String(pattern.dropLast()))
+            let prefix = String(pattern.dropLast())
+            let key = PrefixKey(
+                percentEncoded: settings.percentEncoded, folds: folds, length: prefix.utf8.count,
+                hash: PrefixKey.hashes(of: prefix).last ?? 0)
             prefixPaths[key, default: []].append(index)
         }
         // Any other wildcard pattern covers nothing (`Shadowing.coversPath`).
@@ -78,13 +101,13 @@ struct ShadowIndex {
                     PathKey(percentEncoded: settings.percentEncoded, folds: folds, pattern: text)
                 }
                 add(literalPaths[key(pattern)])
-                add(prefixPaths[key(pattern + "/")])
-                let literal = Shadowing.literalPrefix(pattern)
-                var prefix = ""
-                add(prefixPaths[key(prefix)])
-                for character in literal {
-                    prefix.append(character)
-                    add(prefixPaths[key(prefix)])
+                func prefixKey(_ length: Int, _ hash: UInt64) -> PrefixKey {
+                    PrefixKey(percentEncoded: settings.percentEncoded, folds: folds, length: length, hash: hash)
+                }
+                let withSlash = pattern + "/"
+                add(prefixPaths[prefixKey(withSlash.utf8.count, PrefixKey.hashes(of: withSlash).last ?? 0)])
+                for (length, hash) in PrefixKey.hashes(of: Shadowing.literalPrefix(pattern)).enumerated() {
+                    add(prefixPaths[prefixKey(length, hash)])
                 }
             }
         }

@@ -113,9 +113,6 @@ public struct LocalItemLinker: Sendable, RuleGroup {
         .as013, .as014, .as015, .as016,
     ]
 
-    /// Core Spotlight keeps a client state of less than 250 bytes (`CSSearchableIndex.h`).
-    public static let maximumClientStateBytes = 249
-
     public init(verifier: PageVerifier = PageVerifier(), now: Double) {
         self.verifier = verifier
         self.now = now
@@ -297,7 +294,7 @@ public struct LocalItemLinker: Sendable, RuleGroup {
                     "a client state is recorded for the default index: defaultSearchableIndex does not support batches (beginIndexBatch/endIndexBatch); use a named CSSearchableIndex"
                 )
             }
-            if bytes > Self.maximumClientStateBytes {
+            if bytes > SearchableItem.maximumClientStateBytes {
                 flag(.as016, entry, nil, "the client state is \(bytes) bytes; Core Spotlight takes less than 250")
             }
         case .activity(let activity):

@@ -134,7 +134,9 @@ struct SchemaOrgVocabulary: Sendable {
         return itemTypes.contains { type in
             if members[type] != nil && types[type] == nil { return true }
             let lineage = lineage(type)
-            return lineage.contains("DataType") || domains.contains { lineage.contains($0) }
+            // A Role stands in for the value of the property that holds it and repeats that
+            // property (`"actor": {"@type": "PerformanceRole", "actor": {…}}`, schema.org/Role).
+            return lineage.contains("DataType") || lineage.contains("Role") || domains.contains { lineage.contains($0) }
         }
     }
 

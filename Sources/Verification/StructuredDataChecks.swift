@@ -29,13 +29,30 @@ struct StructuredDataChecks: PageRuleGroup {
         checkScripts(flag)
         checkMicrodataSyntax(flag)
         let collection = StructuredData.collect(page)
+        var suggestions = NameSuggestions()
         for node in collection.all {
-            checkNode(node, flag)
+            checkNode(node, suggestions: &suggestions, flag)
         }
         checkPage(collection, flag)
     }
 
     typealias Flag = (RuleID, Int, String, String) -> Void
+
+    /// The nearest known names for one page's unknown types and properties: each name looked up
+    /// once, and at most `limit` names (each lookup scans the vocabulary with an edit distance), so
+    /// a page of 10,000 invented keys costs 50 lookups; later unknown names get no suggestion.
+    struct NameSuggestions {
+        static let limit = 50
+        private var found: [String: String?] = [:]
+
+        mutating func nearest(to name: String, by lookup: (String) -> String?) -> String? {
+            if let known = found[name] { return known }
+            guard found.count < Self.limit else { return nil }
+            let suggestion = lookup(name)
+            found[name] = suggestion
+            return suggestion
+        }
+    }
 
     // MARK: JSON-LD scripts (SD001, SD002)
 
@@ -149,7 +166,7 @@ struct StructuredDataChecks: PageRuleGroup {
 
     // MARK: Per node (SD006–SD024, SD028)
 
-    private func checkNode(_ node: StructuredNode, _ flag: Flag) {
+    private func checkNode(_ node: StructuredNode, suggestions: inout NameSuggestions, _ flag: Flag) {
         func excerpt(_ name: String, _ value: StructuredValue) -> String {
             switch node.syntax {
             case .jsonLD: "\"\(name)\": \(value.written)"
@@ -196,7 +213,7 @@ struct StructuredDataChecks: PageRuleGroup {
             }
         }
 
-        checkVocabulary(node, where_: where_, excerpt: excerpt, flag)
+        checkVocabulary(node, where_: where_, excerpt: excerpt, suggestions: &suggestions, flag)
 
         for property in node.properties {
             let name = property.name
@@ -286,7 +303,8 @@ struct StructuredDataChecks: PageRuleGroup {
     /// Unknown types (SD003) and properties (SD004), properties outside their domains (SD005) and
     /// superseded terms (SD006), for the node's schema.org terms only.
     private func checkVocabulary(
-        _ node: StructuredNode, where_: String, excerpt: (String) -> String, _ flag: Flag
+        _ node: StructuredNode, where_: String, excerpt: (String) -> String, suggestions: inout NameSuggestions,
+        _ flag: Flag
     ) {
         let release = "schema.org \(SchemaOrgVocabulary.release)"
         for type in node.schemaOrgTypes {
@@ -304,7 +322,8 @@ struct StructuredDataChecks: PageRuleGroup {
                 let suggestion =
                     type.name.contains("%20")
                     ? "; several types are separated by spaces, not %20"
-                    : vocabulary.nearestType(to: type.name).map { "; did you mean \($0)?" } ?? ""
+                    : suggestions.nearest(to: type.name, by: vocabulary.nearestType).map { "; did you mean \($0)?" }
+                        ?? ""
                 flag(
                     .sd003, node.line, typeExcerpt,
                     "type \"\(StructuredData.shortened(type.name))\" (\(node.syntax.rawValue), line \(node.line)) \(what)\(suggestion)"
@@ -321,7 +340,8 @@ struct StructuredDataChecks: PageRuleGroup {
             guard let name = property.schemaOrgName, !vocabulary.isActionAnnotation(name) else { continue }
             let line = property.values.first?.line ?? node.line
             guard vocabulary.isKnownProperty(name) else {
-                let suggestion = vocabulary.nearestProperty(to: name).map { "; did you mean \($0)?" } ?? ""
+                let suggestion =
+                    suggestions.nearest(to: name, by: vocabulary.nearestProperty).map { "; did you mean \($0)?" } ?? ""
                 let what =
                     vocabulary.isKnownType(name)
                     ? "is a schema.org type, not a property" : "is not a property of \(release)"

@@ -84,6 +84,10 @@ enum SchemaOrgTerms {
         "manifest", "mask-icon", "me", "modulepreload", "next", "nofollow", "noopener", "noreferrer", "opener",
         "pingback", "preconnect", "prefetch", "preload", "prerender", "prev", "profile", "search",
         "shortcut", "shortlink", "sidebar", "sponsored", "start", "stylesheet", "tag", "ugc", "up", "wlwmanifest",
+        "image_src", "webmention", "privacy-policy", "terms-of-service", "enclosure", "syndication", "pgpkey",
+        "openid.server", "openid.delegate", "openid2.provider", "openid2.local_id", "micropub",
+        "authorization_endpoint",
+        "token_endpoint",
     ]
 
     /// The schema.org types among a Microdata item's or RDFa subject's types.

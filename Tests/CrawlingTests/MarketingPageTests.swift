@@ -40,7 +40,7 @@ struct MarketingPageTests {
         arguments: [
             ("https://apps.example.org/relative", "none of its 2 links leads to it"),
             ("https://apps.example.org/gone", "answers HTTP 404"),
-            ("https://apps.example.org/loop", "redirects without end"),
+            ("https://apps.example.org/loop", "redirects in a loop"),
             ("itms-apps://apps.apple.com/app/id1", "not an http(s) URL"),
         ])
     func doesNotLeadToTheSite(url: String, reason: String) async {

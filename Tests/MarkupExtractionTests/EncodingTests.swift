@@ -196,6 +196,29 @@ struct EncodingTests {
         #expect(page.encodingSource == .defaultEncoding)
     }
 
+    /// HTML's prescan reads `charset` as an attribute, or in `content` with
+    /// `http-equiv="content-type"`; the word inside another attribute's value declares nothing.
+    @Test(
+        "only a charset attribute, or content with http-equiv content-type, declares the encoding",
+        arguments: [
+            (
+                #"<meta name="description" content="Convert charset latin1 to UTF-8"><meta charset="windows-1251">"#,
+                true
+            ),
+            (#"<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">"#, true),
+            (#"<meta content='text/html; charset="windows-1251"' http-equiv=content-type>"#, true),
+            (#"<meta content="text/html; charset=windows-1251">"#, false),
+            (#"<meta name="x" content="the charset of doom">"#, false),
+        ])
+    func prescanReadsAttributes(head: String, declares: Bool) {
+        let page = extract(
+            bytes: Array("<html><head>\(head)<title>".utf8) + Self.privetWindows1251
+                + Array("</title></head></html>".utf8))
+        #expect(page.title?.text == (declares ? "Привет" : "Ïðèâåò"), "\(head)")
+        #expect(page.encodingSource == (declares ? .meta : .defaultEncoding), "\(head)")
+        #expect(!page.diagnostics.contains { $0.code == .unsupportedEncoding }, "\(head)")
+    }
+
     @Test("utf-7 is no label browsers decode: the declaration is reported and passed over")
     func utf7IsNotDecoded() {
         let page = extract(#"<html><head><meta charset="utf-7"><title>+ZeVnLIqe-</title></head></html>"#)

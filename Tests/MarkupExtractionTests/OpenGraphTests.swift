@@ -28,6 +28,19 @@ struct OpenGraphTests {
         #expect(page.openGraphValue("og:site_name")?.content == "Cinema")
     }
 
+    /// A common tag says both: it is og:description and the page's description (the name was
+    /// dropped once property was read, and the page looked as if it had no description).
+    @Test("a tag with property og:description and name description is both")
+    func propertyAndNameOnOneTag() {
+        let page = extract(
+            #"<html><head><meta property="og:description" name="description" content="Both"></head></html>"#)
+        #expect(page.openGraphPairs == ["og:description=Both"])
+        #expect(page.descriptions.map(\.content) == ["Both"])
+        let same = extract(
+            #"<html><head><meta property="twitter:card" name="twitter:card" content="app"></head></html>"#)
+        #expect(same.twitter.count == 1)
+    }
+
     @Test("name=\"og:title\" is kept and marked \"attribute\": \"name\" in the contract")
     func nameAttributeInContract() throws {
         let page = extract(#"<html><head><meta name="og:title" content="X"></head></html>"#)

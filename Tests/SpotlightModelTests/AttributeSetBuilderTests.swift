@@ -497,6 +497,29 @@ struct AttributeSetGraphTests {
         #expect(attributes.attributeSet.publishers == ["Example Films"])
     }
 
+    /// A too-deep branch in one script ends that branch only: the node index is built from the
+    /// last script first, and the first 33-deep array used to stop it before the Yoast graph.
+    @Test func aDeepScriptDoesNotHideTheOtherScriptsNodes() throws {
+        let deep = String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40)
+        let attributes = build(page(head: Self.yoastGraph + "\n" + jsonLD(deep)))
+        #expect(attributes.attributeSet.thumbnailURL == "https://cdn.example.com/up-poster-2009.jpg")
+    }
+
+    /// One node referenced many times is built once and shared: the attribute set is the same as
+    /// for one reference, and the page is read in one pass however many references it has.
+    @Test func aNodeReferencedManyTimesIsBuiltOnce() throws {
+        let references = Array(repeating: ##"{"@id": "/#organization"}"##, count: 2_000).joined(separator: ", ")
+        let properties = (0..<2_000).map { "\"p\($0)\": \($0)" }.joined(separator: ", ")
+        let html = Self.yoastGraph
+            .replacingOccurrences(
+                of: ##""publisher": {"@id": "/#organization"}"##, with: ##""publisher": ["## + references + "]"
+            )
+            .replacingOccurrences(of: ##""name": "Example Films""##, with: ##""name": "Example Films", "## + properties)
+        let attributes = build(page(head: html))
+        #expect(attributes.mainEntityTypes == ["Article"])
+        #expect(attributes.attributeSet.publishers == ["Example Films"])
+    }
+
     @Test(
         "the title loses a trailing og:site_name after a separator, only when something remains",
         arguments: [

@@ -82,4 +82,22 @@ struct ShadowIndexTests {
         #expect(comparisons <= 5000 * ShadowIndex.candidateLimit)
         #expect(comparisons > 0)
     }
+
+    /// Every prefix of a rule's path is looked up by a running hash (one pass), so a 115 KB path,
+    /// which fits in a 128 KB file, costs one pass, not one string per prefix; the answer is the
+    /// same as the pairwise search's.
+    @Test func aLongPathIsLookedUpInOnePass() {
+        let long = "/a/" + String(repeating: "b", count: 115_000)
+        let rules = [AASAComponent(path: "/a/*"), AASAComponent(path: long), AASAComponent(path: long + "/*")]
+        var index = ShadowIndex()
+        var found: [Int?] = []
+        for (position, rule) in rules.enumerated() {
+            found.append(
+                index.firstCovering(path: rule.path, query: nil, fragment: nil, settings: .builtin) {
+                    Shadowing.covers(rules[$0], .builtin, rule, .builtin)
+                })
+            index.insert(position, path: rule.path, query: nil, fragment: nil, settings: .builtin)
+        }
+        #expect(found == [nil, 0, 0])
+    }
 }

@@ -96,6 +96,19 @@ struct SmartAppBannerRuleTests {
         #expect(finding.message.contains("property="))
         let withName = findings(banner: content, extraHead: tag)
         #expect(!withName.map(\.ruleID).contains("SAB023"))
+        // One tag with both attributes is a name= banner.
+        let both = #"<meta name="apple-itunes-app" property="apple-itunes-app" content="\#(content)">"#
+        #expect(findings(banner: nil, extraHead: both + "\n").isEmpty)
+        // A property= tag before the name= one: the rules judge the name= tag Safari reads.
+        let ignored = #"<meta property="apple-itunes-app" content="app-id=1111111111">"#
+        let judged = findings(
+            banner: nil, extraHead: ignored + "\n" + #"<meta name="apple-itunes-app" content="\#(content)">"#)
+        #expect(judged.map(\.ruleID) == ["SAB017"], "\(judged.map(\.message))")
+        #expect(
+            findings(
+                banner: nil, extraHead: ignored + "\n" + #"<meta name="apple-itunes-app" content="\#(content)">"#,
+                appStoreID: "1234567890"
+            ).map(\.ruleID) == ["SAB017"])
     }
 
     /// Issue 13 §4: `app-argument="…"` as an attribute of its own, outside `content`, is ignored.
