@@ -1,3 +1,4 @@
+import DatabaseOpening
 import GRDB
 
 /// A failure of the crawl store: the database file it concerns and what went wrong. SQLite
@@ -20,19 +21,6 @@ public struct CrawlStoreError: Error, CustomStringConvertible, Sendable {
 }
 
 extension CrawlStoreError {
-    /// A value SpotCheck never writes (a text in an integer column: the file was changed by hand or
-    /// damaged), said in one line: what could not be read, the column, and the row's first column
-    /// (its key), e.g. `could not decode Int from database value "abc" - column: "depth", column
-    /// index: 4, in the row id:2`. GRDB's own description lists the whole row, which can be
-    /// megabytes of stored markup.
-    static func damagedRow(_ error: RowDecodingError) -> String {
-        let text = String(describing: error)
-        guard let rowStart = text.range(of: ", row: [") else { return text }
-        let key = text[rowStart.upperBound...].prefix { $0 != " " && $0 != "]" }
-        return "the store holds a value SpotCheck never writes (the file was changed outside SpotCheck or is damaged): "
-            + text[..<rowStart.lowerBound] + ", in the row \(key)"
-    }
-
     /// Wraps any error thrown while `operation` used the database at `path`.
     init(wrapping error: any Error, path: String, operation: String) {
         switch error {
@@ -46,7 +34,7 @@ extension CrawlStoreError {
             }
             self.init(path: path, message: message, sqliteCode: code.rawValue)
         case let error as RowDecodingError:
-            self.init(path: path, message: "\(operation): \(Self.damagedRow(error))")
+            self.init(path: path, message: "\(operation): \(damagedRowMessage(error))")
         default:
             self.init(path: path, message: "\(operation): \(error)")
         }

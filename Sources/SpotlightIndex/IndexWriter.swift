@@ -257,13 +257,15 @@ enum ItemRow {
     static let columns =
         "unique_identifier, domain_identifier, attribute_set_json, expiration_text, expires_at, indexed_at"
 
-    static func decode(_ row: Row) -> IndexedItem {
-        let attributes = JSONObject.stored(row[2]).flatMap { try? AttributeSet(json: $0) } ?? AttributeSet()
-        let expirationText: String? = row[3]
-        let item = SearchableItem(
-            uniqueIdentifier: row[0], domainIdentifier: row[1], attributeSet: attributes,
+    static func decode(_ row: Row) throws -> IndexedItem {
+        let attributes =
+            try JSONObject.stored(row.decode(atIndex: 2)).flatMap { try? AttributeSet(json: $0) } ?? AttributeSet()
+        let expirationText: String? = try row.decode(atIndex: 3)
+        let item = try SearchableItem(
+            uniqueIdentifier: row.decode(atIndex: 0), domainIdentifier: row.decode(atIndex: 1),
+            attributeSet: attributes,
             expirationDate: expirationText.flatMap(ISO8601.date))
-        return IndexedItem(item: item, indexedAt: row[5], expiresAt: row[4])
+        return try IndexedItem(item: item, indexedAt: row.decode(atIndex: 5), expiresAt: row.decode(atIndex: 4))
     }
 }
 
@@ -276,22 +278,26 @@ enum ActivityRow {
         indexed_at
         """
 
-    static func decode(_ row: Row) -> IndexedActivity {
+    static func decode(_ row: Row) throws -> IndexedActivity {
         func strings(_ text: String?) -> [String]? {
             guard let text else { return nil }
             return JSONParser.parse(text, lenient: false).value?.arrayValue?.compactMap(\.stringValue)
         }
-        let attributesText: String? = row[12]
-        let userInfoText: String? = row[11]
-        let expirationText: String? = row[13]
-        let activity = UserActivity(
-            activityType: row[1], title: row[2], keywords: strings(row[3]) ?? [], webpageURL: row[4],
-            persistentIdentifier: row[5], isEligibleForSearch: row[6], isEligibleForPublicIndexing: row[7],
-            isEligibleForHandoff: row[8], isEligibleForPrediction: row[9],
-            expirationDate: expirationText.flatMap(ISO8601.date), requiredUserInfoKeys: strings(row[10]),
+        let attributesText: String? = try row.decode(atIndex: 12)
+        let userInfoText: String? = try row.decode(atIndex: 11)
+        let expirationText: String? = try row.decode(atIndex: 13)
+        let activity = try UserActivity(
+            activityType: row.decode(atIndex: 1), title: row.decode(atIndex: 2),
+            keywords: strings(row.decode(atIndex: 3)) ?? [], webpageURL: row.decode(atIndex: 4),
+            persistentIdentifier: row.decode(atIndex: 5), isEligibleForSearch: row.decode(atIndex: 6),
+            isEligibleForPublicIndexing: row.decode(atIndex: 7),
+            isEligibleForHandoff: row.decode(atIndex: 8), isEligibleForPrediction: row.decode(atIndex: 9),
+            expirationDate: expirationText.flatMap(ISO8601.date),
+            requiredUserInfoKeys: strings(row.decode(atIndex: 10)),
             contentAttributeSet: attributesText.flatMap(JSONObject.stored).flatMap { try? AttributeSet(json: $0) })
-        return IndexedActivity(
-            id: row[0], record: ActivityRecord(activity: activity, userInfo: userInfoText.flatMap(JSONObject.stored)),
-            indexedAt: row[15], expiresAt: row[14])
+        return try IndexedActivity(
+            id: row.decode(atIndex: 0),
+            record: ActivityRecord(activity: activity, userInfo: userInfoText.flatMap(JSONObject.stored)),
+            indexedAt: row.decode(atIndex: 15), expiresAt: row.decode(atIndex: 14))
     }
 }

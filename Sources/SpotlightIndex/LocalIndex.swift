@@ -267,7 +267,7 @@ public final class LocalIndex: Sendable {
     public func clientStates() throws(LocalIndexError) -> [(indexName: String, state: [UInt8])] {
         try read("clientStates") { db in
             try Row.fetchAll(db, sql: "SELECT index_name, state FROM client_state ORDER BY index_name").map { row in
-                (indexName: row[0] as String, state: [UInt8](row[1] as Data))
+                try (indexName: row.decode(String.self, atIndex: 0), state: [UInt8](row.decode(Data.self, atIndex: 1)))
             }
         }
     }
@@ -337,7 +337,8 @@ public final class LocalIndex: Sendable {
                 arguments: [now])
             while let row = try activities.next() { try body(.activity(ActivityRow.decode(row).exportedRecord)) }
             for row in try Row.fetchAll(db, sql: "SELECT index_name, state FROM client_state ORDER BY index_name") {
-                try body(.clientState(indexName: row[0], state: [UInt8](row[1] as Data)))
+                try body(
+                    .clientState(indexName: row.decode(atIndex: 0), state: [UInt8](row.decode(Data.self, atIndex: 1))))
             }
         }
     }
@@ -393,16 +394,18 @@ public final class LocalIndex: Sendable {
                 sql: "SELECT coalesce(domain_identifier, ''), count(*) FROM item WHERE expires_at > ? GROUP BY 1",
                 arguments: [now])
             {
-                statistics.itemsByDomain[row[0]] = row[1]
+                try statistics.itemsByDomain[row.decode(String.self, atIndex: 0)] = row.decode(Int.self, atIndex: 1)
             }
             for row in try Row.fetchAll(
                 db, sql: "SELECT coalesce(content_type, ''), count(*) FROM item WHERE expires_at > ? GROUP BY 1",
                 arguments: [now])
             {
-                statistics.itemsByContentType[row[0]] = row[1]
+                try statistics.itemsByContentType[row.decode(String.self, atIndex: 0)] = row.decode(
+                    Int.self, atIndex: 1)
             }
             for row in try Row.fetchAll(db, sql: "SELECT index_name, state FROM client_state") {
-                statistics.clientStates[row[0]] = [UInt8](row[1] as Data)
+                try statistics.clientStates[row.decode(String.self, atIndex: 0)] = [UInt8](
+                    row.decode(Data.self, atIndex: 1))
             }
             return statistics
         }

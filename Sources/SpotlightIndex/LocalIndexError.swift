@@ -1,3 +1,4 @@
+import DatabaseOpening
 import GRDB
 
 /// A failure of the local index: the file it concerns, what kind of failure, and the message.
@@ -57,6 +58,8 @@ extension LocalIndexError {
                 message += ": \(detail)"
             }
             self.init(path: path, kind: kind, message: message, sqliteCode: code.rawValue)
+        case let error as RowDecodingError:
+            self.init(path: path, kind: kind, message: "\(operation): \(damagedRowMessage(error))")
         default:
             self.init(path: path, kind: kind, message: "\(operation): \(error)")
         }

@@ -195,7 +195,7 @@ extension LocalIndex {
     private static func activity(_ db: Database, id: Int64) throws -> UserActivity? {
         try Row.fetchOne(
             db.cachedStatement(sql: "SELECT \(ActivityRow.columns) FROM activity WHERE id = ?"), arguments: [id]
-        ).map { ActivityRow.decode($0).record.activity }
+        ).map { try ActivityRow.decode($0).record.activity }
     }
 
     private enum ActivityTarget {
@@ -221,6 +221,6 @@ extension LocalIndex {
                     WHERE (unique_identifier IN (?1, ?2) OR url_key = ?2 OR content_url_key = ?2) AND expires_at > ?3
                     ORDER BY id LIMIT 1
                     """), arguments: [webpageURL, key, now])
-        return row.map { ActivityTarget.item(ItemRow.decode($0)) } ?? .standalone
+        return try row.map { try ActivityTarget.item(ItemRow.decode($0)) } ?? .standalone
     }
 }

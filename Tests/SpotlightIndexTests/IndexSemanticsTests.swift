@@ -421,6 +421,24 @@ struct OpeningTests {
         #expect(try index.identifiers() == ["a"])
     }
 
+    /// Issue 17 §2.14 for the index: a value SpotCheck never writes is an error naming the column
+    /// and row (GRDB's row subscripts trapped on it: SIGILL).
+    @Test func aTamperedIndexIsAnErrorNotACrash() throws {
+        let path = try temporaryFolder("tampered") + "/i.sqlite"
+        let clock = TestClock()
+        do {
+            let index = try LocalIndex(path: path, clock: clock.reading)
+            try index.indexItems([item("a", title: "Up")])
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "UPDATE item SET indexed_at = 'yesterday'") }
+        try queue.close()
+        let index = try LocalIndex(path: path, clock: clock.reading)
+        let error = try #require(throws: LocalIndexError.self) { try index.items() }
+        #expect(error.message.contains(#"column: "indexed_at""#), "\(error)")
+        #expect(error.message.contains("in the row"))
+    }
+
     @Test("indexes opened at the same moment on a new file all open (two imports racing)")
     func concurrentCreation() throws {
         for _ in 0..<40 {
