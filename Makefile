@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: deps build release demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index format lint clean
+.PHONY: fuzz fuzz-ci deps build release demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -88,10 +88,20 @@ bench-index: release
 	Scripts/bench_index.py --items 1000000 --searches 1000
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
 
 clean:
 	rm -rf .build
+
+# libFuzzer harnesses (Fuzz/, docs/reliability.md): each built with -sanitize=fuzzer,address and run
+# FUZZ_SECONDS on a corpus seeded from the fixtures and ../shared/corpora, saved inputs first.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	Scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The CI run: a fixed seed and number of inputs per harness (deterministic), saved inputs first.
+fuzz-ci: deps
+	Scripts/fuzz.sh ci

@@ -269,3 +269,25 @@ let package = Package(
         ),
     ]
 )
+
+// Fuzzing harnesses (issue 17 §1, docs/reliability.md): one libFuzzer entry point each, in
+// Fuzz/NAME/NAME.swift. They exist only when SPOTCHECK_FUZZ is set, as `make fuzz` does: built with
+// `-sanitize=fuzzer,address`, which links libFuzzer's `main`; a plain build has no such targets.
+if Context.environment["SPOTCHECK_FUZZ"] != nil {
+    let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzHTML", ["MarkupExtraction", "SpotlightModel", "Verification", "LenientJSON"]),
+        ("FuzzJSON", ["LenientJSON"]),
+        ("FuzzURL", ["URLNormalization"]),
+        ("FuzzRobots", ["RobotsExclusion"]),
+        ("FuzzSitemap", ["Sitemaps"]),
+        ("FuzzAASA", ["UniversalLinks"]),
+        ("FuzzImage", ["ImageSniffing"]),
+    ]
+    package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    for harness in harnesses {
+        package.targets.append(
+            .executableTarget(
+                name: harness.name, dependencies: harness.dependencies + ["CLibFuzzer"],
+                path: "Fuzz/\(harness.name)", swiftSettings: strictSettings))
+    }
+}

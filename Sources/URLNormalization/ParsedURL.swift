@@ -49,8 +49,9 @@ public struct ParsedURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The de-duplication key (`../shared/corpora/urls/README.md`): the WHATWG href without its
-    /// fragment, with the path's escapes of unreserved octets decoded and other escapes'
-    /// hex upper-cased; the query kept exactly. Nil unless the URL is http(s).
+    /// fragment, with the path's escapes of unreserved octets decoded (but a hex digit right after
+    /// a lone `%`) and other escapes' hex upper-cased; the query kept exactly. Nil unless the URL
+    /// is http(s). Computing the key of a key gives the key.
     public var deduplicationKey: String? {
         guard isCrawlable else { return nil }
         var copy = self
@@ -63,19 +64,26 @@ public struct ParsedURL: Sendable, Hashable, CustomStringConvertible {
         let bytes = Array(segment.utf8)
         var output: [UInt8] = []
         var index = 0
+        /// Where the last "%" that starts no escape was written.
+        var lonePercent: Int?
         let hex = Array("0123456789ABCDEF".utf8)
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
                 let low = hexValue(bytes[index + 2])
             {
                 let value = high << 4 | low
-                if isUnreserved(value) {
+                // A decoded hex digit right after a lone "%" ("%5%30" → "%50") would make an
+                // escape that the key of the key decodes again: such an octet stays escaped, so
+                // the key of a key is the key (found by FuzzURL, issue 17 §1).
+                let pairsWithLonePercent = lonePercent.map { output.count - $0 <= 2 } ?? false
+                if isUnreserved(value), !(pairsWithLonePercent && hexValue(value) != nil) {
                     output.append(value)
                 } else {
                     output += [UInt8(ascii: "%"), hex[Int(high)], hex[Int(low)]]
                 }
                 index += 3
             } else {
+                if bytes[index] == UInt8(ascii: "%") { lonePercent = output.count }
                 output.append(bytes[index])
                 index += 1
             }

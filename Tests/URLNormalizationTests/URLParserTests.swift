@@ -100,6 +100,22 @@ extension URLParserTests {
     /// regression fails and an improvement can raise it).
     static let webPlatformVectors = sharedCorpus("urls/wpt_urltestdata_http.json")
 
+    /// Found by FuzzURL (issue 17 §1): "%5%30" decoded "%30" into "0" after a lone "%", which made
+    /// "%50", and the key of the key was "P". A hex digit right after a lone "%" stays escaped.
+    @Test(
+        "the de-duplication key of a key is the key",
+        arguments: [
+            ("https://www.example.com/ht%5%30.0", "https://www.example.com/ht%5%30.0"),
+            ("https://www.example.com/%a%62%63", "https://www.example.com/%a%62c"),
+            ("https://www.example.com/a%zz/%", "https://www.example.com/a%zz/%"),
+            ("https://www.example.com/%7e%41%2f", "https://www.example.com/~A%2F"),
+        ])
+    func keyOfKey(url: String, key: String) throws {
+        let parsed = try #require(URLParser.parse(url))
+        #expect(parsed.deduplicationKey == key)
+        #expect(URLParser.parse(key)?.deduplicationKey == key)
+    }
+
     @Test(
         "WHATWG URL test suite, http(s) subset",
         .enabled(
