@@ -284,10 +284,13 @@ if Context.environment["SPOTCHECK_FUZZ"] != nil {
         ("FuzzImage", ["ImageSniffing"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(
+        .target(
+            name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/FuzzSupport", swiftSettings: strictSettings))
     for harness in harnesses {
         package.targets.append(
             .executableTarget(
-                name: harness.name, dependencies: harness.dependencies + ["CLibFuzzer"],
+                name: harness.name, dependencies: harness.dependencies + ["FuzzSupport"],
                 path: "Fuzz/\(harness.name)", swiftSettings: strictSettings))
     }
 }

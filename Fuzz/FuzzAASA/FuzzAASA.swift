@@ -1,14 +1,10 @@
-import CLibFuzzer
+import FuzzSupport
 import UniversalLinks
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// apple-app-site-association parsing, validation and matching on any bytes: no crash, no hang;
 /// a file that validates is matched against a few URLs for its first app.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFuzzAASA(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let result = AASAValidator.validate(bytes, configuredAppID: "ABCDE12345.com.example.app")
     guard let document = result.document else { return 0 }
@@ -22,12 +18,9 @@ public func fuzzFuzzAASA(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM names the executable's entry point itself, so `main` starts libFuzzer's driver.
 @main
 enum FuzzAASA {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzFuzzAASA))
+        runLibFuzzer(testOneInput)
     }
 }

@@ -1,18 +1,14 @@
-import CLibFuzzer
+import FuzzSupport
 import LenientJSON
 import MarkupExtraction
 import SpotlightModel
 import Verification
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A page through the whole pipeline: bytes → `PageMarkup` (libxml2 and the C scanner included)
 /// → attribute set → findings. Invariant: extraction never loses a JSON-LD script that strict JSON
 /// parses.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFuzzHTML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let page = MarkupExtractor().extract(html: bytes, url: "https://www.example.com/movies/up.html")
     let attributes = AttributeSetBuilder().build(page)
@@ -23,12 +19,9 @@ public func fuzzFuzzHTML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM names the executable's entry point itself, so `main` starts libFuzzer's driver.
 @main
 enum FuzzHTML {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzFuzzHTML))
+        runLibFuzzer(testOneInput)
     }
 }

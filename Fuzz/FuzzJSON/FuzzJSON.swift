@@ -1,15 +1,11 @@
-import CLibFuzzer
+import FuzzSupport
 import LenientJSON
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The lenient JSON parser on any bytes. Invariants: what strict JSON parses, the lenient parser
 /// reads the same; whatever the lenient parser returns serializes as strictly valid JSON that reads
 /// back as the same value.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let strict = JSONParser.parse(bytes, lenient: false).value
     let lenient = JSONParser.parse(bytes, lenient: true).value
@@ -26,12 +22,9 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM names the executable's entry point itself, so `main` starts libFuzzer's driver.
 @main
 enum FuzzJSON {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzJSON))
+        runLibFuzzer(testOneInput)
     }
 }

@@ -1,15 +1,11 @@
-import CLibFuzzer
+import FuzzSupport
 import RobotsExclusion
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// robots.txt parsing and matching on any bytes. The first line of the input is the URL path to
 /// match, the rest the file. Invariant: a decision does not change when an unreserved character of
 /// the path is percent-encoded (RFC 9309 §2.2.2: such octets are equivalent).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFuzzRobots(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
     let path = String(decoding: bytes[..<newline], as: UTF8.self)
@@ -27,12 +23,9 @@ public func fuzzFuzzRobots(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM names the executable's entry point itself, so `main` starts libFuzzer's driver.
 @main
 enum FuzzRobots {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzFuzzRobots))
+        runLibFuzzer(testOneInput)
     }
 }

@@ -1,14 +1,10 @@
-import CLibFuzzer
+import FuzzSupport
 import Sitemaps
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The sitemap reader (urlset, index, text, gzip with its cap) on any bytes: no crash, no hang,
 /// and every location it returns obeys the location rule it was read under.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFuzzSitemap(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     for sameHostOnly in [false, true] {
         guard
@@ -20,12 +16,9 @@ public func fuzzFuzzSitemap(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     return 0
 }
 
-/// SwiftPM names the executable's entry point itself, so `main` starts libFuzzer's driver.
 @main
 enum FuzzSitemap {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzFuzzSitemap))
+        runLibFuzzer(testOneInput)
     }
 }

@@ -1,15 +1,11 @@
-import CLibFuzzer
+import FuzzSupport
 import URLNormalization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The WHATWG URL parser on any text, alone and against a base. Invariant: parsing is idempotent
 /// on its own output (a parsed URL's serialization parses to the same serialization), and so is the
 /// de-duplication key.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFuzzURL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let text = String(decoding: bytes, as: UTF8.self)
     let base = URLParser.parse("https://www.example.com/movies/up.html?q=1")
@@ -28,12 +24,9 @@ public func fuzzFuzzURL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM names the executable's entry point itself, so `main` starts libFuzzer's driver.
 @main
 enum FuzzURL {
     static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzFuzzURL))
+        runLibFuzzer(testOneInput)
     }
 }
