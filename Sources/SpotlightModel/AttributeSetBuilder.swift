@@ -26,6 +26,12 @@ public struct DeepLink: Sendable, Hashable, Codable {
     public var url: String
     public var source: ValueSource
 
+    /// The App Links and X tags whose value is a deep link, in the order the builder reads them
+    /// (after the Smart App Banner's `app-argument`).
+    public static let tagKeys = [
+        "al:iphone:url", "al:ipad:url", "al:ios:url", "twitter:app:url:iphone", "twitter:app:url:ipad",
+    ]
+
     /// True for a link to the App Store rather than into the app (`https://apps.apple.com/app/id…`,
     /// `itunes.apple.com`, `itms-apps://…`): it opens the store page, never the content, so it is
     /// no deep link (reference §2.6: the deep link opens the content in the app).
@@ -340,7 +346,7 @@ public struct AttributeSetBuilder: Sendable {
                     DeepLink(url: id, source: ValueSource(source: "apple-itunes-app app-id", line: banner.line)))
             }
         }
-        for key in ["al:iphone:url", "al:ipad:url", "al:ios:url", "twitter:app:url:iphone", "twitter:app:url:ipad"] {
+        for key in DeepLink.tagKeys {
             if let tag = page.appLinksValue(key) ?? page.twitterValue(key), !DeepLink.isAppStoreLink(tag.content) {
                 deepLinks.append(DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line)))
             }

@@ -91,9 +91,7 @@ extension DeepLinkChecks {
         let banners = page.smartAppBanners.compactMap { banner in
             banner.appArgument.map { (key: "apple-itunes-app app-argument", url: $0, line: banner.line) }
         }
-        let keys: Set = [
-            "al:iphone:url", "al:ipad:url", "al:ios:url", "twitter:app:url:iphone", "twitter:app:url:ipad",
-        ]
+        let keys = Set(DeepLink.tagKeys)
         let tags = (page.appLinks + page.twitter).filter { keys.contains($0.key.lowercased()) }
             .map { (key: $0.key, url: $0.content, line: $0.line) }
         return (banners + tags).filter { DeepLink.isAppStoreLink($0.url) }

@@ -1,3 +1,5 @@
+import URLNormalization
+
 /// Facts about URL text as written, shared by the checks.
 enum URLText {
     /// Whether the text starts with an RFC 3986 scheme and a colon: an ASCII letter, then ASCII
@@ -16,16 +18,10 @@ enum URLText {
         let bytes = Array(text.utf8)
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
             let octet = bytes[(index + 1)...].prefix(2)
-            if octet.count < 2 || !octet.allSatisfy(\.isHexDigitASCII) {
+            if octet.count < 2 || !octet.allSatisfy({ ParsedURL.hexValue($0) != nil }) {
                 return String(decoding: bytes[index...].prefix(6), as: UTF8.self)
             }
         }
         return nil
-    }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigitASCII: Bool {
-        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
     }
 }
