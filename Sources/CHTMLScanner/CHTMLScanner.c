@@ -1,11 +1,13 @@
 // The only file in SpotCheck that includes libxml2's headers (see include/CHTMLScanner.h).
 #include "CHTMLScanner.h"
+#include "AttributeCap.h"
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -257,10 +259,24 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
         report->status = -2;
         return;
     }
+    sc_attribute_cap cap;
+    if (sc_cap_attributes(bytes, length, SC_MAXIMUM_ATTRIBUTES, 0, &cap) != 0) {
+        report->status = -1;
+        return;
+    }
+    if (cap.bytes != NULL) {
+        bytes = cap.bytes;
+        length = cap.length;
+        report->cappedElements = cap.cappedElements;
+        report->cappedFirstLine = cap.firstLine;
+        report->droppedAttributes = cap.droppedAttributes;
+        report->largestAttributeCount = cap.largestCount;
+    }
     htmlParserCtxtPtr context = htmlCreateMemoryParserCtxt(bytes, (int)length);
     if (context == NULL || context->sax == NULL) {
         report->status = -1;
         if (context != NULL) htmlFreeParserCtxt(context);
+        free(cap.bytes);
         return;
     }
     sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .bodyTagSeen = 0};
@@ -309,6 +325,7 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
 
     context->userData = context;
     htmlFreeParserCtxt(context);
+    free(cap.bytes);
 }
 
 // MARK: - XML (sitemaps)
@@ -365,10 +382,22 @@ void sc_scan_xml(const char *bytes, size_t length, const sc_xml_callbacks *callb
         report->status = -2;
         return;
     }
+    sc_attribute_cap cap;
+    if (sc_cap_attributes(bytes, length, SC_MAXIMUM_ATTRIBUTES, 1, &cap) != 0) {
+        report->status = -1;
+        return;
+    }
+    if (cap.bytes != NULL) {
+        bytes = cap.bytes;
+        length = cap.length;
+        report->cappedElements = cap.cappedElements;
+        report->cappedFirstLine = cap.firstLine;
+    }
     xmlParserCtxtPtr context = xmlCreateMemoryParserCtxt(bytes, (int)length);
     if (context == NULL || context->sax == NULL) {
         report->status = -1;
         if (context != NULL) xmlFreeParserCtxt(context);
+        free(cap.bytes);
         return;
     }
     sc_xml_state state = {.context = context, .callbacks = callbacks, .report = report};
@@ -389,4 +418,5 @@ void sc_scan_xml(const char *bytes, size_t length, const sc_xml_callbacks *callb
     report->wellFormed = context->wellFormed;
     context->userData = context;
     xmlFreeParserCtxt(context);
+    free(cap.bytes);
 }

@@ -64,11 +64,24 @@ struct ScanReport: Sendable {
     /// Sequences libxml2 found invalid in the UTF-8 it was given (none: the extractor hands it
     /// decoded UTF-8; informative only).
     var encodingErrors: Int
+    /// Start tags with more than `maximumAttributes` attributes, whose rest libxml2 was not given.
+    var cappedAttributes: CappedAttributes?
+
+    struct CappedAttributes: Sendable {
+        var elements: Int
+        var firstLine: Int
+        var dropped: Int
+        var largestCount: Int
+    }
 }
 
 /// Streams HTML through libxml2's HTML parser (SAX, no tree is built). The only Swift code that
 /// talks to the C scanner; nothing from C outlives `scan`.
 enum HTMLScanner {
+    /// The attributes of one start tag that are parsed; the rest are left out before libxml2,
+    /// whose duplicate check compares every pair (issue 17 §2.2).
+    static let maximumAttributes = Int(SC_MAXIMUM_ATTRIBUTES)
+
     /// Scans `utf8` (already decoded: libxml2 is told the encoding and ignores `<meta charset>`),
     /// calling `sink`'s `startElement`, `endElement` and `characters` (the latter only while the
     /// last start/end returned true). Returns nil when libxml2 could not start.
@@ -99,6 +112,12 @@ enum HTMLScanner {
             }
         }
         guard report.status == 0 else { return nil }
-        return ScanReport(parseErrors: Int(report.parseErrors), encodingErrors: Int(report.encodingErrors))
+        var scanned = ScanReport(parseErrors: Int(report.parseErrors), encodingErrors: Int(report.encodingErrors))
+        if report.cappedElements > 0 {
+            scanned.cappedAttributes = ScanReport.CappedAttributes(
+                elements: report.cappedElements, firstLine: report.cappedFirstLine,
+                dropped: report.droppedAttributes, largestCount: report.largestAttributeCount)
+        }
+        return scanned
     }
 }

@@ -34,7 +34,12 @@ public struct MarkupExtractor: Sendable {
         }
     }
 
+    /// The attributes of one start tag that are read; the rest of a longer tag is left out before
+    /// parsing, with an `attributes-capped` diagnostic (issue 17 §2.2).
+    public static let maximumAttributesPerTag = HTMLScanner.maximumAttributes
+
     /// Prefixes whose `<meta property>` tags are Open Graph (ogp.me and its type namespaces).
+
     public static let openGraphPrefixes: Set<String> = [
         "og", "article", "book", "profile", "music", "video", "product", "website", "fb",
     ]
@@ -98,10 +103,20 @@ public struct MarkupExtractor: Sendable {
             } else {
                 scanUTF8(body, into: collector, page: &page)
             }
-        guard scanned != nil else {
+        guard let scanned else {
             page.diagnostics.append(
                 ExtractionDiagnostic(code: .undecodableBytes, line: 0, message: "libxml2 could not start a parser"))
             return page
+        }
+        if let capped = scanned.cappedAttributes {
+            let others = capped.elements > 1 ? " and \(capped.elements - 1) more start tag(s)" : ""
+            page.diagnostics.append(
+                ExtractionDiagnostic(
+                    code: .attributesCapped, line: capped.firstLine,
+                    message:
+                        "the start tag at line \(capped.firstLine)\(others) had more than \(HTMLScanner.maximumAttributes) "
+                        + "attributes (at most \(capped.largestCount)); only the first \(HTMLScanner.maximumAttributes) "
+                        + "of each were read, \(capped.dropped) left out"))
         }
 
         var resolver = URLResolver(base: url)

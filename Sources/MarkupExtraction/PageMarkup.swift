@@ -269,6 +269,8 @@ public struct ExtractionDiagnostic: Sendable, Hashable {
         case microdataOrphanProperty = "microdata-orphan-property"
         /// More Microdata items than `MicrodataBuilder.maximumItems`: the rest are "ERROR".
         case microdataTruncated = "microdata-truncated"
+        /// Start tags with more attributes than the extractor reads (`HTMLScanner.maximumAttributes`).
+        case attributesCapped = "attributes-capped"
     }
 
     public var code: Code

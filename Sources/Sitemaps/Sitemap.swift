@@ -195,6 +195,11 @@ public enum SitemapReader {
             }
             warnings.append("namespace \(found), not \(namespace)")
         }
+        if report.cappedElements > 0 {
+            warnings.append(
+                "line \(report.cappedFirstLine): \(report.cappedElements) start tag(s) with more than "
+                    + "\(XMLEventCollector.maximumAttributes) attributes; the rest of each was not read")
+        }
         for entry in entries where entry.location.unicodeScalars.contains(where: { !$0.isASCII }) {
             warnings.append("line \(entry.line): <loc> has unescaped non-ASCII characters")
         }

@@ -8,7 +8,13 @@ final class XMLEventCollector {
         var hasDoctype: Bool
         var errorLine: Int
         var errorMessage: String
+        /// Start tags with more than `maximumAttributes` attributes (the rest were not parsed).
+        var cappedElements = 0
+        var cappedFirstLine = 0
     }
+
+    /// The attributes of one start tag libxml2 is given (its duplicate check is quadratic).
+    static let maximumAttributes = Int(SC_MAXIMUM_ATTRIBUTES)
 
     var onStart: (_ localName: String, _ namespace: String?, _ line: Int) -> Void = { _, _, _ in }
     var onEnd: (_ localName: String) -> Void = { _ in }
@@ -46,6 +52,6 @@ final class XMLEventCollector {
         }
         return Report(
             wellFormed: report.wellFormed != 0, hasDoctype: report.hasDoctype != 0, errorLine: Int(report.errorLine),
-            errorMessage: message)
+            errorMessage: message, cappedElements: report.cappedElements, cappedFirstLine: report.cappedFirstLine)
     }
 }

@@ -47,6 +47,61 @@ struct HostileInputTests {
         }
     }
 
+    /// Issue 17 §2.2: libxml2 compares each attribute of a start tag with every earlier one, so
+    /// 300,000 attributes on one `<meta>` took 88 s of CPU. The child process gets 20 s of CPU.
+    @Test("300,000 attributes on one tag are cut at the cap, quickly, with a diagnostic", .timeLimit(.minutes(1)))
+    func attributeFloodIsCapped() async {
+        await #expect(processExitsWith: .success) {
+            var limit = rlimit(rlim_cur: 20, rlim_max: 20)
+            setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit)
+            let flood = (0..<300_000).map { " a\($0)=\"\($0)\"" }.joined()
+            let html =
+                #"<html><head><meta property="og:title" content="Kept""# + flood
+                + #"><meta property="og:type" content="website"><title>After</title></head></html>"#
+            let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/")
+            let capped = page.diagnostics.filter { $0.code == .attributesCapped }
+            guard page.openGraphValue("og:title")?.content == "Kept", page.openGraphValue("og:type") != nil,
+                page.title?.text == "After", capped.count == 1, capped[0].line == 1,
+                capped[0].message.contains("300002"), capped[0].message.contains("299746 left out")
+            else { exit(2) }
+        }
+    }
+
+    @Test("the attribute past the cap is not read; one at the cap is, and no diagnostic")
+    func attributeCapBoundary() {
+        func page(junk: Int) -> PageMarkup {
+            let attributes = (0..<junk).map { " data-a\($0)" }.joined()
+            return extract(#"<html><head><meta\#(attributes) property="og:title" content="X"></head></html>"#)
+        }
+        let atCap = page(junk: MarkupExtractor.maximumAttributesPerTag - 2)
+        #expect(atCap.openGraphPairs == ["og:title=X"])
+        #expect(!atCap.diagnostics.contains { $0.code == .attributesCapped })
+        let overCap = page(junk: MarkupExtractor.maximumAttributesPerTag - 1)
+        #expect(overCap.openGraphPairs != ["og:title=X"])
+        #expect(overCap.diagnostics.map(\.code) == [.attributesCapped])
+    }
+
+    @Test("lines after a capped tag stay the source's (the left-out attributes' newlines are kept)")
+    func attributeCapKeepsLines() throws {
+        let flood = (0..<400).map { "\n a\($0)" }.joined()
+        let page = extract(
+            "<html><head>\n<link rel=x" + flood + ">\n<meta property=\"og:title\" content=\"Y\">\n</head></html>")
+        let title = try #require(page.openGraphValue("og:title"))
+        #expect(title.line == 403)
+        #expect(page.diagnostics.first { $0.code == .attributesCapped }?.line == 2)
+    }
+
+    @Test("tag-like text in a script, a style or a comment is not capped")
+    func attributeCapSkipsRawText() throws {
+        let fake = "<b" + (0..<300).map { " a\($0)" }.joined() + ">"
+        let page = extract(
+            #"<html><head><script type="application/ld+json">{"@type": "Thing", "name": "\#(fake)"}</script>"#
+                + "<style>/* \(fake) */</style><!-- \(fake) --></head></html>")
+        let script = try #require(page.jsonLD.first)
+        #expect(script.value?["name"] == .string(fake))
+        #expect(!page.diagnostics.contains { $0.code == .attributesCapped })
+    }
+
     @Test("an ordinary page with nested items and itemref gets no truncation diagnostic")
     func ordinaryItemrefIsNotTruncated() {
         let html = #"""

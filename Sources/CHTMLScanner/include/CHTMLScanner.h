@@ -36,6 +36,10 @@ typedef struct sc_xml_report {
     int errorCode;
     int errorLine;
     char errorMessage[160];
+    /// Start tags with more than `SC_MAXIMUM_ATTRIBUTES` attributes (the rest of each was left
+    /// out before parsing: libxml2's duplicate check is quadratic), and the line of the first.
+    long cappedElements;
+    long cappedFirstLine;
 } sc_xml_report;
 
 /// Parses XML with a SAX handler and safe options: no network, no DTD loading, no entity
@@ -112,7 +116,18 @@ typedef struct sc_scan_report {
     int unsupportedEncoding;
     /// The encoding the document was decoded with, as libxml2 names it ("" when unknown).
     char encoding[48];
+    /// Start tags with more than `SC_MAXIMUM_ATTRIBUTES` attributes (the rest of each was left
+    /// out before parsing), the line of the first, the attributes left out and the most one had.
+    long cappedElements;
+    long cappedFirstLine;
+    long droppedAttributes;
+    long largestAttributeCount;
 } sc_scan_report;
+
+/// The attributes of one start tag libxml2 is given; the rest of a longer tag is left out before
+/// parsing (libxml2 compares each attribute with every earlier one: quadratic). Real pages have at
+/// most 70 (the 130 pages of `../shared/corpora/realpages`).
+enum { SC_MAXIMUM_ATTRIBUTES = 256 };
 
 /// Initializes libxml2 once per process. Safe to call from any thread, any number of times.
 void sc_initialize(void) SC_SWIFT_NAME(scInitialize());
@@ -146,6 +161,10 @@ typedef struct sc_xml_report {
     int errorCode;
     int errorLine;
     char errorMessage[160];
+    /// Start tags with more than `SC_MAXIMUM_ATTRIBUTES` attributes (the rest of each was left
+    /// out before parsing: libxml2's duplicate check is quadratic), and the line of the first.
+    long cappedElements;
+    long cappedFirstLine;
 } sc_xml_report;
 
 /// Parses XML with a SAX handler and safe options: no network, no DTD loading, no entity

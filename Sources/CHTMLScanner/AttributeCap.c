@@ -1,0 +1,176 @@
+// Caps the attributes of each start tag before libxml2 reads the document (issue 17 §2.2).
+//
+// libxml2 2.9.14 checks every new attribute of a start tag against all earlier ones (HTML:
+// `htmlParseStartTag`, `xmlStrEqual`; XML: `xmlParseStartTag2`): 300,000 attributes on one
+// `<meta>` took 88 s of CPU, 100,000 on a sitemap's `<urlset>` 2 s. This pass tokenizes start tags
+// the way the parser does (a name; blanks; `name`, optional `= value` quoted or not; in HTML a name
+// that does not start like one is skipped up to the next blank) and, for a tag with more than
+// `cap` attributes, leaves out everything from attribute `cap + 1` to the end of the tag, keeping
+// its newlines so every later line number stays the source's. Comments (and in HTML the text of
+// `<script>` and `<style>`, in XML CDATA sections) are passed over as the parser does. It reads
+// each byte at most a few times; when no tag is over the cap (every real page), nothing is copied.
+#include "AttributeCap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int sc_is_blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+static int sc_is_letter(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/// libxml2's `htmlParseHTMLName`: a letter, `_`, `:` or `.`, then letters, digits, `:`, `-`, `_`, `.`.
+/// In XML, any run of bytes up to a blank, `=`, `>`, `/` or a quote (XML names may be non-ASCII).
+static size_t sc_name_length(const unsigned char *cursor, const unsigned char *end, int xml) {
+    if (xml) {
+        const unsigned char *start = cursor;
+        while (cursor < end && !sc_is_blank(*cursor) && *cursor != '=' && *cursor != '>' && *cursor != '/' &&
+               *cursor != '"' && *cursor != '\'' && *cursor != '<' && *cursor != 0) {
+            cursor++;
+        }
+        return (size_t)(cursor - start);
+    }
+    if (cursor >= end || !(sc_is_letter(*cursor) || *cursor == '_' || *cursor == ':' || *cursor == '.')) return 0;
+    const unsigned char *start = cursor;
+    while (cursor < end && (sc_is_letter(*cursor) || (*cursor >= '0' && *cursor <= '9') || *cursor == ':' ||
+                            *cursor == '-' || *cursor == '_' || *cursor == '.')) {
+        cursor++;
+    }
+    return (size_t)(cursor - start);
+}
+
+/// The first occurrence of `needle` (ASCII, matched case-insensitively) at or after `cursor`, or `end`.
+static const unsigned char *sc_find(const unsigned char *cursor, const unsigned char *end, const char *needle) {
+    size_t length = strlen(needle);
+    while (cursor < end) {
+        const unsigned char *open = memchr(cursor, needle[0], (size_t)(end - cursor));
+        if (open == NULL || (size_t)(end - open) < length) return end;
+        if (strncasecmp((const char *)open, needle, length) == 0) return open;
+        cursor = open + 1;
+    }
+    return end;
+}
+
+/// Where a start tag's attributes end (its `>`, its `/>`, a NUL or the end of input), counting
+/// its attributes; `*excess` is where attribute `cap + 1` starts, or NULL.
+static const unsigned char *sc_attributes_end(const unsigned char *cursor, const unsigned char *end, int cap,
+                                              int xml, long *count, const unsigned char **excess) {
+    *count = 0;
+    *excess = NULL;
+    while (cursor < end && sc_is_blank(*cursor)) cursor++;
+    while (cursor < end && *cursor != 0 && *cursor != '>' && !(*cursor == '/' && cursor + 1 < end && cursor[1] == '>')) {
+        size_t nameLength = sc_name_length(cursor, end, xml);
+        if (nameLength == 0) {
+            // Not a name: libxml2 skips up to the next blank or the end of the tag (XML: one byte).
+            if (xml) {
+                cursor++;
+                continue;
+            }
+            while (cursor < end && *cursor != 0 && !sc_is_blank(*cursor) && *cursor != '>' &&
+                   !(*cursor == '/' && cursor + 1 < end && cursor[1] == '>')) {
+                cursor++;
+            }
+        } else {
+            if (*count == cap) *excess = cursor;
+            *count += 1;
+            cursor += nameLength;
+            while (cursor < end && sc_is_blank(*cursor)) cursor++;
+            if (cursor < end && *cursor == '=') {
+                cursor++;
+                while (cursor < end && sc_is_blank(*cursor)) cursor++;
+                if (cursor < end && (*cursor == '"' || *cursor == '\'')) {
+                    const unsigned char *close = memchr(cursor + 1, *cursor, (size_t)(end - cursor - 1));
+                    cursor = close != NULL ? close + 1 : end;
+                } else {
+                    while (cursor < end && *cursor != 0 && !sc_is_blank(*cursor) && *cursor != '>') cursor++;
+                }
+            }
+        }
+        while (cursor < end && sc_is_blank(*cursor)) cursor++;
+    }
+    return cursor;
+}
+
+static long sc_count_lines(const unsigned char *start, const unsigned char *end) {
+    long lines = 1;
+    while (start < end) {
+        const unsigned char *newline = memchr(start, '\n', (size_t)(end - start));
+        if (newline == NULL) break;
+        lines++;
+        start = newline + 1;
+    }
+    return lines;
+}
+
+/// Appends `[start, end)` to `output`, or only its newlines when `newlinesOnly`.
+static void sc_append(unsigned char *output, size_t *used, const unsigned char *start, const unsigned char *end,
+                      int newlinesOnly) {
+    if (!newlinesOnly) {
+        memcpy(output + *used, start, (size_t)(end - start));
+        *used += (size_t)(end - start);
+        return;
+    }
+    for (const unsigned char *cursor = start; cursor < end; cursor++) {
+        if (*cursor == '\n') output[(*used)++] = '\n';
+    }
+}
+
+int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_attribute_cap *result) {
+    memset(result, 0, sizeof *result);
+    const unsigned char *start = (const unsigned char *)bytes;
+    const unsigned char *end = start + length;
+    const unsigned char *cursor = start;
+    const unsigned char *copied = start; // bytes before this are in `output` (once there is one)
+    unsigned char *output = NULL;
+    size_t used = 0;
+    while (cursor < end) {
+        const unsigned char *open = memchr(cursor, '<', (size_t)(end - cursor));
+        if (open == NULL || open + 1 >= end) break;
+        unsigned char next = open[1];
+        if (next == '!' && end - open >= 4 && open[2] == '-' && open[3] == '-') {
+            const unsigned char *close = sc_find(open + 4, end, "-->");
+            cursor = close == end ? end : close + 3;
+            continue;
+        }
+        if (xml && next == '!' && end - open >= 9 && memcmp(open + 2, "[CDATA[", 7) == 0) {
+            const unsigned char *close = sc_find(open + 9, end, "]]>");
+            cursor = close == end ? end : close + 3;
+            continue;
+        }
+        if (xml ? (next == '!' || next == '?' || next == '/' || sc_is_blank(next)) : !sc_is_letter(next)) {
+            cursor = open + 1;
+            continue;
+        }
+        const unsigned char *name = open + 1;
+        size_t nameLength = sc_name_length(name, end, xml);
+        long count = 0;
+        const unsigned char *excess = NULL;
+        const unsigned char *tagEnd = sc_attributes_end(name + nameLength, end, cap, xml, &count, &excess);
+        if (excess != NULL) {
+            if (output == NULL) {
+                output = malloc(length > 0 ? length : 1);
+                if (output == NULL) return -1;
+                result->firstLine = sc_count_lines(start, open);
+            }
+            sc_append(output, &used, copied, excess, 0);
+            sc_append(output, &used, excess, tagEnd, 1);
+            copied = tagEnd;
+            result->cappedElements += 1;
+            result->droppedAttributes += count - cap;
+            if (count > result->largestCount) result->largestCount = count;
+        }
+        cursor = tagEnd < end ? tagEnd + 1 : end;
+        // The text of script and style is not markup: libxml2 reads it up to the matching end tag.
+        const char *rawText = xml ? NULL
+                              : nameLength == 6 && strncasecmp((const char *)name, "script", 6) == 0 ? "</script"
+                              : nameLength == 5 && strncasecmp((const char *)name, "style", 5) == 0 ? "</style"
+                                                                                                    : NULL;
+        if (rawText != NULL && cursor < end) cursor = sc_find(cursor, end, rawText);
+    }
+    if (output != NULL) {
+        sc_append(output, &used, copied, end, 0);
+        result->bytes = (char *)output;
+        result->length = used;
+    }
+    return 0;
+}
