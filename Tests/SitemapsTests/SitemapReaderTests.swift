@@ -69,7 +69,9 @@ struct SitemapReaderTests {
             let sitemap = try? SitemapReader.read(Array(xml.utf8), sitemapURL: "https://example.com/sitemap.xml")
             guard let sitemap, sitemap.entries.map(\.location) == ["https://example.com/\(fake)"],
                 sitemap.entries.first?.line == 1,
-                sitemap.warnings == ["line 1: 1 start tag(s) with more than 256 attributes; the rest of each was not read"]
+                sitemap.warnings == [
+                    "line 1: 1 start tag(s) with more than 256 attributes; the rest of each was not read"
+                ]
             else { exit(2) }
         }
     }
