@@ -55,6 +55,15 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// `--header`/`--basic-auth`: the header names sent and the origins they went to. The values
     /// are never stored (nor reported): `--resume` needs them passed again.
     public var credentials: CredentialRecord?
+    /// `--max-images`: distinct images fetched for the image rules in one run (nil:
+    /// `ImageBook.defaultMaximumImages`, and left out of the stored settings).
+    public var maximumImages: Int?
+
+    /// `--max-images` unless given: distinct images checked in one run.
+    public static let defaultMaximumImages = 10_000
+    /// Images checked per page: the first ones in the page's order (`og:image`, `twitter:image`,
+    /// the thumbnail). Real pages name a handful; consumers show the first.
+    public static let imagesCheckedPerPage = 10
     /// `--marketing-url`: the app's marketing and support URLs in App Store Connect, where Applebot
     /// learns of the site (IX011). Nil or empty: not checked.
     public var marketingURLs: [String]?

@@ -176,7 +176,9 @@ public struct Crawler: Sendable {
             clock: clock, verifier: verifier, isRecrawl: run.generation > 1,
             images: ImageBook(
                 fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken,
-                maximumBodyBytes: settings.maximumBodyBytes),
+                maximumBodyBytes: settings.maximumBodyBytes,
+                maximumImages: settings.maximumImages ?? ImageBook.defaultMaximumImages, perHost: settings.perHost,
+                onBudgetReached: { [notices] limit in notices?(.imageBudgetReached(limit: limit)) }),
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))

@@ -7,7 +7,10 @@ import Verification
 /// The images pages name, each fetched once per crawl (concurrent askers wait for the same
 /// fetch): redirects followed by hand (`RedirectFollower`: at most 5, loops caught, each hop in
 /// scope and allowed by robots.txt), the body capped by the fetcher's limit, and the first bytes
-/// sniffed for format and pixel size.
+/// sniffed for format and pixel size. Bounded (issue 17 §2.4: 50,000 `og:image` tags made 50,000
+/// requests, one after another): the first `maximumPerPage` images of a page are checked, at most
+/// `--max-images` distinct images in a run, and at most `--per-host` image requests are in flight
+/// to one host; a page's images are fetched concurrently within that.
 struct ImageBook: Sendable {
     private let fetcher: any PageFetcher
     private let robots: RobotsBook
@@ -16,13 +19,21 @@ struct ImageBook: Sendable {
     private let productToken: String
     /// The fetcher's body cap (`--max-body`): what a `.tooLarge` image is known to exceed.
     private let maximumBodyBytes: Int
-    private let probes = OnceEach<String, ImageProbe?>()
+    private let probes: OnceEach<String, ImageProbe?>
+    private let gate: HostGate
+    /// Says once that the run's `--max-images` is spent.
+    private let budgetNotice: OnceEach<Bool, Bool>
+    private let onBudgetReached: @Sendable (Int) -> Void
+    private let maximumImages: Int
 
     static let maximumRedirects = 5
+    static let maximumPerPage = CrawlSettings.imagesCheckedPerPage
+    static let defaultMaximumImages = CrawlSettings.defaultMaximumImages
 
     init(
         fetcher: any PageFetcher, robots: RobotsBook, scope: CrawlScope, mapping: OriginMapping?, productToken: String,
-        maximumBodyBytes: Int
+        maximumBodyBytes: Int, maximumImages: Int = ImageBook.defaultMaximumImages, perHost: Int = 2,
+        onBudgetReached: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.fetcher = fetcher
         self.robots = robots
@@ -30,12 +41,65 @@ struct ImageBook: Sendable {
         self.mapping = mapping
         self.productToken = productToken
         self.maximumBodyBytes = maximumBodyBytes
+        self.maximumImages = maximumImages
+        self.probes = OnceEach(limit: maximumImages)
+        self.gate = HostGate(limit: perHost)
+        self.budgetNotice = OnceEach()
+        self.onBudgetReached = onBudgetReached
     }
 
-    /// What fetching `url` (a public URL) found; nil when the image is outside the crawl's scope or
-    /// robots.txt keeps SpotCheck from it (not checked, not a failure).
-    func probe(_ url: String) async -> ImageProbe? {
-        await probes.value(for: url) { await self.fetch(url) }
+    /// What a page's images are known to be.
+    struct PageImages: Sendable {
+        /// Each checked image with what fetching it found, in the page's order.
+        var probes: [(ImageReference, ImageProbe)] = []
+        /// Images the page names that were not checked: past `maximumPerPage`, or past the run's
+        /// `--max-images`.
+        var notChecked = 0
+    }
+
+    /// What asking for one image came to.
+    enum Answer: Sendable {
+        case probed(ImageProbe)
+        /// Outside the crawl's scope, or robots.txt keeps SpotCheck from it: not checked, not a failure.
+        case notFetched
+        /// The run's `--max-images` is spent.
+        case overBudget
+    }
+
+    /// Fetches the first `maximumPerPage` of `references` concurrently (each image once per run).
+    func probe(_ references: [ImageReference]) async -> PageImages {
+        let checked = Array(references.prefix(Self.maximumPerPage))
+        var images = PageImages(notChecked: references.count - checked.count)
+        let answers = await withTaskGroup(of: (Int, Answer).self) { group in
+            for (index, reference) in checked.enumerated() {
+                group.addTask { (index, await probe(reference.url)) }
+            }
+            var answers = [Answer](repeating: .notFetched, count: checked.count)
+            for await (index, answer) in group { answers[index] = answer }
+            return answers
+        }
+        for (reference, answer) in zip(checked, answers) {
+            switch answer {
+            case .probed(let probe): images.probes.append((reference, probe))
+            case .notFetched: break
+            case .overBudget: images.notChecked += 1
+            }
+        }
+        return images
+    }
+
+    /// What fetching `url` (a public URL) found.
+    func probe(_ url: String) async -> Answer {
+        guard let answer = await probes.valueWithinLimit(for: url, compute: { await self.fetch(url) }) else {
+            let limit = maximumImages
+            let callback = onBudgetReached
+            _ = await budgetNotice.value(for: true) {
+                callback(limit)
+                return true
+            }
+            return .overBudget
+        }
+        return answer.map(Answer.probed) ?? .notFetched
     }
 
     private func fetch(_ publicURL: String) async -> ImageProbe? {
@@ -47,10 +111,19 @@ struct ImageBook: Sendable {
             let origin = OriginMapping.origin(of: chain.current)
             guard await robots.answer(forOrigin: origin).policy.isAllowed(productTokens: [productToken], url: url)
             else { return nil }
+            let fetcher = self.fetcher
+            let answer = await gate.run(host: origin) {
+                do throws(FetchError) {
+                    return Result<FetchResponse, FetchError>.success(
+                        try await fetcher.fetch(
+                            FetchRequest(url: url, headers: [HTTPHeader("Accept", "image/*,*/*;q=0.5")])))
+                } catch {
+                    return .failure(error)
+                }
+            }
             let response: FetchResponse
             do {
-                response = try await fetcher.fetch(
-                    FetchRequest(url: url, headers: [HTTPHeader("Accept", "image/*,*/*;q=0.5")]))
+                response = try answer.get()
             } catch {
                 if error.kind == .tooLarge {
                     return ImageProbe(

@@ -216,6 +216,9 @@ struct PageProcessor: Sendable {
         var json = page.json
         json.members.removeAll { $0.key == "file" }
         if let verdict = context.canonicalLink { json.append("universalLink", .string(verdict.summary)) }
+        if checked.imagesNotChecked > 0 {
+            json.append("imagesNotChecked", JSONValue(checked.imagesNotChecked))
+        }
         let candidacy = checked.candidacy
         let candidate: JSONValue = [
             "isCandidate": JSONValue(candidacy.isCandidate),
@@ -257,9 +260,9 @@ struct PageProcessor: Sendable {
         if let argument = pending.appArgumentLinkURL {
             lookups.appArgumentLink = await associations.verdict(for: argument)
         }
-        for reference in pending.imageReferences {
-            if let probe = await images.probe(reference.url) { lookups.imageProbes.append((reference, probe)) }
-        }
+        let pageImages = await images.probe(pending.imageReferences)
+        lookups.imageProbes = pageImages.probes
+        lookups.imagesNotChecked = pageImages.notChecked
         return lookups
     }
 

@@ -12,6 +12,9 @@ public enum CrawlNotice: Sendable, Hashable {
     /// A served folder says nothing of the site it stands for: its pages are reported under the
     /// stand-in `origin`; `named` is the origin its home page's canonical link (or og:url) names.
     case standInOrigin(folder: String, origin: String, named: String?)
+    /// `--max-images` distinct images were checked: the images pages name after that are not
+    /// (each page's analysis counts them as `imagesNotChecked`).
+    case imageBudgetReached(limit: Int)
 }
 
 extension Crawler {

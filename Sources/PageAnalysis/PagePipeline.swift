@@ -39,6 +39,8 @@ public struct PageLookups: Sendable {
     public var canonicalLink: UniversalLinkVerdict?
     public var appArgumentLink: UniversalLinkVerdict?
     public var imageProbes: [(ImageReference, ImageProbe)]
+    /// Images the page names that were not fetched: past the per-page or per-run limit.
+    public var imagesNotChecked = 0
 
     public init(
         canonicalLink: UniversalLinkVerdict? = nil, appArgumentLink: UniversalLinkVerdict? = nil,
@@ -82,6 +84,8 @@ public struct CheckedPage: Sendable {
     /// message; empty without a verifier.
     public var findings: [Finding]
     public var candidacy: Candidacy
+    /// Images the page names that the image rules did not see (per-page and per-run limits).
+    public var imagesNotChecked = 0
 
     /// What the site-level rules compare of this page (noindex from candidacy, as in every command).
     public func sitePage(url: String) -> SitePage {
@@ -167,9 +171,11 @@ public struct PagePipeline: Sendable {
                     findings + verifier.verifyImages(lookups.imageProbes, pageURL: pending.markup.url))
             }
         }
-        return CheckedPage(
+        var checked = CheckedPage(
             markup: pending.markup, attributes: pending.attributes, context: context, findings: findings,
             candidacy: Candidacy(page: pending.markup, attributes: pending.attributes, context: context))
+        checked.imagesNotChecked = lookups.imagesNotChecked
+        return checked
     }
 
     /// The whole pipeline with lookups answered on the spot (a local AASA file, no images).

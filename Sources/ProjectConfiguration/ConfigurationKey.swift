@@ -89,6 +89,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         ConfigurationKey("include", .strings, [.crawl]),
         ConfigurationKey("exclude", .strings, [.crawl]),
         ConfigurationKey("maxBody", .integer, [.crawl]),
+        ConfigurationKey("maxImages", .integer, [.crawl]),
         ConfigurationKey("timeout", .number, [.crawl]),
         ConfigurationKey("robotsRetry", .number, [.crawl]),
         ConfigurationKey("noSitemaps", .flag, [.crawl]),

@@ -82,6 +82,14 @@ struct Crawl: AsyncParsableCommand {
         parsing: .unconditional, help: "Body bytes kept per response, after decoding; larger bodies fail as too-large.")
     var maxBody = 10 << 20
 
+    @Option(
+        parsing: .unconditional,
+        help: """
+            Distinct images (og:image, twitter:image, the thumbnail) fetched for the image rules in one run; \
+            the first \(CrawlSettings.imagesCheckedPerPage) of each page are checked.
+            """)
+    var maxImages = CrawlSettings.defaultMaximumImages
+
     @Option(parsing: .unconditional, help: "Seconds per request.")
     var timeout = 30.0
 
@@ -146,6 +154,7 @@ struct Crawl: AsyncParsableCommand {
         if delay < 0 { throw ValidationError("--delay \(delay): must be 0 seconds or more (e.g. --delay 0.5)") }
         if depth < 0 { throw ValidationError("--depth \(depth): must be 0 (the seed only) or more") }
         if maxPages < 1 { throw ValidationError("--max-pages \(maxPages): must be at least 1 page") }
+        if maxImages < 0 { throw ValidationError("--max-images \(maxImages): must be 0 (none) or more images") }
         if maxBody < 1024 { throw ValidationError("--max-body \(maxBody): must be at least 1024 bytes") }
         if timeout <= 0 { throw ValidationError("--timeout \(timeout): must be more than 0 seconds") }
         if robotsRetry < 0 {
@@ -217,6 +226,7 @@ struct Crawl: AsyncParsableCommand {
             perHost: perHost, delay: delay, maximumDepth: depth, maximumPages: maxPages, userAgent: userAgent,
             maximumBodyBytes: maxBody, timeout: timeout, useSitemaps: !noSitemaps)
         settings.robotsRetryWait = robotsRetry
+        settings.maximumImages = maxImages == CrawlSettings.defaultMaximumImages ? nil : maxImages
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
         settings.microdataContentOnAnyElement = !microdataWhatwg
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore

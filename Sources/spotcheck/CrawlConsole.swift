@@ -71,6 +71,9 @@ struct CrawlConsole: Sendable {
             let hint = named.map { " (its index.html names \($0))" } ?? ""
             return "\(folder) is reported as \(origin), a stand-in: name the site it stands for with --as \(example)"
                 + "\(hint), or put {\"publicOrigin\": \"\(example)\"} in \(folder)/spotcheck-site.json"
+        case .imageBudgetReached(let limit):
+            return "\(limit) images checked: the images pages name from now on are not fetched "
+                + "(each page's imagesNotChecked counts them; --max-images raises the limit)"
         }
     }
 

@@ -86,6 +86,7 @@ struct ProjectConfigurationCLITests {
         ConfiguredKey(
             command: "crawl", key: "exclude", value: #"["*/broken/*"]"#, check: setting("exclude", is: ["*/broken/*"])),
         ConfiguredKey(command: "crawl", key: "maxBody", value: "65536", check: setting("maximumBodyBytes", is: 65536)),
+        ConfiguredKey(command: "crawl", key: "maxImages", value: "3", check: setting("maximumImages", is: 3)),
         ConfiguredKey(command: "crawl", key: "timeout", value: "12", check: numberSetting("timeout", is: 12)),
         ConfiguredKey(command: "crawl", key: "robotsRetry", value: "0", check: numberSetting("robotsRetryWait", is: 0)),
         ConfiguredKey(command: "crawl", key: "noSitemaps", value: "true", check: setting("useSitemaps", is: false)),
