@@ -171,13 +171,15 @@ public struct Crawler: Sendable {
         } catch {
             throw CrawlError((error as? CrawlStoreError)?.description ?? "\(error)")
         }
+        // Images and sitemaps are fetched beside the pages, at most --per-host in flight per origin.
+        let sideRequests = HostGate(limit: settings.perHost)
         let processor = PageProcessor(
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
             clock: clock, verifier: verifier, isRecrawl: run.generation > 1,
             images: ImageBook(
                 fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken,
                 maximumBodyBytes: settings.maximumBodyBytes,
-                maximumImages: settings.maximumImages ?? ImageBook.defaultMaximumImages, perHost: settings.perHost,
+                maximumImages: settings.maximumImages ?? ImageBook.defaultMaximumImages, gate: sideRequests,
                 onBudgetReached: { [notices] limit in notices?(.imageBudgetReached(limit: limit)) }),
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
@@ -203,7 +205,8 @@ public struct Crawler: Sendable {
                 let answer = settings.useSitemaps && !harvested ? await robots.answer(forOrigin: seedOrigin) : nil
                 if let answer, !answer.isUnreachable {
                     loop.frontier.harvest(pending: true)
-                    let collector = SitemapCollector(fetcher: fetcher, mapping: mapping, hosts: scope.hosts)
+                    let collector = SitemapCollector(
+                        fetcher: fetcher, mapping: mapping, hosts: scope.hosts, gate: sideRequests)
                     group.addTask {
                         .sitemaps(await collector.collect(origin: seedOrigin, robotsSitemaps: answer.sitemaps))
                     }

@@ -20,6 +20,7 @@ struct ImageBook: Sendable {
     /// The fetcher's body cap (`--max-body`): what a `.tooLarge` image is known to exceed.
     private let maximumBodyBytes: Int
     private let probes: OnceEach<String, ImageProbe?>
+    /// Requests in flight per origin (`--per-host`), shared with the sitemap reader.
     private let gate: HostGate
     /// Says once that the run's `--max-images` is spent.
     private let budgetNotice: OnceEach<Bool, Bool>
@@ -32,7 +33,7 @@ struct ImageBook: Sendable {
 
     init(
         fetcher: any PageFetcher, robots: RobotsBook, scope: CrawlScope, mapping: OriginMapping?, productToken: String,
-        maximumBodyBytes: Int, maximumImages: Int = ImageBook.defaultMaximumImages, perHost: Int = 2,
+        maximumBodyBytes: Int, maximumImages: Int = ImageBook.defaultMaximumImages, gate: HostGate = HostGate(limit: 2),
         onBudgetReached: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.fetcher = fetcher
@@ -43,7 +44,7 @@ struct ImageBook: Sendable {
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumImages = maximumImages
         self.probes = OnceEach(limit: maximumImages)
-        self.gate = HostGate(limit: perHost)
+        self.gate = gate
         self.budgetNotice = OnceEach()
         self.onBudgetReached = onBudgetReached
     }
