@@ -9,6 +9,8 @@
 #   Scripts/fuzz.sh ci                            CI: a fixed seed and a fixed number of inputs per
 #                                                 harness (about 20 s each here), so a run is the same
 #                                                 on every machine; saved inputs first
+# FUZZ_TIMEOUT: seconds one input may take before libFuzzer calls it a hang (default 20; raise it
+# when the machine is busy: a starved run reports timeouts that are not the code's).
 # Exit status: 1 when a saved input fails (a regression), 2 when the run found a new failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,7 +91,7 @@ for harness in "${harnesses[@]}"; do
         budget=(-max_total_time="$seconds")
     fi
     echo "== $harness: ${budget[*]}"
-    if ! "$binary" "$corpus" "${budget[@]}" -timeout=20 -rss_limit_mb=4096 \
+    if ! "$binary" "$corpus" "${budget[@]}" -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=4096 \
         -artifact_prefix="$crashes/" -print_final_stats=1 > "$scratch/$harness.log" 2>&1; then
         echo "$harness FOUND A FAILURE: see $scratch/$harness.log and $crashes/ (add the input to Fuzz/Regressions/$harness with a unit test once fixed)"
         [ "$status" -eq 1 ] || status=2
