@@ -55,6 +55,17 @@ public enum SitemapReader {
     public static let maximumBytes = 52_428_800
     public static let namespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
+    /// Characters kept of a dropped entry's location (issue 17 §2.10: twenty sitemaps of one 40 MB
+    /// `<loc>` each kept 1 GB of rejected URLs for the report).
+    public static let maximumDroppedLocationLength = 512
+
+    /// `location`, or its first `maximumDroppedLocationLength` characters and how long it was.
+    static func shortened(_ location: String) -> String {
+        guard location.utf8.count > maximumDroppedLocationLength else { return location }
+        let prefix = location.unicodeScalars.prefix(maximumDroppedLocationLength)
+        return String(String.UnicodeScalarView(prefix)) + "… (\(location.utf8.count) bytes in all)"
+    }
+
     /// Reads a sitemap served from `sitemapURL`. `sameHostOnly` relaxes the location rule to
     /// scheme + host + port (Google's practice) instead of also requiring the sitemap's folder.
     public static func read(
@@ -101,7 +112,8 @@ public enum SitemapReader {
                     of: entry.location, sitemapURL: sitemapURL,
                     checkFolder: sitemap.kind != .sitemapIndex && !sameHostOnly)
             {
-                sitemap.dropped.append(Sitemap.Dropped(location: entry.location, reason: reason, line: entry.line))
+                sitemap.dropped.append(
+                    Sitemap.Dropped(location: Self.shortened(entry.location), reason: reason, line: entry.line))
             } else {
                 kept.append(entry)
             }

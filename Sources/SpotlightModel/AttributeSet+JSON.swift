@@ -70,13 +70,26 @@ extension AttributeSet {
 }
 
 extension PageAttributes {
-    /// The provenance of each chosen value and the conflicting values that lost.
+    /// Characters of a value the provenance shows: it says where a value came from, and the whole
+    /// chosen value is the attribute set's (issue 17 §2.10: a 9 MB description was stored and
+    /// reported once more in the provenance).
+    public static let provenanceValueLength = 1_024
+
+    /// `value`, or its first `provenanceValueLength` characters and how long it was.
+    static func provenanceText(_ value: String) -> String {
+        guard value.utf8.count > provenanceValueLength else { return value }
+        let prefix = value.unicodeScalars.prefix(provenanceValueLength)
+        return String(String.UnicodeScalarView(prefix)) + "… (\(value.utf8.count) bytes in all)"
+    }
+
+    /// The provenance of each chosen value and the conflicting values that lost (values longer than
+    /// `provenanceValueLength` shortened).
     public var provenanceJSON: JSONValue {
         .array(
             provenance.map { entry in
                 var object = JSONObject()
                 object.append("field", .string(entry.field))
-                object.append("value", .string(entry.chosen.value))
+                object.append("value", .string(Self.provenanceText(entry.chosen.value)))
                 object.append("source", .string(entry.chosen.source.source))
                 object.append("line", JSONValue(entry.chosen.source.line))
                 if !entry.conflicting.isEmpty {
@@ -85,7 +98,7 @@ extension PageAttributes {
                         .array(
                             entry.conflicting.map {
                                 [
-                                    "value": .string($0.value), "source": .string($0.source.source),
+                                    "value": .string(Self.provenanceText($0.value)), "source": .string($0.source.source),
                                     "line": JSONValue($0.source.line),
                                 ]
                             }))

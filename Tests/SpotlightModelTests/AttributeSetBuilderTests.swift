@@ -1,3 +1,4 @@
+import LenientJSON
 import MarkupExtraction
 import SpotlightModel
 import Testing
@@ -53,6 +54,21 @@ struct AttributeSetBuilderTests {
         #expect(provenance.conflicting.map(\.value) == ["JSON-LD name", "Twitter title", "HTML title"])
         #expect(provenance.conflicting.map(\.source.source) == ["json-ld Movie.name", "twitter:title", "<title>"])
         #expect(provenance.conflicting.map(\.source.line) == [3, 4, 5])
+    }
+
+    /// Issue 17 §2.10: a 9 MB description was kept whole in the provenance too (another copy in
+    /// the store and the report).
+    @Test("the provenance shows a long value shortened, with its length; the attribute set keeps it whole")
+    func provenanceShortensLongValues() throws {
+        let long = String(repeating: "d", count: 100_000)
+        let attributes = build(
+            page(head: #"<meta property="og:description" content="\#(long)"><meta name="description" content="x">"#))
+        #expect(attributes.attributeSet.contentDescription == long)
+        let entry = try #require(
+            attributes.provenanceJSON.arrayValue?.first { $0["field"]?.stringValue == "contentDescription" })
+        let shown = try #require(entry["value"]?.stringValue)
+        #expect(shown == String(repeating: "d", count: PageAttributes.provenanceValueLength) + "… (100000 bytes in all)")
+        #expect(entry["conflicting"]?.arrayValue?.first?["value"]?.stringValue == "x")
     }
 
     @Test("equal values from several sources are not conflicts; the title's whitespace is collapsed")
