@@ -98,7 +98,8 @@ extension PageAttributes {
                         .array(
                             entry.conflicting.map {
                                 [
-                                    "value": .string(Self.provenanceText($0.value)), "source": .string($0.source.source),
+                                    "value": .string(Self.provenanceText($0.value)),
+                                    "source": .string($0.source.source),
                                     "line": JSONValue($0.source.line),
                                 ]
                             }))

@@ -79,7 +79,8 @@ struct SitemapReaderTests {
     @Test("a dropped location is kept shortened, with its length")
     func droppedLocationsAreShortened() throws {
         let long = "https://example.com/" + String(repeating: "a", count: 5_000_000)
-        let xml = #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>\#(long)</loc></url></urlset>"#
+        let xml =
+            #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>\#(long)</loc></url></urlset>"#
         let sitemap = try SitemapReader.read(Array(xml.utf8), sitemapURL: "https://example.com/sitemap.xml")
         let dropped = try #require(sitemap.dropped.first)
         #expect(dropped.reason == "2,048 characters or more")

@@ -67,7 +67,8 @@ struct AttributeSetBuilderTests {
         let entry = try #require(
             attributes.provenanceJSON.arrayValue?.first { $0["field"]?.stringValue == "contentDescription" })
         let shown = try #require(entry["value"]?.stringValue)
-        #expect(shown == String(repeating: "d", count: PageAttributes.provenanceValueLength) + "… (100000 bytes in all)")
+        #expect(
+            shown == String(repeating: "d", count: PageAttributes.provenanceValueLength) + "… (100000 bytes in all)")
         #expect(entry["conflicting"]?.arrayValue?.first?["value"]?.stringValue == "x")
     }
 
