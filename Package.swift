@@ -238,6 +238,7 @@ let package = Package(
         .testTarget(
             name: "PageFetchingTests",
             dependencies: ["PageFetching", "LoopbackServer", "TortureServer"],
+            exclude: ["TLS"],
             swiftSettings: strictSettings
         ),
         .testTarget(

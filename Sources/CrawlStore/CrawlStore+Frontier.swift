@@ -100,6 +100,14 @@ extension CrawlStore {
         }
     }
 
+    /// SQLite's `PRAGMA integrity_check`: the problems it finds, none for a sound file (the soak
+    /// script and the kill tests ask it after every `kill -9`).
+    public func integrityProblems() throws(CrawlStoreError) -> [String] {
+        try read("integrityProblems") { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+        }
+    }
+
     /// The URLs recorded as not crawled (out of scope, robots.txt, budget …), one per URL and
     /// reason: what report.json lists under `coverage.skipped`.
     public func skippedURLCount() throws(CrawlStoreError) -> Int {

@@ -55,6 +55,9 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// `--header`/`--basic-auth`: the header names sent and the origins they went to. The values
     /// are never stored (nor reported): `--resume` needs them passed again.
     public var credentials: CredentialRecord?
+    /// `--ca-file`: a PEM file of certificate authorities trusted instead of the system's (a
+    /// staging site's own CA), as an absolute path; nil: the system's.
+    public var certificateAuthorities: String?
     /// `--max-images`: distinct images fetched for the image rules in one run (nil:
     /// `ImageBook.defaultMaximumImages`, and left out of the stored settings).
     public var maximumImages: Int?

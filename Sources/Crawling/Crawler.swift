@@ -294,15 +294,15 @@ public struct Crawler: Sendable {
     /// connection counts.
     public static func libcurlFetcher(for settings: CrawlSettings) throws(CrawlError) -> Fetcher {
         do {
-            return try Fetcher(
-                configuration: FetcherConfiguration(
-                    userAgent: settings.userAgent,
-                    limits: FetchLimits(
-                        maximumBodyBytes: settings.maximumBodyBytes, connectTimeout: min(10, settings.timeout),
-                        timeout: settings.timeout),
-                    maximumConnectionsPerHost: max(settings.perHost, settings.concurrency),
-                    maximumConnections: max(settings.concurrency * 2, 8)
-                ))
+            var configuration = FetcherConfiguration(
+                userAgent: settings.userAgent,
+                limits: FetchLimits(
+                    maximumBodyBytes: settings.maximumBodyBytes, connectTimeout: min(10, settings.timeout),
+                    timeout: settings.timeout),
+                maximumConnectionsPerHost: max(settings.perHost, settings.concurrency),
+                maximumConnections: max(settings.concurrency * 2, 8))
+            configuration.certificateAuthorities = settings.certificateAuthorities
+            return try Fetcher(configuration: configuration)
         } catch {
             throw CrawlError("cannot start the fetcher: \(error)")
         }

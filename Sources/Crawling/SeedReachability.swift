@@ -46,9 +46,13 @@ extension Crawler {
         do {
             _ = try await client.fetch(FetchRequest(url: robotsURL, bodyCap: .robotsTxt))
         } catch  where unreachableKinds.contains(error.kind) {
+            // A certificate the system does not trust (a staging site's own CA) can be trusted by name.
+            let hint =
+                error.kind == .tls && settings.certificateAuthorities == nil
+                ? "; if the site's certificate is signed by your own CA, name its PEM file with --ca-file" : ""
             throw CrawlError(
                 "\(settings.seed): cannot reach \(PageProcessor.authority(of: seed)): \(error.kind.rawValue) "
-                    + "(\(error.message)); nothing was crawled")
+                    + "(\(error.message)); nothing was crawled\(hint)")
         } catch {
             return
         }

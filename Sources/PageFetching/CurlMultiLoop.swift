@@ -357,6 +357,7 @@ private final class ActiveTransfers {
         // "" asks for every encoding this libcurl can decode (gzip, deflate, br, zstd).
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_PIPEWAIT, 1)
+        if let authorities = configuration.certificateAuthorities { set(CURLOPT_CAINFO, authorities) }
         set(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
         set(CURLOPT_TIMEOUT_MS, Int(limits.timeout * 1000))
         if transfer.bodyCap.overflow == .fail {

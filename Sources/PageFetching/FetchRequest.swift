@@ -95,6 +95,9 @@ public struct FetcherConfiguration: Sendable, Hashable {
     public var maximumConnectionsPerHost: Int
     /// Connections open in all.
     public var maximumConnections: Int
+    /// A PEM file of certificate authorities to trust instead of the system's (`--ca-file`: a
+    /// staging site's own CA); nil: the system's store.
+    public var certificateAuthorities: String?
 
     public init(
         userAgent: String, limits: FetchLimits = FetchLimits(), maximumConnectionsPerHost: Int = 8,

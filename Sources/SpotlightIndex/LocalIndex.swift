@@ -50,6 +50,9 @@ public final class LocalIndex: Sendable {
                 try Self.refuseUnusable($0, path: path)
             }
         } catch {
+            if let reason = unwritableFolderReason(forDatabaseAt: path) {
+                throw LocalIndexError(path: path, kind: .cannotOpen, message: "open: \(reason)")
+            }
             throw LocalIndexError(wrapping: error, path: path, operation: "open", kind: .cannotOpen)
         }
     }

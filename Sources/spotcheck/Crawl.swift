@@ -90,6 +90,11 @@ struct Crawl: AsyncParsableCommand {
             """)
     var maxImages = CrawlSettings.defaultMaximumImages
 
+    @Option(
+        parsing: .unconditional,
+        help: "A PEM file of certificate authorities to trust instead of the system's (a staging site's own CA).")
+    var caFile: String?
+
     @Option(parsing: .unconditional, help: "Seconds per request.")
     var timeout = 30.0
 
@@ -226,6 +231,14 @@ struct Crawl: AsyncParsableCommand {
             perHost: perHost, delay: delay, maximumDepth: depth, maximumPages: maxPages, userAgent: userAgent,
             maximumBodyBytes: maxBody, timeout: timeout, useSitemaps: !noSitemaps)
         settings.robotsRetryWait = robotsRetry
+        if let caFile {
+            let path = URL(fileURLWithPath: caFile).standardizedFileURL.path
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                Console.log.error("--ca-file \(caFile): no readable file there")
+                throw ExitStatus.inputUnreadable
+            }
+            settings.certificateAuthorities = path
+        }
         settings.maximumImages = maxImages == CrawlSettings.defaultMaximumImages ? nil : maxImages
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
         settings.microdataContentOnAnyElement = !microdataWhatwg

@@ -183,6 +183,29 @@ struct CrawlTests {
         #expect(robots.body.count == 500 << 10)
     }
 
+    /// Issue 17 §2: zstd decompression bombs as robots.txt and sitemap.xml (32 KiB each that
+    /// decode to 1 GiB): robots.txt is cut at RFC 9309's 500 KiB and its rules obeyed, the
+    /// sitemap stops at the 50 MiB sitemap limit and is reported, and the crawl goes on.
+    @Test("zstd bombs as robots.txt and sitemap.xml stop at their limits; the crawl goes on")
+    func zstdBombsStopAtTheirLimits() async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot, zstdBombs: true).start()
+        let folder = try temporaryFolder("zstd-bombs")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        var settings = CrawlSettings(seed: server.baseURL, delay: 0)
+        settings.maximumPages = 20
+        let summary = try await Crawler(settings: settings, store: store).run(resume: false)
+        await server.stop()
+        #expect(summary.fetched > 1)
+        let robots = try #require(try store.robots(origin: String(server.baseURL.dropLast())))
+        #expect(robots.status == 200)
+        #expect(robots.body.count == 500 << 10)
+        let skipped = try store.skippedURLs()
+        #expect(skipped.contains { $0.reason == "robots" && $0.url.contains("/movies/") })
+        let sitemap = try #require(skipped.first { $0.reason == "sitemap" }, "\(skipped.map(\.reason))")
+        #expect(sitemap.url == server.baseURL + "sitemap.xml")
+        #expect(sitemap.detail.contains("too-large") || sitemap.detail.contains("50 MiB"), "\(sitemap)")
+    }
+
     /// What `--resume` starts the page budget from (`admittedCount`) is what the budget counted:
     /// after a crawl that spent its budget, exactly `--max-pages`, though some of those entries
     /// were skipped for robots.txt at fetch time and the store holds redirect targets besides.

@@ -39,6 +39,13 @@ struct ProjectConfigurationCLITests {
         return try #require(JSONParser.parse(text, lenient: false).value)
     }
 
+    /// The test CA of the TLS tests (any readable PEM file does for the setting).
+    static let testCA: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<2 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("PageFetchingTests/TLS/ca.pem").path
+    }()
+
     static func report(_ folder: String) throws -> JSONValue {
         let text = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
         return try #require(JSONParser.parse(text, lenient: false).value)
@@ -87,6 +94,9 @@ struct ProjectConfigurationCLITests {
             command: "crawl", key: "exclude", value: #"["*/broken/*"]"#, check: setting("exclude", is: ["*/broken/*"])),
         ConfiguredKey(command: "crawl", key: "maxBody", value: "65536", check: setting("maximumBodyBytes", is: 65536)),
         ConfiguredKey(command: "crawl", key: "maxImages", value: "3", check: setting("maximumImages", is: 3)),
+        ConfiguredKey(
+            command: "crawl", key: "caFile", value: "\"\(testCA)\"",
+            check: setting("certificateAuthorities", is: .string(testCA))),
         ConfiguredKey(command: "crawl", key: "timeout", value: "12", check: numberSetting("timeout", is: 12)),
         ConfiguredKey(command: "crawl", key: "robotsRetry", value: "0", check: numberSetting("robotsRetryWait", is: 0)),
         ConfiguredKey(command: "crawl", key: "noSitemaps", value: "true", check: setting("useSitemaps", is: false)),

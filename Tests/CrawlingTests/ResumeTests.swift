@@ -154,6 +154,53 @@ struct ResumeTests {
         #expect(requests - pages.count <= 4)
     }
 
+    /// Issue 17 §3: three `kill -9` at three moments of one crawl, each followed by `--resume`,
+    /// end with exactly the pages of an uninterrupted crawl, the file sound, and the server asked
+    /// again only for what was in flight at each kill.
+    @Test func threeKillsInARowLoseNothing() async throws {
+        let executable = try spotcheckExecutable()
+        let server = try await TestSite.server.value
+        let seed = server.baseURL + "slow/0.html"
+        let arguments = ["--concurrency", "4", "--no-sitemaps", "--quiet"]
+        let referenceFolder = try temporaryFolder("reference-3")
+        let reference = try await runProcess(executable, ["crawl", seed, "--output", referenceFolder] + arguments)
+        #expect(reference.status == 0, "\(reference.output)")
+        let expected = Set(try CrawlStore(path: referenceFolder + "/crawl.sqlite").pagesByURL().keys)
+
+        let folder = try temporaryFolder("killed-3")
+        let storePath = folder + "/crawl.sqlite"
+        let requestsBefore = TortureServer.requestCount(pathPrefix: "/slow/")
+        var command = ["crawl", seed, "--output", folder] + arguments
+        for killAt in [40, 90, 140] {
+            let child = try startProcess(executable, command)
+            let deadline = Date().addingTimeInterval(60)
+            var done = 0
+            while Date() < deadline, done < killAt {
+                try await Task.sleep(nanoseconds: 10_000_000)
+                if FileManager.default.fileExists(atPath: storePath),
+                    let counts = try? CrawlStore(path: storePath).counts()
+                {
+                    done = counts.done
+                }
+            }
+            kill(child.process.processIdentifier, SIGKILL)
+            _ = await waitForExit(child.process)
+            #expect(done >= killAt && done < expected.count, "killed at \(done) of \(expected.count) pages")
+            #expect(try CrawlStore(path: storePath).integrityProblems() == [])
+            command = ["crawl", "--resume", "--output", folder, "--quiet"]
+        }
+        let resumed = try await runProcess(executable, command)
+        #expect(resumed.status == 0, "\(resumed.output)")
+        let store = try CrawlStore(path: storePath)
+        let pages = try store.pagesByURL()
+        #expect(Set(pages.keys) == expected)
+        #expect(try store.integrityProblems() == [])
+        #expect(try store.currentRun()?.finishedAt != nil)
+        let requests = TortureServer.requestCount(pathPrefix: "/slow/") - requestsBefore
+        #expect(requests >= pages.count)
+        #expect(requests - pages.count <= 3 * 4)
+    }
+
     /// Issue 15 §1: Ctrl-C (SIGINT) in the middle of a crawl prints the command that continues it
     /// and exits 130; that command finishes the crawl; resuming it again says in words that it
     /// has finished. The signal is sent when the crawl asks for a page it can only have found in

@@ -79,6 +79,13 @@ struct FetcherTests {
         #expect(error?.message.contains("1048576") == true)
     }
 
+    @Test func aZstdBombStopsAtTheBodyCap() async throws {
+        let fetcher = try makeFetcher(maximumBodyBytes: 1 << 20)
+        let error = await Self.failure(fetcher, "/torture/zstd-bomb")
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.message.contains("1048576") == true)
+    }
+
     @Test func hugeHeadersStopAtTheHeaderCap() async throws {
         let fetcher = try makeFetcher(maximumHeaderBytes: 64 << 10)
         let error = await Self.failure(fetcher, "/torture/huge-headers")

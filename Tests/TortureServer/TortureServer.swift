@@ -30,6 +30,7 @@ import Synchronization
 /// | Path | Answer |
 /// |---|---|
 /// | `/torture/large/{n}` | 200 `text/plain`, `n` bytes of `x` |
+/// | `/torture/zstd-bomb` | 200 `text/html`, `Content-Encoding: zstd`: 6 KiB that decode to 200 MiB of spaces |
 /// | `/torture/drip/{name}` | the drip, at a path of the test's own (to wait for its request with ``requestArrived(path:count:)``) |
 /// | `/torture/retry-after/{status}/{seconds}` | `status` (429 or 503) with `Retry-After: seconds`, every time |
 ///
@@ -47,7 +48,9 @@ import Synchronization
 /// `/robots.txt` answers that status instead of the folder's file (only to its first
 /// `robotsFailures` requests when that is set, then the file). With `largeRobotsBytes`,
 /// `/robots.txt` is that many bytes: `User-agent: *`, `Disallow: /private/`, comment lines, and
-/// past 600 KiB a `Disallow: /movies/` a parser keeping to RFC 9309's 500 KiB never sees.
+/// past 600 KiB a `Disallow: /movies/` a parser keeping to RFC 9309's 500 KiB never sees. With
+/// `zstdBombs`, `/robots.txt` (`User-agent: *`, `Disallow: /movies/`, then `#` to 1 GiB) and
+/// `/sitemap.xml` (an `<urlset>` opened, then spaces to 1 GiB) are zstd frames of 32 KiB.
 public struct TortureServer: Sendable {
     /// The fixture folder served for every path no torture route answers.
     public let root: String
@@ -61,6 +64,8 @@ public struct TortureServer: Sendable {
     public let robotsFailures: Int?
     /// When set, `/robots.txt` is a generated file of this many bytes (at least 700 KiB is useful).
     public let largeRobotsBytes: Int?
+    /// When set, `/robots.txt` and `/sitemap.xml` are zstd decompression bombs (1 GiB each).
+    public let zstdBombs: Bool
     /// How many `/slow/{n}.html` pages exist.
     public let slowPageCount: Int
     /// How long each `/slow/` page waits before it answers.
@@ -99,6 +104,7 @@ public struct TortureServer: Sendable {
         robotsStatus: Int? = nil,
         robotsFailures: Int? = nil,
         largeRobotsBytes: Int? = nil,
+        zstdBombs: Bool = false,
         slowPageCount: Int = 400,
         slowDelay: Duration = .milliseconds(20),
         slowGauge: ConcurrencyGauge? = nil,
@@ -110,6 +116,7 @@ public struct TortureServer: Sendable {
         self.robotsStatus = robotsStatus
         self.robotsFailures = robotsFailures
         self.largeRobotsBytes = largeRobotsBytes
+        self.zstdBombs = zstdBombs
         self.slowPageCount = slowPageCount
         self.slowDelay = slowDelay
         self.slowGauge = slowGauge
@@ -145,8 +152,34 @@ public struct TortureServer: Sendable {
                 Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: body))
             }
         }
+        if zstdBombs {
+            let robots = ByteBuffer(
+                bytes: ZstdBomb.frame(
+                    prefix: Array("User-agent: *\nDisallow: /movies/\n#".utf8), filler: UInt8(ascii: "#"),
+                    total: 1 << 30))
+            let sitemap = ByteBuffer(
+                bytes: ZstdBomb.frame(
+                    prefix: Array(
+                        #"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#.utf8),
+                    filler: UInt8(ascii: " "), total: 1 << 30))
+            for (path, body, type) in [
+                ("/robots.txt", robots, "text/plain"), ("/sitemap.xml", sitemap, "application/xml"),
+            ] {
+                router.get(RouterPath(path)) { _, _ in
+                    Response(
+                        status: .ok, headers: [.contentType: type, .contentEncoding: "zstd"],
+                        body: ResponseBody(byteBuffer: body))
+                }
+            }
+        }
         return try await RunningServer.start(router: router, host: host, port: port)
     }
+
+    /// `/torture/zstd-bomb`'s body: 200 MiB of spaces after an HTML start, as a zstd frame.
+    static let zstdPageBomb = ByteBuffer(
+        bytes: ZstdBomb.frame(
+            prefix: Array("<!doctype html><html><head><title>zstd</title></head><body>".utf8),
+            filler: UInt8(ascii: " "), total: 200 << 20))
 
     /// The staging site's basic-auth user and password.
     public static let stagingUser = "staging"
@@ -202,6 +235,12 @@ public struct TortureServer: Sendable {
                 headers: [.contentType: "text/html", .contentEncoding: "gzip"],
                 body: ResponseBody(byteBuffer: gzipBomb)
             )
+        }
+
+        router.get("/torture/zstd-bomb") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html", .contentEncoding: "zstd"],
+                body: ResponseBody(byteBuffer: Self.zstdPageBomb))
         }
 
         router.get("/torture/huge-headers") { _, _ in

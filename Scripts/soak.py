@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Crash safety under repeated faults (issue 17 §3), measured: `make soak`.
+
+1. Kills: a generated site of PAGES pages (each linking to five others) is crawled from a folder
+   (SpotCheck's embedded loopback server, each page answered at once); the crawl is killed with
+   SIGKILL at KILLS random moments, each followed by `crawl --resume`, and the last resume runs to
+   the end. Checked: every page is in the store exactly once (the same set as an uninterrupted
+   crawl of the same site), `PRAGMA integrity_check` is ok after every kill, the run is finished.
+2. A full disk: the crawl writes into a small tmpfs that fills mid-crawl; it must stop with
+   exit 5, 6 or 10 (nothing corrupted), then, the tmpfs enlarged, `--resume` must finish it.
+3. A read-only output folder: the crawl must fail before any fetch (exit 5) with a message that
+   says so; `--resume` on a read-only copy of a crawl must name the read-only file system.
+
+Parts 2 and 3 mount tmpfs file systems, which needs root (CAP_SYS_ADMIN); without it they are
+reported as skipped. Prints one line per kill and a summary; exits 1 when a check fails.
+
+    Scripts/soak.py [--pages 3000] [--kills 10] [--seed 1] [--binary .build/release/spotcheck]
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def generate_site(folder, pages):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "index.html"), "w") as out:
+        out.write('<!doctype html><html><head><title>Soak</title></head><body><a href="p0.html">start</a></body></html>')
+    for n in range(pages):
+        links = "".join(f'<a href="p{(7 * n + k) % pages}.html">{k}</a>' for k in range(1, 6))
+        with open(os.path.join(folder, f"p{n}.html"), "w") as out:
+            out.write(
+                f"<!doctype html><html><head><title>Page {n}</title>"
+                f'<meta name="description" content="Soak page {n} of {pages}.">'
+                f'<meta property="og:title" content="Page {n}"></head><body>{links}</body></html>'
+            )
+
+
+def store_facts(store):
+    """(pages, duplicate keys, integrity problems, finished) of a crawl store."""
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        pages = db.execute("SELECT COUNT(*) FROM page").fetchone()[0]
+        duplicates = db.execute("SELECT COUNT(*) FROM (SELECT final_key FROM page GROUP BY final_key HAVING COUNT(*) > 1)").fetchone()[0]
+        problems = [row[0] for row in db.execute("PRAGMA integrity_check") if row[0] != "ok"]
+        finished = db.execute("SELECT finished_at IS NOT NULL FROM run ORDER BY id DESC LIMIT 1").fetchone()
+        return pages, duplicates, problems, bool(finished and finished[0])
+    finally:
+        db.close()
+
+
+def crawl_command(binary, site, output, resume):
+    if resume:
+        return [binary, "crawl", "--resume", "--output", output, site, "--quiet", "--no-progress"]
+    return [binary, "crawl", site, "--output", output, "--no-sitemaps", "--quiet", "--no-progress", "--max-pages", "100000"]
+
+
+def mount_tmpfs(folder, size):
+    os.makedirs(folder, exist_ok=True)
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", folder], capture_output=True).returncode == 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pages", type=int, default=3000)
+    parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--binary", default=".build/release/spotcheck")
+    arguments = parser.parse_args()
+    binary = os.path.abspath(arguments.binary)
+    random.seed(arguments.seed)
+    work = tempfile.mkdtemp(prefix="spotcheck-soak-")
+    site = os.path.join(work, "site")
+    generate_site(site, arguments.pages)
+    expected = arguments.pages + 1
+    failures = []
+
+    # The uninterrupted crawl: how long it takes, and that it finds every page.
+    reference = os.path.join(work, "reference")
+    started = time.time()
+    subprocess.run(crawl_command(binary, site, reference, False), check=False, capture_output=True)
+    reference_seconds = time.time() - started
+    pages, duplicates, problems, finished = store_facts(os.path.join(reference, "crawl.sqlite"))
+    print(f"uninterrupted: {pages} pages in {reference_seconds:.1f} s (expected {expected})")
+    if pages != expected:
+        failures.append(f"the uninterrupted crawl found {pages} pages, not {expected}")
+
+    # 1. Kills at random moments, each followed by --resume.
+    output = os.path.join(work, "killed")
+    store = os.path.join(output, "crawl.sqlite")
+    resume = False
+    started = time.time()
+    for kill in range(1, arguments.kills + 1):
+        child = subprocess.Popen(crawl_command(binary, site, output, resume), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        moment = random.uniform(0.2, max(0.5, reference_seconds * 0.6))
+        time.sleep(moment)
+        if child.poll() is not None:
+            print(f"kill {kill}: the crawl had already ended (exit {child.returncode}) after {moment:.2f} s")
+        child.kill()
+        child.wait()
+        resume = True
+        if not os.path.exists(store):
+            print(f"kill {kill}: after {moment:.2f} s, before the store existed")
+            resume = False
+            continue
+        pages, duplicates, problems, finished = store_facts(store)
+        print(f"kill {kill}: after {moment:.2f} s, {pages} pages stored, integrity {'ok' if not problems else problems[:3]}")
+        if problems:
+            failures.append(f"kill {kill}: integrity_check: {problems[:3]}")
+        if duplicates:
+            failures.append(f"kill {kill}: {duplicates} duplicate keys")
+    last = subprocess.run(crawl_command(binary, site, output, resume), capture_output=True, text=True)
+    pages, duplicates, problems, finished = store_facts(store)
+    print(
+        f"after {arguments.kills} kills and the last --resume (exit {last.returncode}): {pages} pages, "
+        f"{duplicates} duplicate keys, integrity {'ok' if not problems else problems[:3]}, "
+        f"run finished: {finished}; {time.time() - started:.1f} s in all"
+    )
+    if last.returncode != 0 or pages != expected or duplicates or problems or not finished:
+        failures.append(f"kills: exit {last.returncode}, {pages} of {expected} pages, {duplicates} duplicates, {problems[:3]}")
+
+    # 2. A full disk mid-crawl, then room again and --resume.
+    disk = os.path.join(work, "disk")
+    if mount_tmpfs(disk, "3m"):
+        try:
+            output = os.path.join(disk, "out")
+            full = subprocess.run(crawl_command(binary, site, output, False), capture_output=True, text=True)
+            message = (full.stderr.strip().splitlines() or [""])[-1]
+            stored = store_facts(os.path.join(output, "crawl.sqlite"))[0] if os.path.exists(os.path.join(output, "crawl.sqlite")) else 0
+            print(f"full disk (3 MiB tmpfs): exit {full.returncode} with {stored} pages stored: {message[:200]}")
+            if full.returncode not in (5, 6, 10):
+                failures.append(f"full disk: exit {full.returncode}, not 5, 6 or 10")
+            subprocess.run(["mount", "-o", "remount,size=512m", disk], check=True)
+            again = subprocess.run(crawl_command(binary, site, output, True), capture_output=True, text=True)
+            pages, duplicates, problems, finished = store_facts(os.path.join(output, "crawl.sqlite"))
+            print(f"  room again, --resume: exit {again.returncode}, {pages} pages, integrity {'ok' if not problems else problems[:3]}")
+            if again.returncode != 0 or pages != expected or problems:
+                failures.append(f"full disk resume: exit {again.returncode}, {pages} of {expected} pages, {problems[:3]}")
+        finally:
+            subprocess.run(["umount", disk], capture_output=True)
+    else:
+        print("full disk: skipped (mounting a tmpfs needs root)")
+
+    # 3. A read-only output folder: refused before any fetch, with the reason.
+    readonly = os.path.join(work, "readonly")
+    if mount_tmpfs(readonly, "64m"):
+        try:
+            shutil.copytree(reference, os.path.join(readonly, "done"))
+            db = sqlite3.connect(os.path.join(readonly, "done", "crawl.sqlite"))
+            db.execute("UPDATE run SET finished_at = NULL")
+            db.commit()
+            db.close()
+            os.makedirs(os.path.join(readonly, "new"))
+            subprocess.run(["mount", "-o", "remount,ro", readonly], check=True)
+            fresh = subprocess.run(crawl_command(binary, site, os.path.join(readonly, "new"), False), capture_output=True, text=True)
+            resumed = subprocess.run(crawl_command(binary, site, os.path.join(readonly, "done"), True), capture_output=True, text=True)
+            for name, run in (("new crawl", fresh), ("--resume", resumed)):
+                message = (run.stderr.strip().splitlines() or [""])[-1]
+                print(f"read-only folder, {name}: exit {run.returncode}: {message[:220]}")
+                if run.returncode == 0 or "read-only" not in message:
+                    failures.append(f"read-only folder, {name}: exit {run.returncode}: {message}")
+        finally:
+            subprocess.run(["umount", readonly], capture_output=True)
+    else:
+        print("read-only folder: skipped (mounting a tmpfs needs root)")
+
+    shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print("SOAK FAILED:\n  " + "\n  ".join(failures))
+        return 1
+    print("SOAK PASSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
