@@ -214,7 +214,8 @@ struct PageProcessor: Sendable {
         let page = AnalyzedPage(input: PageInput(path: record.finalURL, url: publicURL), checked: checked)
         let context = checked.context
         var json = page.json
-        json.members.removeAll { $0.key == "file" }
+        // The findings are the record's own column (report.json's `pages[].findings`), not the analysis's.
+        json.members.removeAll { $0.key == "file" || $0.key == "findings" }
         if let verdict = context.canonicalLink { json.append("universalLink", .string(verdict.summary)) }
         if checked.imagesNotChecked > 0 {
             json.append("imagesNotChecked", JSONValue(checked.imagesNotChecked))

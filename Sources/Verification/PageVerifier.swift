@@ -32,7 +32,36 @@ public struct PageVerifier: Sendable {
                 findings.append(finding)
             }
         }
-        return Self.ordered(findings)
+        return Self.capped(Self.ordered(findings))
+    }
+
+    /// Findings of one rule listed per page; past it, one more finding of the rule says how many
+    /// were left out (issue 17 §2.4: 50,000 relative `og:image` URLs made 50,000 OG005 findings and
+    /// a 37 MB report).
+    public static let maximumFindingsPerRule = 100
+
+    /// `findings` (in order) with at most `maximumFindingsPerRule` of each rule, and for a rule with
+    /// more, the first left out standing for all of them.
+    static func capped(_ findings: [Finding]) -> [Finding] {
+        var counts: [RuleID: Int] = [:]
+        for finding in findings { counts[finding.rule, default: 0] += 1 }
+        guard counts.values.contains(where: { $0 > maximumFindingsPerRule }) else { return findings }
+        var listed: [RuleID: Int] = [:]
+        var kept: [Finding] = []
+        for var finding in findings {
+            let index = listed[finding.rule, default: 0]
+            listed[finding.rule] = index + 1
+            if index < maximumFindingsPerRule {
+                kept.append(finding)
+            } else if index == maximumFindingsPerRule, let total = counts[finding.rule] {
+                let more = total - maximumFindingsPerRule
+                finding.message =
+                    "\(more) more \(finding.rule) findings on this page are not listed (the first "
+                    + "\(maximumFindingsPerRule) of each rule are); the first of them: \(finding.message)"
+                kept.append(finding)
+            }
+        }
+        return kept
     }
 
     /// Runs every page check group and tells `report` which group reported each rule, with the

@@ -432,3 +432,19 @@ struct OpenGraphRuleTests {
         #expect(finding.excerpt.count < 400)
     }
 }
+
+extension OpenGraphRuleTests {
+    /// Issue 17 §2.4: 50,000 relative `og:image` URLs made 50,000 OG005 findings (a 37 MB report).
+    @Test("at most 100 findings of one rule per page; one more says how many were left out")
+    func findingsOfOneRuleAreCapped() throws {
+        let images = (0..<250).map { #"<meta property="og:image" content="/img/\#($0).png">"# }.joined(separator: "\n")
+        let relative = Self.findings(extra: images).filter { $0.ruleID == "OG005" }
+        #expect(relative.count == PageVerifier.maximumFindingsPerRule + 1)
+        let last = try #require(relative.last)
+        #expect(last.message.hasPrefix("150 more OG005 findings on this page are not listed"))
+        #expect(last.message.contains(#"og:image "/img/100.png""#))
+        #expect(
+            Self.findings(extra: (0..<100).map { #"<meta property="og:image" content="/i\#($0).png">"# }.joined())
+                .filter { $0.ruleID == "OG005" }.count == 100)
+    }
+}
