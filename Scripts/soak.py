@@ -3,8 +3,8 @@
 
 1. Kills: a generated site of PAGES pages (each linking to five others) is crawled from a folder
    (SpotCheck's embedded loopback server, each page answered at once); the crawl is killed with
-   SIGKILL at KILLS random moments, each followed by `crawl --resume`, and the last resume runs to
-   the end. Checked: every page is in the store exactly once (the same set as an uninterrupted
+   SIGKILL at KILLS random moments (random page counts, so that each lands mid-crawl), each
+   followed by `crawl --resume`, and the last resume runs to the end. Checked: every page is in the store exactly once (the same set as an uninterrupted
    crawl of the same site), `PRAGMA integrity_check` is ok after every kill, the run is finished.
 2. A full disk: the crawl writes into a small tmpfs that fills mid-crawl; it must stop with
    exit 5, 6 or 10 (nothing corrupted), then, the tmpfs enlarged, `--resume` must finish it.
@@ -49,7 +49,7 @@ def store_facts(store):
         pages = db.execute("SELECT COUNT(*) FROM page").fetchone()[0]
         duplicates = db.execute("SELECT COUNT(*) FROM (SELECT final_key FROM page GROUP BY final_key HAVING COUNT(*) > 1)").fetchone()[0]
         problems = [row[0] for row in db.execute("PRAGMA integrity_check") if row[0] != "ok"]
-        finished = db.execute("SELECT finished_at IS NOT NULL FROM run ORDER BY id DESC LIMIT 1").fetchone()
+        finished = db.execute("SELECT finished_at IS NOT NULL FROM run ORDER BY generation DESC LIMIT 1").fetchone()
         return pages, duplicates, problems, bool(finished and finished[0])
     finally:
         db.close()
@@ -91,26 +91,33 @@ def main():
     if pages != expected:
         failures.append(f"the uninterrupted crawl found {pages} pages, not {expected}")
 
-    # 1. Kills at random moments, each followed by --resume.
+    # 1. Kills at random moments, each followed by --resume. A moment is a point of progress (a
+    # random number of pages stored, the kills spread over the crawl), so every kill lands while
+    # the crawl runs however fast the machine is.
     output = os.path.join(work, "killed")
     store = os.path.join(output, "crawl.sqlite")
     resume = False
     started = time.time()
-    for kill in range(1, arguments.kills + 1):
+    targets = sorted(random.sample(range(1, expected - 1), arguments.kills))
+    for kill, target in enumerate(targets, start=1):
         child = subprocess.Popen(crawl_command(binary, site, output, resume), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        moment = random.uniform(0.2, max(0.5, reference_seconds * 0.6))
-        time.sleep(moment)
+        stored = 0
+        while child.poll() is None:
+            if os.path.exists(store):
+                try:
+                    stored = store_facts(store)[0]
+                except sqlite3.Error:
+                    pass
+            if stored >= target:
+                break
+            time.sleep(0.005)
         if child.poll() is not None:
-            print(f"kill {kill}: the crawl had already ended (exit {child.returncode}) after {moment:.2f} s")
+            failures.append(f"kill {kill}: the crawl ended (exit {child.returncode}) before {target} pages")
         child.kill()
         child.wait()
         resume = True
-        if not os.path.exists(store):
-            print(f"kill {kill}: after {moment:.2f} s, before the store existed")
-            resume = False
-            continue
         pages, duplicates, problems, finished = store_facts(store)
-        print(f"kill {kill}: after {moment:.2f} s, {pages} pages stored, integrity {'ok' if not problems else problems[:3]}")
+        print(f"kill {kill}: at {target} pages or more: {pages} pages stored, integrity {'ok' if not problems else problems[:3]}")
         if problems:
             failures.append(f"kill {kill}: integrity_check: {problems[:3]}")
         if duplicates:
@@ -163,7 +170,7 @@ def main():
             for name, run in (("new crawl", fresh), ("--resume", resumed)):
                 message = (run.stderr.strip().splitlines() or [""])[-1]
                 print(f"read-only folder, {name}: exit {run.returncode}: {message[:220]}")
-                if run.returncode == 0 or "read-only" not in message:
+                if run.returncode == 0 or "read-only" not in message.lower():
                     failures.append(f"read-only folder, {name}: exit {run.returncode}: {message}")
         finally:
             subprocess.run(["umount", readonly], capture_output=True)
