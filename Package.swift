@@ -244,8 +244,8 @@ let package = Package(
         .testTarget(
             name: "CrawlingTests",
             dependencies: [
-                "CrawlJobs", "Crawling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON", "LoopbackServer",
-                "PageAnalysis",
+                "CrawlJobs", "Crawling", "CrawlScheduling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON",
+                "LoopbackServer", "PageAnalysis",
                 "PageFetching", "ProjectConfiguration", "Reports", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",

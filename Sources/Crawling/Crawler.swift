@@ -171,8 +171,9 @@ public struct Crawler: Sendable {
         } catch {
             throw CrawlError((error as? CrawlStoreError)?.description ?? "\(error)")
         }
-        // Images and sitemaps are fetched beside the pages, at most --per-host in flight per origin.
-        let sideRequests = HostGate(limit: settings.perHost)
+        // Images and sitemaps are fetched beside the pages, as politely: at most --per-host in flight
+        // per origin, --delay between two starts.
+        let sideRequests = HostGate(limit: settings.perHost, delay: settings.delay)
         let processor = PageProcessor(
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
             clock: clock, verifier: verifier, isRecrawl: run.generation > 1,

@@ -1,21 +1,45 @@
-/// At most `limit` requests in flight to one host, whichever task asks (`--per-host`): the image
-/// probes of every page share it, so a page naming many images on one host does not open many
-/// connections to it, and many pages naming images there do not either. Waiters enter in order.
+import CrawlScheduling
+
+/// The politeness of a crawl's side requests (images, sitemaps) to one origin, whichever task
+/// asks: at most `limit` in flight (`--per-host`) and `delay` seconds between two starts
+/// (`--delay`; loopback origins are not delayed, as for pages). A page naming many images on one
+/// host does not open many connections to it, and many pages naming images there do not either.
+/// Waiters enter in order.
 actor HostGate {
     private let limit: Int
+    private let delay: Double
     private var inFlight: [String: Int] = [:]
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private var nextStart: [String: ContinuousClock.Instant] = [:]
 
-    init(limit: Int) {
+    init(limit: Int, delay: Double = 0) {
         self.limit = max(1, limit)
+        self.delay = max(0, delay)
     }
 
-    /// Runs `work` once a slot for `host` is free, and frees it after.
-    func run<Result: Sendable>(host: String, _ work: @Sendable () async -> Result) async -> Result {
-        await enter(host)
+    /// Runs `work` once a slot for `origin` (`scheme://host:port`) is free and its delay has
+    /// passed, and frees the slot after.
+    func run<Result: Sendable>(host origin: String, _ work: @Sendable () async -> Result) async -> Result {
+        await enter(origin)
+        await waitForTurn(origin)
         let result = await work()
-        leave(host)
+        leave(origin)
         return result
+    }
+
+    /// Sleeps until `delay` after the previous start on `origin` (each caller takes the next turn).
+    private func waitForTurn(_ origin: String) async {
+        guard delay > 0, !HostScheduler.isLoopback(Self.authority(of: origin)) else { return }
+        let now = ContinuousClock.now
+        let start = max(now, nextStart[origin] ?? now)
+        nextStart[origin] = start + .milliseconds(Int(delay * 1000))
+        if start > now { try? await Task.sleep(until: start, clock: .continuous) }
+    }
+
+    /// `host:port` of `scheme://host:port`.
+    static func authority(of origin: String) -> String {
+        guard let separator = origin.range(of: "://") else { return origin }
+        return String(origin[separator.upperBound...])
     }
 
     private func enter(_ host: String) async {
