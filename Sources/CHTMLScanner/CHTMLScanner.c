@@ -323,6 +323,10 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
     }
     strncpy(report->encoding, name != NULL ? name : "UTF-8", sizeof report->encoding - 1);
 
+    if (context->myDoc != NULL) {
+        xmlFreeDoc(context->myDoc);
+        context->myDoc = NULL;
+    }
     context->userData = context;
     htmlFreeParserCtxt(context);
     free(cap.bytes);
@@ -416,6 +420,12 @@ void sc_scan_xml(const char *bytes, size_t length, const sc_xml_callbacks *callb
     xmlParseDocument(context);
     xmlSetStructuredErrorFunc(NULL, NULL);
     report->wellFormed = context->wellFormed;
+    // Entity declarations in a DOCTYPE make libxml2 create a document of its own to hold them
+    // (`SAX_COMPAT_MODE`), even with a SAX handler; the parser context does not free it.
+    if (context->myDoc != NULL) {
+        xmlFreeDoc(context->myDoc);
+        context->myDoc = NULL;
+    }
     context->userData = context;
     xmlFreeParserCtxt(context);
     free(cap.bytes);
