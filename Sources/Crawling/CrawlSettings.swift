@@ -59,7 +59,7 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// staging site's own CA), as an absolute path; nil: the system's.
     public var certificateAuthorities: String?
     /// `--max-images`: distinct images fetched for the image rules in one run (nil:
-    /// `ImageBook.defaultMaximumImages`, and left out of the stored settings).
+    /// `defaultMaximumImages`, and left out of the stored settings).
     public var maximumImages: Int?
 
     /// `--max-images` unless given: distinct images checked in one run.

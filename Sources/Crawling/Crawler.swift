@@ -180,7 +180,7 @@ public struct Crawler: Sendable {
             images: ImageBook(
                 fetcher: fetcher, robots: robots, scope: scope, mapping: mapping, productToken: settings.productToken,
                 maximumBodyBytes: settings.maximumBodyBytes,
-                maximumImages: settings.maximumImages ?? ImageBook.defaultMaximumImages, gate: sideRequests,
+                maximumImages: settings.maximumImages ?? CrawlSettings.defaultMaximumImages, gate: sideRequests,
                 onBudgetReached: { [notices] limit in notices?(.imageBudgetReached(limit: limit)) }),
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,

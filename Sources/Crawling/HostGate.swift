@@ -18,13 +18,14 @@ actor HostGate {
     }
 
     /// Runs `work` once a slot for `origin` (`scheme://host:port`) is free and its delay has
-    /// passed, and frees the slot after.
-    func run<Result: Sendable>(host origin: String, _ work: @Sendable () async -> Result) async -> Result {
+    /// passed, and frees the slot after, whether `work` returns or throws.
+    func run<Output: Sendable, Failure: Error>(
+        host origin: String, _ work: @Sendable () async throws(Failure) -> Output
+    ) async throws(Failure) -> Output {
         await enter(origin)
         await waitForTurn(origin)
-        let result = await work()
-        leave(origin)
-        return result
+        defer { leave(origin) }
+        return try await work()
     }
 
     /// Sleeps until `delay` after the previous start on `origin` (each caller takes the next turn).

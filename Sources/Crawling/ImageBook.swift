@@ -8,7 +8,7 @@ import Verification
 /// fetch): redirects followed by hand (`RedirectFollower`: at most 5, loops caught, each hop in
 /// scope and allowed by robots.txt), the body capped by the fetcher's limit, and the first bytes
 /// sniffed for format and pixel size. Bounded (issue 17 §2.4: 50,000 `og:image` tags made 50,000
-/// requests, one after another): the first `maximumPerPage` images of a page are checked, at most
+/// requests, one after another): the first `CrawlSettings.imagesCheckedPerPage` images of a page are checked, at most
 /// `--max-images` distinct images in a run, and at most `--per-host` image requests are in flight
 /// to one host; a page's images are fetched concurrently within that.
 struct ImageBook: Sendable {
@@ -28,12 +28,11 @@ struct ImageBook: Sendable {
     private let maximumImages: Int
 
     static let maximumRedirects = 5
-    static let maximumPerPage = CrawlSettings.imagesCheckedPerPage
-    static let defaultMaximumImages = CrawlSettings.defaultMaximumImages
 
     init(
         fetcher: any PageFetcher, robots: RobotsBook, scope: CrawlScope, mapping: OriginMapping?, productToken: String,
-        maximumBodyBytes: Int, maximumImages: Int = ImageBook.defaultMaximumImages, gate: HostGate = HostGate(limit: 2),
+        maximumBodyBytes: Int, maximumImages: Int = CrawlSettings.defaultMaximumImages,
+        gate: HostGate = HostGate(limit: 2),
         onBudgetReached: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.fetcher = fetcher
@@ -53,7 +52,7 @@ struct ImageBook: Sendable {
     struct PageImages: Sendable {
         /// Each checked image with what fetching it found, in the page's order.
         var probes: [(ImageReference, ImageProbe)] = []
-        /// Images the page names that were not checked: past `maximumPerPage`, or past the run's
+        /// Images the page names that were not checked: past `CrawlSettings.imagesCheckedPerPage`, or past the run's
         /// `--max-images`.
         var notChecked = 0
     }
@@ -67,18 +66,11 @@ struct ImageBook: Sendable {
         case overBudget
     }
 
-    /// Fetches the first `maximumPerPage` of `references` concurrently (each image once per run).
+    /// Fetches the first `CrawlSettings.imagesCheckedPerPage` of `references` concurrently (each image once per run).
     func probe(_ references: [ImageReference]) async -> PageImages {
-        let checked = Array(references.prefix(Self.maximumPerPage))
+        let checked = Array(references.prefix(CrawlSettings.imagesCheckedPerPage))
         var images = PageImages(notChecked: references.count - checked.count)
-        let answers = await withTaskGroup(of: (Int, Answer).self) { group in
-            for (index, reference) in checked.enumerated() {
-                group.addTask { (index, await probe(reference.url)) }
-            }
-            var answers = [Answer](repeating: .notFetched, count: checked.count)
-            for await (index, answer) in group { answers[index] = answer }
-            return answers
-        }
+        let answers = await checked.concurrentlyMapped { await probe($0.url) }
         for (reference, answer) in zip(checked, answers) {
             switch answer {
             case .probed(let probe): images.probes.append((reference, probe))
@@ -113,18 +105,12 @@ struct ImageBook: Sendable {
             guard await robots.answer(forOrigin: origin).policy.isAllowed(productTokens: [productToken], url: url)
             else { return nil }
             let fetcher = self.fetcher
-            let answer = await gate.run(host: origin) {
-                do throws(FetchError) {
-                    return Result<FetchResponse, FetchError>.success(
-                        try await fetcher.fetch(
-                            FetchRequest(url: url, headers: [HTTPHeader("Accept", "image/*,*/*;q=0.5")])))
-                } catch {
-                    return .failure(error)
-                }
-            }
             let response: FetchResponse
             do {
-                response = try answer.get()
+                response = try await gate.run(host: origin) { () async throws(FetchError) in
+                    try await fetcher.fetch(
+                        FetchRequest(url: url, headers: [HTTPHeader("Accept", "image/*,*/*;q=0.5")]))
+                }
             } catch {
                 if error.kind == .tooLarge {
                     return ImageProbe(

@@ -52,14 +52,7 @@ struct SitemapCollector: Sendable {
                     rest.append(sitemapURL)
                 }
             }
-            let readings = await withTaskGroup(of: (Int, Reading).self) { group in
-                for (index, sitemapURL) in batch.enumerated() {
-                    group.addTask { (index, await self.read(sitemapURL, named: !robotsSitemaps.isEmpty)) }
-                }
-                var readings = [Reading](repeating: .missing, count: batch.count)
-                for await (index, reading) in group { readings[index] = reading }
-                return readings
-            }
+            let readings = await batch.concurrentlyMapped { await self.read($0, named: !robotsSitemaps.isEmpty) }
             var next: [String] = []
             for (sitemapURL, reading) in zip(batch, readings) {
                 switch reading {
@@ -113,18 +106,12 @@ struct SitemapCollector: Sendable {
                     + "(--allow-host to read sitemaps there)")
         }
         let fetcher = self.fetcher
-        let answer = await gate.run(host: OriginMapping.origin(of: parsed)) {
-            do throws(FetchError) {
-                // The sitemaps.org limit (50 MiB), not --max-body; the reader caps decompression.
-                return Result<FetchResponse, FetchError>.success(
-                    try await fetcher.fetch(FetchRequest(url: fetchURL, bodyCap: .sitemap)))
-            } catch {
-                return .failure(error)
-            }
-        }
         let response: FetchResponse
         do {
-            response = try answer.get()
+            // The sitemaps.org limit (50 MiB), not --max-body; the reader caps decompression.
+            response = try await gate.run(host: OriginMapping.origin(of: parsed)) { () async throws(FetchError) in
+                try await fetcher.fetch(FetchRequest(url: fetchURL, bodyCap: .sitemap))
+            }
         } catch {
             return .problem("\(error.kind.rawValue): \(error.message)")
         }
