@@ -251,27 +251,40 @@ static void sc_structured_error(void *userData, xmlErrorPtr error) {
 
 // MARK: - Scan
 
+/// The bytes libxml2 is given: `*bytes` as they are, or (a start tag over `SC_MAXIMUM_ATTRIBUTES`)
+/// the copy in `cap->bytes` without the attributes past the cap, which the caller frees. Returns 0,
+/// -1 when the copy could not be made, -2 for input libxml2 cannot take (over `INT32_MAX` bytes).
+static int sc_prepare(const char **bytes, size_t *length, int xml, sc_attribute_cap *cap) {
+    memset(cap, 0, sizeof *cap);
+    if (*length > (size_t)INT32_MAX) return -2;
+    if (sc_cap_attributes(*bytes, *length, SC_MAXIMUM_ATTRIBUTES, xml, cap) != 0) return -1;
+    if (cap->bytes != NULL) {
+        *bytes = cap->bytes;
+        *length = cap->length;
+    }
+    return 0;
+}
+
+/// Entity declarations in a DOCTYPE make libxml2 create a document of its own to hold them
+/// (`SAX_COMPAT_MODE`), even with a SAX handler; the parser context does not free it.
+static void sc_free_own_document(xmlParserCtxtPtr context) {
+    if (context->myDoc != NULL) {
+        xmlFreeDoc(context->myDoc);
+        context->myDoc = NULL;
+    }
+}
+
 void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_callbacks *callbacks,
              sc_scan_report *report) {
     memset(report, 0, sizeof *report);
     sc_initialize();
-    if (length > (size_t)INT32_MAX) {
-        report->status = -2;
-        return;
-    }
     sc_attribute_cap cap;
-    if (sc_cap_attributes(bytes, length, SC_MAXIMUM_ATTRIBUTES, 0, &cap) != 0) {
-        report->status = -1;
-        return;
-    }
-    if (cap.bytes != NULL) {
-        bytes = cap.bytes;
-        length = cap.length;
-        report->cappedElements = cap.cappedElements;
-        report->cappedFirstLine = cap.firstLine;
-        report->droppedAttributes = cap.droppedAttributes;
-        report->largestAttributeCount = cap.largestCount;
-    }
+    report->status = sc_prepare(&bytes, &length, 0, &cap);
+    if (report->status != 0) return;
+    report->cappedElements = cap.cappedElements;
+    report->cappedFirstLine = cap.firstLine;
+    report->droppedAttributes = cap.droppedAttributes;
+    report->largestAttributeCount = cap.largestCount;
     htmlParserCtxtPtr context = htmlCreateMemoryParserCtxt(bytes, (int)length);
     if (context == NULL || context->sax == NULL) {
         report->status = -1;
@@ -323,10 +336,7 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
     }
     strncpy(report->encoding, name != NULL ? name : "UTF-8", sizeof report->encoding - 1);
 
-    if (context->myDoc != NULL) {
-        xmlFreeDoc(context->myDoc);
-        context->myDoc = NULL;
-    }
+    sc_free_own_document(context);
     context->userData = context;
     htmlFreeParserCtxt(context);
     free(cap.bytes);
@@ -382,21 +392,11 @@ static void sc_xml_error(void *userData, xmlErrorPtr error) {
 void sc_scan_xml(const char *bytes, size_t length, const sc_xml_callbacks *callbacks, sc_xml_report *report) {
     memset(report, 0, sizeof *report);
     sc_initialize();
-    if (length > (size_t)INT32_MAX) {
-        report->status = -2;
-        return;
-    }
     sc_attribute_cap cap;
-    if (sc_cap_attributes(bytes, length, SC_MAXIMUM_ATTRIBUTES, 1, &cap) != 0) {
-        report->status = -1;
-        return;
-    }
-    if (cap.bytes != NULL) {
-        bytes = cap.bytes;
-        length = cap.length;
-        report->cappedElements = cap.cappedElements;
-        report->cappedFirstLine = cap.firstLine;
-    }
+    report->status = sc_prepare(&bytes, &length, 1, &cap);
+    if (report->status != 0) return;
+    report->cappedElements = cap.cappedElements;
+    report->cappedFirstLine = cap.firstLine;
     xmlParserCtxtPtr context = xmlCreateMemoryParserCtxt(bytes, (int)length);
     if (context == NULL || context->sax == NULL) {
         report->status = -1;
@@ -420,12 +420,7 @@ void sc_scan_xml(const char *bytes, size_t length, const sc_xml_callbacks *callb
     xmlParseDocument(context);
     xmlSetStructuredErrorFunc(NULL, NULL);
     report->wellFormed = context->wellFormed;
-    // Entity declarations in a DOCTYPE make libxml2 create a document of its own to hold them
-    // (`SAX_COMPAT_MODE`), even with a SAX handler; the parser context does not free it.
-    if (context->myDoc != NULL) {
-        xmlFreeDoc(context->myDoc);
-        context->myDoc = NULL;
-    }
+    sc_free_own_document(context);
     context->userData = context;
     xmlFreeParserCtxt(context);
     free(cap.bytes);
