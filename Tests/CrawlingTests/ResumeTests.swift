@@ -94,6 +94,36 @@ struct ResumeTests {
         #expect(try store.skippedURLs().contains { $0.reason == "budget" })
     }
 
+    /// The pages an uninterrupted `spotcheck crawl seed` (with `arguments`) stores.
+    static func uninterruptedPages(_ executable: String, seed: String, arguments: [String]) async throws -> Set<String>
+    {
+        let folder = try temporaryFolder("reference")
+        let reference = try await runProcess(executable, ["crawl", seed, "--output", folder] + arguments)
+        #expect(reference.status == 0, "\(reference.output)")
+        return Set(try CrawlStore(path: folder + "/crawl.sqlite").pagesByURL().keys)
+    }
+
+    /// Starts `spotcheck` with `arguments`, kills it with SIGKILL once the store at `storePath`
+    /// has `pages` pages done (or after 60 s), and returns the pages done when it was killed.
+    static func killed(_ executable: String, _ arguments: [String], storePath: String, whenDone pages: Int)
+        async throws -> Int
+    {
+        let child = try startProcess(executable, arguments)
+        let deadline = Date().addingTimeInterval(60)
+        var done = 0
+        while Date() < deadline, done < pages {
+            try await Task.sleep(nanoseconds: 10_000_000)
+            if FileManager.default.fileExists(atPath: storePath),
+                let counts = try? CrawlStore(path: storePath).counts()
+            {
+                done = counts.done
+            }
+        }
+        kill(child.process.processIdentifier, SIGKILL)
+        _ = await waitForExit(child.process)
+        return done
+    }
+
     /// A child `spotcheck crawl` is killed with SIGKILL mid-crawl, then `--resume` finishes it: the
     /// resumed crawl ends with exactly the pages an uninterrupted crawl gets, and the server saw
     /// again only the requests that were in flight at the kill.
@@ -104,31 +134,15 @@ struct ResumeTests {
         let arguments = ["--concurrency", "4", "--no-sitemaps", "--quiet"]
 
         // The reference: the same crawl, uninterrupted.
-        let referenceFolder = try temporaryFolder("reference")
-        let reference = try await runProcess(executable, ["crawl", seed, "--output", referenceFolder] + arguments)
-        #expect(reference.status == 0, "\(reference.output)")
-        let expected = Set(try CrawlStore(path: referenceFolder + "/crawl.sqlite").pagesByURL().keys)
+        let expected = try await Self.uninterruptedPages(executable, seed: seed, arguments: arguments)
         #expect(expected.count > 200)
 
         // The crawl to kill.
         let folder = try temporaryFolder("killed")
         let requestsBefore = TortureServer.requestCount(pathPrefix: "/slow/")
-        let child = try startProcess(executable, ["crawl", seed, "--output", folder] + arguments)
         let storePath = folder + "/crawl.sqlite"
-        var doneAtKill = 0
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
-            guard FileManager.default.fileExists(atPath: storePath),
-                let counts = try? CrawlStore(path: storePath).counts()
-            else { continue }
-            if counts.done >= 60 {
-                doneAtKill = counts.done
-                break
-            }
-        }
-        kill(child.process.processIdentifier, SIGKILL)
-        _ = await waitForExit(child.process)
+        let doneAtKill = try await Self.killed(
+            executable, ["crawl", seed, "--output", folder] + arguments, storePath: storePath, whenDone: 60)
         #expect(doneAtKill >= 60)
         let interrupted = try CrawlStore(path: storePath)
         #expect(try interrupted.currentRun()?.finishedAt == nil)
@@ -162,29 +176,14 @@ struct ResumeTests {
         let server = try await TestSite.server.value
         let seed = server.baseURL + "slow/0.html"
         let arguments = ["--concurrency", "4", "--no-sitemaps", "--quiet"]
-        let referenceFolder = try temporaryFolder("reference-3")
-        let reference = try await runProcess(executable, ["crawl", seed, "--output", referenceFolder] + arguments)
-        #expect(reference.status == 0, "\(reference.output)")
-        let expected = Set(try CrawlStore(path: referenceFolder + "/crawl.sqlite").pagesByURL().keys)
+        let expected = try await Self.uninterruptedPages(executable, seed: seed, arguments: arguments)
 
         let folder = try temporaryFolder("killed-3")
         let storePath = folder + "/crawl.sqlite"
         let requestsBefore = TortureServer.requestCount(pathPrefix: "/slow/")
         var command = ["crawl", seed, "--output", folder] + arguments
         for killAt in [40, 90, 140] {
-            let child = try startProcess(executable, command)
-            let deadline = Date().addingTimeInterval(60)
-            var done = 0
-            while Date() < deadline, done < killAt {
-                try await Task.sleep(nanoseconds: 10_000_000)
-                if FileManager.default.fileExists(atPath: storePath),
-                    let counts = try? CrawlStore(path: storePath).counts()
-                {
-                    done = counts.done
-                }
-            }
-            kill(child.process.processIdentifier, SIGKILL)
-            _ = await waitForExit(child.process)
+            let done = try await Self.killed(executable, command, storePath: storePath, whenDone: killAt)
             #expect(done >= killAt && done < expected.count, "killed at \(done) of \(expected.count) pages")
             #expect(try CrawlStore(path: storePath).integrityProblems() == [])
             command = ["crawl", "--resume", "--output", folder, "--quiet"]
