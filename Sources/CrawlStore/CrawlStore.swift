@@ -29,9 +29,6 @@ public final class CrawlStore: Sendable {
         do {
             pool = try PoolOpener.open(path: path, configuration: configuration, migrator: Schema.migrator)
         } catch {
-            if let reason = unwritableFolderReason(forDatabaseAt: path) {
-                throw CrawlStoreError(path: path, message: "open: \(reason)")
-            }
             throw CrawlStoreError(wrapping: error, path: path, operation: "open")
         }
     }

@@ -21,10 +21,21 @@ public enum PoolOpener {
 
     /// Opens `path` (creating it if needed) with `configuration`, runs `check` on the pool (a
     /// check that refuses the file throws, and that error is thrown as it is), then brings the
-    /// schema up to date with `migrator`. Errors are GRDB's, or `check`'s.
+    /// schema up to date with `migrator`. Errors are GRDB's, `check`'s, or `UnwritableFolderError`
+    /// when SQLite failed in a folder that cannot be written.
     public static func open(
         path: String, configuration: Configuration, migrator: DatabaseMigrator,
         check: (DatabasePool) throws -> Void = { _ in }
+    ) throws -> DatabasePool {
+        do {
+            return try openRetrying(path: path, configuration: configuration, migrator: migrator, check: check)
+        } catch let error as DatabaseError {
+            throw UnwritableFolderError(databaseAt: path) ?? error
+        }
+    }
+
+    private static func openRetrying(
+        path: String, configuration: Configuration, migrator: DatabaseMigrator, check: (DatabasePool) throws -> Void
     ) throws -> DatabasePool {
         var attempts = 0
         while true {

@@ -50,9 +50,6 @@ public final class LocalIndex: Sendable {
                 try Self.refuseUnusable($0, path: path)
             }
         } catch {
-            if let reason = unwritableFolderReason(forDatabaseAt: path) {
-                throw LocalIndexError(path: path, kind: .cannotOpen, message: "open: \(reason)")
-            }
             throw LocalIndexError(wrapping: error, path: path, operation: "open", kind: .cannotOpen)
         }
     }
