@@ -34,6 +34,10 @@ struct InputCheckTests {
             arguments: ["aasa", "check", "/no/file.json"], status: 3, says: ["/no/file.json: no such file"],
             doesNotSay: ["https://no", "could not be fetched"]),
         BadInput(
+            name: "crawl --ca-file naming no file says so, before any fetch",
+            arguments: ["crawl", "{fixtures}", "--ca-file", "/no/ca.pem", "--output", "{tmp}/out", "--quiet"],
+            status: 3, says: ["--ca-file /no/ca.pem: no readable file there"]),
+        BadInput(
             name: "crawl of a missing folder says it is missing",
             arguments: ["crawl", "/no/such/folder", "--output", "{tmp}/out", "--quiet"], status: 6,
             says: ["/no/such/folder: no such folder", "name an existing folder"], doesNotSay: ["neither a folder"]),
