@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries. libxml2's module map is empty: the target only carries pkg-config flags, and
@@ -59,6 +60,15 @@ let package = Package(
         .target(
             name: "CrawlStore",
             dependencies: ["DatabaseOpening", "LenientJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        // The crawl store on PostgreSQL (issue 12): many workers on one shared frontier, host leases.
+        .target(
+            name: "PostgresStorage",
+            dependencies: [
+                "CrawlStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(name: "PageFetching", dependencies: ["CCurl"], swiftSettings: strictSettings),
@@ -120,7 +130,7 @@ let package = Package(
             name: "CrawlJobs",
             dependencies: [
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "Reports",
+                "PostgresStorage", "Reports",
                 "SpotlightIndex",
                 "SpotlightModel", "URLNormalization", "Verification",
             ],

@@ -4,6 +4,7 @@ import Foundation
 import LenientJSON
 import LoopbackServer
 import PageAnalysis
+import PostgresStorage
 import Reports
 import SpotlightIndex
 import SpotlightModel
@@ -184,12 +185,15 @@ public struct CrawlJob: Sendable {
         // The local items and the index are read before the output folder exists: a run that
         // cannot start leaves nothing behind.
         let local = try loadLocalEntries(excludingDomain: candidateDomain, events: events)
-        let (folder, store, lock) = try Self.openStore(
-            in: place.folder, default: StoredCrawl.defaultFolder(host: host))
+        if request.sharedStore != nil { settings.pageRules = SharedPageRules(request.verifier) }
+        let (folder, store, lock) = try openStore(
+            in: place.folder, default: StoredCrawl.defaultFolder(host: host), events: events)
         defer { withExtendedLifetime(lock) {} }
         // Checked again under the lock: another --resume may have finished the crawl meanwhile.
         if request.resume { _ = try Self.unfinishedCrawl(in: folder) }
-        let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
+        let storePath =
+            (store as? PostgresCrawlStore)?.location.description
+            ?? (folder as NSString).appendingPathComponent(Self.storeName)
         events(.crawlStarted(folder: folder))
         let summary = try await fetchPages(
             Crawler(
@@ -222,11 +226,60 @@ public struct CrawlJob: Sendable {
             // Nothing could be fetched, not even the seed (skipped, or no HTTP answer: a timeout):
             // say why (the report has it too).
             let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }
-            let seedPage = seedSkip == nil ? (try? store.page(url: settings.seed)) ?? nil : nil
+            let seedPage = seedSkip == nil ? Self.page(url: settings.seed, in: store) : nil
             let why = seedSkip?.detail ?? seedPage?.errorMessage.map { "\(seedPage?.errorKind ?? "error"): \($0)" }
             outcome.seedNotFetched = "\(settings.seed): not crawled: \(why ?? "no page was fetched")"
         }
         return outcome
+    }
+
+    /// The page fetched for `url`, from either store.
+    private static func page(url: String, in store: any CrawlStoring) -> PageRecord? {
+        switch store {
+        case let store as CrawlStore: (try? store.page(url: url)) ?? nil
+        case let store as PostgresCrawlStore: (try? store.page(url: url)) ?? nil
+        default: nil
+        }
+    }
+
+    /// Creates the output folder (with a reason in words when it cannot be) and opens the store:
+    /// the `--store` database (the crawl is registered there when it begins), or the folder's own.
+    private func openStore(
+        in output: String?, default defaultFolder: String, events: @escaping @Sendable (CrawlEvent) -> Void
+    ) throws(CrawlJobError) -> (folder: String, store: any CrawlStoring, lock: CrawlFolderLock) {
+        guard let shared = request.sharedStore else {
+            let (folder, store, lock) = try Self.openStore(in: output, default: defaultFolder)
+            return (folder, store, lock)
+        }
+        // The database first: a server that cannot be reached leaves no folder behind.
+        let store: PostgresCrawlStore
+        do {
+            let location = try PostgresLocation(url: shared)
+            store = try PostgresCrawlStore(
+                location: location, leaseSeconds: request.leaseSeconds,
+                maximumLeases: Self.maximumLeases(request.settings),
+                onRegistered: { events(.sharedCrawlRegistered(id: $0, store: location.description)) })
+        } catch {
+            throw CrawlJobError(.storeUnusable, "\(error)")
+        }
+        let folder: String
+        do {
+            if let output {
+                _ = try OutputFolder.create(output)
+                folder = output
+            } else {
+                folder = try OutputFolder.createUnique(defaultFolder)
+            }
+        } catch {
+            throw CrawlJobError(.outputNotWritable, "\(error)")
+        }
+        return (folder, store, try CrawlFolderLock(folder: folder))
+    }
+
+    /// The hosts one process of a shared crawl leases at once: as many as its requests in flight
+    /// can keep busy at the per-host limit, so that the others' workers get hosts too.
+    static func maximumLeases(_ settings: CrawlSettings) -> Int {
+        max(1, (settings.concurrency + settings.perHost - 1) / max(1, settings.perHost))
     }
 
     /// Creates the output folder (with a reason in words when it cannot be) and opens its store:

@@ -43,6 +43,11 @@ public struct CrawlRequest: Sendable {
     /// `--include-markup`: every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph,
     /// links …) in report.json, not only its analysis.
     public var includesMarkup = false
+    /// `--store postgres://…`: the crawl is registered in this PostgreSQL database, where
+    /// `spotcheck worker` processes join it; nil: the output folder's SQLite store.
+    public var sharedStore: String?
+    /// `--lease`: seconds a host lease lasts without renewal (a shared crawl).
+    public var leaseSeconds: Double = 30
 
     public init(
         seed: String?, publicOrigin: String? = nil, settings: CrawlSettings, output: String? = nil,
@@ -67,6 +72,8 @@ public enum CrawlEvent: Sendable {
     /// The output folder and its store are ready and pages are about to be fetched: from here on,
     /// an interrupted crawl continues with `spotcheck crawl --resume --output folder`.
     case crawlStarted(folder: String)
+    /// A shared crawl was registered: its id in the database `store` (its URL without password).
+    case sharedCrawlRegistered(id: Int64, store: String)
     /// The live tally (several times a second while pages come in).
     case progress(CrawlProgress)
     /// Something the user should know while the crawl runs (an unreachable robots.txt, when it

@@ -19,7 +19,7 @@ public enum StoredCrawl {
     }
 
     /// A time (seconds since 1970) as `2026-11-25 08:00:00 UTC`.
-    static func utcTime(_ seconds: Double) -> String {
+    public static func utcTime(_ seconds: Double) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -108,13 +108,22 @@ public enum StoredCrawl {
             throw CrawlJobError(.storeUnusable, "\(path): \(error)")
         }
         guard let run else { throw CrawlJobError(.cannotCrawl, "\(path): the store holds no crawl") }
+        return try writeReports(
+            of: store, run: run, into: output ?? (path as NSString).deletingLastPathComponent,
+            siteRules: configuration, reportFiles: reportFiles, includesMarkup: includesMarkup)
+    }
+
+    /// Writes the reports of `run`, read from `store`, into `folder`.
+    static func writeReports(
+        of store: any CrawlRecordSource, run: CrawlRun, into folder: String, siteRules configuration: RuleConfiguration,
+        reportFiles: ReportFiles, includesMarkup: Bool
+    ) throws(CrawlJobError) -> [String] {
         let settings = try? JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8))
         let mapping = settings?.publicOrigin.flatMap { publicOrigin in
             URLParser.parse(run.seed).flatMap {
                 OriginMapping(fetchOrigin: OriginMapping.origin(of: $0), publicOrigin: publicOrigin)
             }
         }
-        let folder = output ?? (path as NSString).deletingLastPathComponent
         do {
             try OutputFolder.create(folder)
         } catch {

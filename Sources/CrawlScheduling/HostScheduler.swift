@@ -78,6 +78,17 @@ public struct HostScheduler: Sendable {
         return min(policy.maximumDelay, base * state.backoff)
     }
 
+    /// Requests to `host` in flight now.
+    public func inFlight(on host: String) -> Int {
+        hosts[host]?.inFlight ?? 0
+    }
+
+    /// The earliest time the next request to `host` may start (its delay, Crawl-delay and back-off
+    /// counted from the last start), what a crawl sharing the host with other processes hands on.
+    public func nextStart(for host: String) -> Double {
+        hosts[host]?.nextStart ?? 0
+    }
+
     /// The next step, given the hosts that have URLs waiting.
     public func next(hostsWithWork: some Sequence<String>, now: Double) -> Decision {
         guard inFlight < policy.globalConcurrency else { return .idle }

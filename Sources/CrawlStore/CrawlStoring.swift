@@ -24,6 +24,27 @@ public protocol CrawlStoring: CrawlRecordSource {
     ) throws(CrawlStoreError) -> [FrontierEntry]
     func saveRobots(_ record: CrawlStore.RobotsRecord) throws(CrawlStoreError)
     func saveSiteFile(_ record: CrawlStore.SiteFileRecord) throws(CrawlStoreError)
+
+    // A store that several crawl processes share (PostgreSQL): hosts are leased, the crawl ends
+    // when no process has work left. A store of one process (SQLite) keeps the defaults below.
+
+    /// Whether other processes work on the same crawl.
+    var isShared: Bool { get }
+    /// Gives `host` back to the other processes: nothing of it is in flight here, and no request to
+    /// it may start before `notBefore`.
+    func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError)
+    /// Whether a sitemap harvest is running (the crawl cannot end while one is).
+    func harvest(pending: Bool) throws(CrawlStoreError)
+    /// This process has nothing to do: true when the whole crawl is over; otherwise waits up to
+    /// `timeout` seconds for new work and returns false.
+    func awaitWork(timeout: Double) throws(CrawlStoreError) -> Bool
+}
+
+extension CrawlStoring {
+    public var isShared: Bool { false }
+    public func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError) {}
+    public func harvest(pending: Bool) throws(CrawlStoreError) {}
+    public func awaitWork(timeout: Double) throws(CrawlStoreError) -> Bool { true }
 }
 
 extension CrawlStore: CrawlStoring {}

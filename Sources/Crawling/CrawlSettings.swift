@@ -1,3 +1,5 @@
+public import Verification
+
 /// Everything that shapes a crawl; stored with the crawl so `--resume` continues the same one.
 public struct CrawlSettings: Sendable, Hashable, Codable {
     /// The first URL (the fetch URL: for a served folder, the loopback one).
@@ -61,6 +63,12 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// `--max-images`: distinct images fetched for the image rules in one run (nil:
     /// `defaultMaximumImages`, and left out of the stored settings).
     public var maximumImages: Int?
+    /// `--throttle-loopback`: loopback hosts get the per-host limit and delay too (tests of the
+    /// politeness of a cluster on one machine); nil: not (and left out of the stored settings).
+    public var throttleLoopback: Bool?
+    /// A crawl shared with workers (`--store postgres://…`): the page rules every worker applies;
+    /// nil for a crawl of one process.
+    public var pageRules: SharedPageRules?
 
     /// `--max-images` unless given: distinct images checked in one run.
     public static let defaultMaximumImages = 10_000
@@ -107,5 +115,39 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
         self.maximumAttempts = maximumAttempts
         self.useSitemaps = useSitemaps
         self.microdataContentOnAnyElement = microdataContentOnAnyElement
+    }
+}
+
+/// The page rules as a crawl shared with workers stores them in its settings (`pageRules`), so
+/// that every worker checks pages exactly as the process that started the crawl would: each
+/// rule's setting (`off`, `error`, `warning`, `info`) where the project changed it, and the app's
+/// identity.
+public struct SharedPageRules: Sendable, Hashable, Codable {
+    /// Rule id → `off`, `error`, `warning` or `info`.
+    public var rules: [String: String]
+    public var appStoreID: String?
+    public var appIDs: [String]
+
+    public init(_ verifier: PageVerifier) {
+        var rules: [String: String] = [:]
+        for (rule, setting) in verifier.configuration.settings {
+            switch setting {
+            case .off: rules[rule.rawValue] = "off"
+            case .severity(let severity): rules[rule.rawValue] = severity.rawValue
+            }
+        }
+        self.rules = rules
+        appStoreID = verifier.appStoreID
+        appIDs = verifier.appIDs
+    }
+
+    /// The verifier these settings describe; throws when a stored rule is unknown to this
+    /// SpotCheck (a worker older than the crawl's starter).
+    public func verifier() throws(RuleConfigurationError) -> PageVerifier {
+        var configuration = RuleConfiguration()
+        for (rule, level) in rules.sorted(by: { $0.key < $1.key }) {
+            try configuration.set(rule, level, origin: "the crawl's stored settings")
+        }
+        return PageVerifier(configuration: configuration, appStoreID: appStoreID, appIDs: appIDs)
     }
 }

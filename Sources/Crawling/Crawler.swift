@@ -185,7 +185,10 @@ public struct Crawler: Sendable {
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))
-        if let marketingURLs = settings.marketingURLs, !marketingURLs.isEmpty {
+        // A process joining a shared crawl (a worker) fetches pages only: the process that
+        // started the crawl checks the marketing pages and reads the sitemaps.
+        let joinsSharedCrawl = resume && self.store.isShared
+        if let marketingURLs = settings.marketingURLs, !marketingURLs.isEmpty, !joinsSharedCrawl {
             let check = MarketingPageCheck(
                 fetcher: fetcher, scope: scope, verifier: verifier, maximumRedirects: settings.maximumRedirects)
             do {
@@ -201,11 +204,13 @@ public struct Crawler: Sendable {
             try await withThrowingTaskGroup(of: TaskResult.self) { group in
                 // A resumed run harvests again unless the interrupted one committed its harvest
                 // (entries, frontier rows and skipped URLs go in one transaction).
-                let harvested = resume ? try await store.run { try $0.hasSitemapEntries() } : false
+                var harvested = joinsSharedCrawl
+                if resume, !harvested { harvested = try await store.run { try $0.hasSitemapEntries() } }
                 // An unreachable robots.txt disallows everything on the host, /sitemap.xml too.
                 let answer = settings.useSitemaps && !harvested ? await robots.answer(forOrigin: seedOrigin) : nil
                 if let answer, !answer.isUnreachable {
                     loop.frontier.harvest(pending: true)
+                    try await store.run { try $0.harvest(pending: true) }
                     let collector = SitemapCollector(
                         fetcher: fetcher, mapping: mapping, hosts: scope.hosts, gate: sideRequests)
                     group.addTask {
@@ -284,7 +289,8 @@ public struct Crawler: Sendable {
     private func makeFrontier(pagesAdmitted: Int) -> CrawlFrontier<FrontierEntry> {
         CrawlFrontier(
             policy: PolitenessPolicy(
-                perHostConcurrency: settings.perHost, globalConcurrency: settings.concurrency, delay: settings.delay),
+                perHostConcurrency: settings.perHost, globalConcurrency: settings.concurrency, delay: settings.delay,
+                throttleLoopback: settings.throttleLoopback ?? false),
             budget: CrawlBudget(
                 maximumDepth: settings.maximumDepth, maximumPages: settings.maximumPages, pagesAdmitted: pagesAdmitted),
             retries: RetryPolicy(maximumAttempts: settings.maximumAttempts),
@@ -354,6 +360,12 @@ extension Crawler {
                     // at a kill is simply queued again by --resume.
                     let batch = try await store.run { try $0.claim(host: host, limit: limit, now: now) }
                     if batch.isEmpty {
+                        if store.store.isShared, frontier.scheduler.inFlight(on: host) == 0 {
+                            // Nothing of the host left here: other processes may lease it, and
+                            // start no sooner than this one's politeness allows.
+                            let notBefore = frontier.scheduler.nextStart(for: host)
+                            try await store.run { try $0.releaseHost(host, notBefore: notBefore) }
+                        }
                         let hosts = try await store.run { try $0.hostsWithWork() }
                         frontier.exhausted(host, hostsWithWork: hosts, now: now)
                     } else {
@@ -375,7 +387,12 @@ extension Crawler {
                         }
                     }
                 case .finished:
-                    return
+                    // A shared crawl is over when no process has work left; until then this one
+                    // waits for hosts to free up or URLs to come.
+                    guard store.store.isShared, !(try await store.run { try $0.awaitWork(timeout: 1) }) else {
+                        return
+                    }
+                    frontier.learn(hostsWithWork: try await store.run { try $0.hostsWithWork() })
                 case .wait(let wakeAt):
                     if let wakeAt, !tickPending {
                         tickPending = true

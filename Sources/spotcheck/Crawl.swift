@@ -148,8 +148,33 @@ struct Crawl: AsyncParsableCommand {
         help: "A local index (spotcheck index): its items are joined to the pages, and the candidates are fed into it.")
     var indexPath: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A PostgreSQL database (postgres://user@host:port/db) to register the crawl in, where `spotcheck worker` "
+                + "processes on any machine join it; the password comes from the URL, PGPASSWORD or ~/.pgpass "
+                + "(default: the output folder's crawl.sqlite).",
+            valueName: "postgres-url"))
+    var store: String?
+
+    @Option(parsing: .unconditional, help: "Seconds a host lease lasts unless renewed (--store; renewed every third).")
+    var lease: Double = 30
+
+    @Flag(help: .hidden)
+    var throttleLoopback = false
+
     mutating func validate() throws {
         allowHost = try allowHost.map(Self.allowedHost)
+        if let store, !SharedCrawls.isDatabaseURL(store) {
+            throw ValidationError(
+                "--store: not a postgres:// URL (a crawl of one process keeps its store "
+                    + "in the output folder)")
+        }
+        if store != nil, resume {
+            throw ValidationError(
+                "--resume continues a crawl of the output folder's store; a crawl in --store goes on "
+                    + "with `spotcheck worker --store URL --crawl ID`")
+        }
+        if lease < 3 { throw ValidationError("--lease \(lease): must be at least 3 seconds") }
         if seeds.isEmpty, urlsFrom == nil, !(resume && output != nil) {
             throw ValidationError(
                 "name the seed: an http(s) URL or a folder (or --urls-from FILE, or --resume --output DIR)")
@@ -243,6 +268,7 @@ struct Crawl: AsyncParsableCommand {
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
         settings.microdataContentOnAnyElement = !microdataWhatwg
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore
+        settings.throttleLoopback = throttleLoopback ? true : nil
         var request = CrawlRequest(
             seed: seeds.first, publicOrigin: publicOrigin, settings: settings, output: output, resume: resume,
             verifier: verifier, itemsFile: items, indexPath: indexPath, reportFiles: reportFormats.files,
@@ -252,6 +278,8 @@ struct Crawl: AsyncParsableCommand {
         request.credentials = try access.credentials()
         request.writeBaseline = gating.writeBaseline
         request.includesMarkup = includeMarkup
+        request.sharedStore = store
+        request.leaseSeconds = lease
         return request
     }
 }

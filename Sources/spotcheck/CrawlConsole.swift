@@ -25,6 +25,10 @@ struct CrawlConsole: Sendable {
         case .crawlStarted(let folder):
             progress.phase("robots.txt")
             Console.log.info("crawling into \(folder)")
+        case .sharedCrawlRegistered(let id, let store):
+            // Said even with --quiet: it is what a person needs to add workers.
+            Console.log.notice(
+                "crawl \(id) registered in \(store); add workers with `spotcheck worker --store URL --crawl \(id)`")
         case .progress(let tally): progress.show(tally)
         case .crawlFinished: progress.phase("writing reports")
         case .warning(let message): Console.log.warning("\(message)")

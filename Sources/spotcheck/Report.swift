@@ -8,7 +8,8 @@ struct Report: ParsableCommand {
         abstract:
             "Write a stored crawl's reports again (report.json, candidates.jsonl, SARIF, JUnit) without fetching.",
         discussion: """
-            STORE is a crawl's output folder or its crawl.sqlite. Page findings are the ones stored by the \
+            STORE is a crawl's output folder or its crawl.sqlite, or a postgres:// URL with --crawl ID (a \
+            crawl registered with crawl --store; the reports go to --output, default reports/crawl-ID). Page findings are the ones stored by the \
             crawl; the rules over the whole crawl run again with today's rule configuration (the project \
             configuration file's "rules", then --rule). Exit 6 when there is no store there, or it \
             holds no crawl.
@@ -19,8 +20,11 @@ struct Report: ParsableCommand {
             """
     )
 
-    @Argument(help: "The crawl's output folder, or its crawl.sqlite.")
+    @Argument(help: "The crawl's output folder, or its crawl.sqlite (or, with --crawl, a postgres:// URL).")
     var store: String
+
+    @Option(help: "The crawl's id in the PostgreSQL database STORE names (`spotcheck crawls` lists them).")
+    var crawl: Int64?
 
     @Option(help: "Folder for the reports (default: the store's folder).")
     var output: String?
@@ -37,6 +41,15 @@ struct Report: ParsableCommand {
     @Flag(help: "Keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in report.json.")
     var includeMarkup = false
 
+    func validate() throws {
+        if crawl != nil, !SharedCrawls.isDatabaseURL(store) {
+            throw ValidationError("--crawl names a crawl of a PostgreSQL database: STORE must be a postgres:// URL")
+        }
+        if crawl == nil, SharedCrawls.isDatabaseURL(store) {
+            throw ValidationError("name the crawl with --crawl ID (`spotcheck crawls --store URL` lists them)")
+        }
+    }
+
     func run() throws {
         let configuration: RuleConfiguration
         do {
@@ -46,9 +59,16 @@ struct Report: ParsableCommand {
             throw ExitStatus.badConfiguration
         }
         do {
-            let written = try StoredCrawl.writeReports(
-                of: store, into: output, siteRules: configuration, reportFiles: reportFormats.files,
-                includesMarkup: includeMarkup)
+            let written =
+                if let crawl {
+                    try SharedCrawls.writeReports(
+                        store: store, crawl: crawl, into: output, siteRules: configuration,
+                        reportFiles: reportFormats.files, includesMarkup: includeMarkup)
+                } else {
+                    try StoredCrawl.writeReports(
+                        of: store, into: output, siteRules: configuration, reportFiles: reportFormats.files,
+                        includesMarkup: includeMarkup)
+                }
             for file in written { print("wrote \(file)") }
         } catch {
             Console.log.error("\(error)")

@@ -15,7 +15,7 @@ struct SpotCheck: AsyncParsableCommand {
         version: CrawlSettings.toolVersion,
         subcommands: [
             Crawl.self, Report.self, Diff.self, Extract.self, Validate.self, Robots.self, AASA.self, Index.self,
-            Rules.self, Serve.self,
+            Rules.self, Serve.self, Worker.self, Crawls.self,
         ]
     )
 

@@ -1,0 +1,361 @@
+public import CrawlStore
+import Foundation
+import PostgresNIO
+
+extension PostgresCrawlStore {
+    // MARK: - Runs
+
+    /// Registers a new crawl (its id is told to `onRegistered`) and works on it.
+    public func beginRun(seed: String, settingsJSON: String, at time: Double) throws(CrawlStoreError) -> CrawlRun {
+        let id: Int64
+        do {
+            id = try session.transaction("beginRun") { statements in
+                try statements.rows(
+                    """
+                    INSERT INTO crawl (seed, settings_json, started_at) VALUES (\(seed), \(settingsJSON), \(time))
+                    RETURNING id
+                    """
+                )[0].decode(Int64.self)
+            }
+        } catch {
+            throw error.crawlStoreError
+        }
+        setCrawl(id)
+        return CrawlRun(seed: seed, settingsJSON: settingsJSON, generation: 1, startedAt: time)
+    }
+
+    /// Joins the open crawl (`open(crawl:)`): hosts whose lease expired are freed and their
+    /// in-flight entries queued again; other workers' in-flight entries are left alone. Throws
+    /// when the crawl has finished.
+    public func resumeRun() throws(CrawlStoreError) -> CrawlRun {
+        let now = clock()
+        return try withCrawl("resumeRun") { statements, id in
+            guard
+                let (_, run) = try statements.rows(
+                    "SELECT id, seed, settings_json, started_at, finished_at FROM crawl WHERE id = \(id)"
+                ).first.map(Self.crawlRun), run.finishedAt == nil
+            else { throw StoreFailure("crawl \(id) has finished; there is nothing to resume") }
+            try Self.recoverExpiredLeases(statements, crawl: id, now: now)
+            return run
+        }
+    }
+
+    /// Marks the crawl finished, once: when another worker already did, nothing changes.
+    public func finishRun(at time: Double) throws(CrawlStoreError) {
+        try withCrawl("finishRun") { statements, id in
+            if try statements.execute("UPDATE crawl SET finished_at = \(time) WHERE id = \(id) AND finished_at IS NULL")
+                > 0
+            {
+                try Self.notify(statements, crawl: id)
+            }
+        }
+    }
+
+    public func currentRun() throws(CrawlStoreError) -> CrawlRun? {
+        try withCrawl("currentRun") { statements, id in
+            try statements.rows("SELECT id, seed, settings_json, started_at, finished_at FROM crawl WHERE id = \(id)")
+                .first.map(Self.crawlRun)?.1
+        }
+    }
+
+    // MARK: - The frontier
+
+    public func admittedCount() throws(CrawlStoreError) -> Int {
+        try withCrawl("admittedCount") { statements, id in
+            try statements.rows(
+                "SELECT COUNT(*) FROM frontier WHERE crawl_id = \(id) AND discovery <> \(Discovery.redirect.rawValue)"
+            )[0].decode(Int.self)
+        }
+    }
+
+    public func enqueue(_ entries: [FrontierEntry]) throws(CrawlStoreError) -> [FrontierEntry] {
+        guard !entries.isEmpty else { return [] }
+        return try withCrawl("enqueue") { statements, id in
+            let added = try Self.insert(entries, state: .queued, statements, crawl: id)
+            if !added.isEmpty { try Self.notify(statements, crawl: id) }
+            return added
+        }
+    }
+
+    public func contains(key: String) throws(CrawlStoreError) -> Bool {
+        try withCrawl("contains") { statements, id in
+            try statements.rows("SELECT EXISTS (SELECT 1 FROM frontier WHERE crawl_id = \(id) AND key = \(key))")[0]
+                .decode(Bool.self)
+        }
+    }
+
+    public func knownKeys(_ keys: [String]) throws(CrawlStoreError) -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        return try withCrawl("knownKeys") { statements, id in
+            Set(
+                try statements.rows("SELECT key FROM frontier WHERE crawl_id = \(id) AND key = ANY(\(keys))")
+                    .map { try $0.decode(String.self) })
+        }
+    }
+
+    /// Takes `host`'s lease (unless another worker holds it, this worker holds `maximumLeases`
+    /// already, or the host's next request may not start yet), then marks up to `limit` of its
+    /// due queued entries in flight, oldest first. A lease taken over from a worker that is gone
+    /// queues that worker's in-flight entries of the host again first.
+    public func claim(host: String, limit: Int, now: Double) throws(CrawlStoreError) -> [FrontierEntry] {
+        guard limit > 0 else { return [] }
+        return try withCrawl("claim") { statements, id in
+            guard try lease(host, statements, crawl: id, now: now) else { return [] }
+            return try statements.rows(
+                """
+                UPDATE frontier SET state = 1 WHERE id IN (
+                    SELECT id FROM frontier
+                    WHERE crawl_id = \(id) AND host = \(host) AND state = 0 AND not_before <= \(now)
+                    ORDER BY id LIMIT \(limit) FOR UPDATE
+                )
+                RETURNING \(unescaped: Self.frontierColumns)
+                """
+            ).map(Self.frontierEntry).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+        }
+    }
+
+    /// Whether this worker holds `host`'s lease now, taking it when it may. Inside `claim`'s
+    /// transaction: the host's row is locked, or skipped when another worker has it locked.
+    private func lease(_ host: String, _ statements: PostgresSession.Statements, crawl id: Int64, now: Double) throws
+        -> Bool
+    {
+        try statements.execute(
+            "INSERT INTO crawl_host (crawl_id, host) VALUES (\(id), \(host)) ON CONFLICT DO NOTHING")
+        guard
+            let row = try statements.rows(
+                """
+                SELECT lease_owner, lease_until, next_allowed FROM crawl_host
+                WHERE crawl_id = \(id) AND host = \(host) FOR UPDATE SKIP LOCKED
+                """
+            ).first
+        else { return false }
+        let (owner, until, nextAllowed) = try row.decode((String?, Double, Double).self)
+        if owner == worker { return true }
+        if owner != nil, until >= now { return false }
+        if nextAllowed > now { return false }
+        let held = try statements.rows(
+            """
+            SELECT COUNT(*) FROM crawl_host
+            WHERE crawl_id = \(id) AND lease_owner = \(worker) AND lease_until >= \(now)
+            """
+        )[0].decode(Int.self)
+        guard held < maximumLeases else { return false }
+        if owner != nil {
+            // The previous holder is gone: what it had in flight is fetched again.
+            try statements.execute(
+                "UPDATE frontier SET state = 0 WHERE crawl_id = \(id) AND host = \(host) AND state = 1")
+        }
+        try statements.execute(
+            """
+            UPDATE crawl_host SET lease_owner = \(worker), lease_until = \(now + leaseSeconds)
+            WHERE crawl_id = \(id) AND host = \(host)
+            """)
+        return true
+    }
+
+    /// Hosts with queued entries that this worker may lease (free, expired, or its own), each with
+    /// the earliest time one of its entries may start (a free host's next allowed time included).
+    public func hostsWithWork() throws(CrawlStoreError) -> [(host: String, earliest: Double)] {
+        let now = clock()
+        return try withCrawl("hostsWithWork") { statements, id in
+            try statements.rows(
+                """
+                SELECT f.host, GREATEST(MIN(f.not_before),
+                    CASE WHEN MAX(h.lease_owner) = \(worker) THEN 0 ELSE COALESCE(MAX(h.next_allowed), 0) END)
+                FROM frontier f LEFT JOIN crawl_host h ON h.crawl_id = f.crawl_id AND h.host = f.host
+                WHERE f.crawl_id = \(id) AND f.state = 0
+                    AND (h.lease_owner IS NULL OR h.lease_owner = \(worker) OR h.lease_until < \(now))
+                GROUP BY f.host ORDER BY f.host
+                """
+            ).map { row in
+                let (host, earliest) = try row.decode((String, Double).self)
+                return (host: host, earliest: earliest)
+            }
+        }
+    }
+
+    public func counts() throws(CrawlStoreError) -> FrontierCounts {
+        try withCrawl("counts") { statements, id in
+            var counts = FrontierCounts()
+            for row in try statements.rows(
+                "SELECT state, COUNT(*) FROM frontier WHERE crawl_id = \(id) GROUP BY state")
+            {
+                let (state, count) = try row.decode((Int, Int).self)
+                switch FrontierState(rawValue: state) {
+                case .queued: counts.queued = count
+                case .inFlight: counts.inFlight = count
+                case .done: counts.done = count
+                case .skipped: counts.skipped = count
+                case nil: break
+                }
+            }
+            return counts
+        }
+    }
+
+    public func skippedURLCount() throws(CrawlStoreError) -> Int {
+        try withCrawl("skippedURLCount") { statements, id in
+            try statements.rows("SELECT COUNT(*) FROM skipped WHERE crawl_id = \(id)")[0].decode(Int.self)
+        }
+    }
+
+    /// A retry: back to queued with one more attempt, not before `notBefore`. An entry that is no
+    /// longer queued or in flight (another worker finished it after this one's lease expired) is
+    /// left as it is.
+    public func requeue(id entry: Int64, notBefore: Double) throws(CrawlStoreError) {
+        try withCrawl("requeue") { statements, id in
+            let changed = try statements.execute(
+                """
+                UPDATE frontier SET state = 0, attempts = attempts + 1, not_before = \(notBefore)
+                WHERE crawl_id = \(id) AND id = \(entry) AND state IN (0, 1)
+                """)
+            if changed > 0 { try Self.notify(statements, crawl: id) }
+        }
+    }
+
+    /// Marks an entry skipped and records why (see `requeue` for an entry no longer in play).
+    public func skip(id entry: Int64, _ skipped: SkippedURL) throws(CrawlStoreError) {
+        try withCrawl("skip") { statements, id in
+            guard
+                try statements.execute(
+                    "UPDATE frontier SET state = 3 WHERE crawl_id = \(id) AND id = \(entry) AND state IN (0, 1)") > 0
+            else { return }
+            try statements.execute(
+                """
+                INSERT INTO skipped (crawl_id, url, key, reason, detail, found_on)
+                SELECT \(id), \(skipped.url), COALESCE(\(skipped.key), key), \(skipped.reason), \(skipped.detail),
+                    COALESCE(\(skipped.foundOn), found_on)
+                FROM frontier WHERE id = \(entry)
+                ON CONFLICT (crawl_id, url, reason) DO NOTHING
+                """)
+        }
+    }
+
+    public func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] {
+        try withCrawl("skippedURLs") { statements, id in
+            try statements.rows(
+                "SELECT url, key, reason, detail, found_on FROM skipped WHERE crawl_id = \(id) ORDER BY id"
+            ).map { row in
+                let (url, key, reason, detail, foundOn) = try row.decode(
+                    (String, String?, String, String, String?).self)
+                return SkippedURL(url: url, key: key, reason: reason, detail: detail, foundOn: foundOn)
+            }
+        }
+    }
+
+    // MARK: - The cluster
+
+    /// Gives `host` back (when this worker holds it): no request to it may start before
+    /// `notBefore` (the holder's delay, Crawl-delay and back-off), whoever leases it next.
+    public func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError) {
+        try withCrawl("releaseHost") { statements, id in
+            let released = try statements.execute(
+                """
+                UPDATE crawl_host SET lease_owner = NULL, lease_until = 0,
+                    next_allowed = GREATEST(next_allowed, \(notBefore))
+                WHERE crawl_id = \(id) AND host = \(host) AND lease_owner = \(worker)
+                """)
+            if released > 0 { try Self.notify(statements, crawl: id) }
+        }
+    }
+
+    /// Whether the starting process is reading sitemaps (the crawl cannot end while it is).
+    public func harvest(pending: Bool) throws(CrawlStoreError) {
+        try withCrawl("harvest") { statements, id in
+            try statements.execute("UPDATE crawl SET harvest_pending = \(pending) WHERE id = \(id)")
+            if !pending { try Self.notify(statements, crawl: id) }
+        }
+    }
+
+    /// Called when this worker has nothing to do: true when the crawl is over (finished by
+    /// another worker, or now: nothing queued, nothing in flight, no harvest pending, so it is
+    /// marked finished here, once); otherwise waits up to `timeout` seconds for a notification
+    /// of new work and returns false. Expired leases are recovered first.
+    public func awaitWork(timeout: Double) throws(CrawlStoreError) -> Bool {
+        let id = try openCrawl()
+        wakeups.forgetEarlier()
+        let now = clock()
+        let over = try withCrawl("awaitWork") { statements, id in
+            try Self.recoverExpiredLeases(statements, crawl: id, now: now)
+            let (finished, harvesting, queued, inFlight) = try statements.rows(
+                """
+                SELECT finished_at IS NOT NULL, harvest_pending,
+                    EXISTS (SELECT 1 FROM frontier WHERE crawl_id = \(id) AND state = 0),
+                    EXISTS (SELECT 1 FROM frontier WHERE crawl_id = \(id) AND state = 1)
+                FROM crawl WHERE id = \(id)
+                """
+            )[0].decode((Bool, Bool, Bool, Bool).self)
+            if finished { return true }
+            guard !harvesting, !queued, !inFlight else { return false }
+            try statements.execute("UPDATE crawl SET finished_at = \(now) WHERE id = \(id) AND finished_at IS NULL")
+            try Self.notify(statements, crawl: id)
+            return true
+        }
+        if !over { wakeups.wait(crawl: id, seconds: timeout) }
+        return over
+    }
+
+    // MARK: - Rows
+
+    static let frontierColumns = "id, url, key, host, depth, discovery, found_on, attempts, not_before"
+
+    static func frontierEntry(_ row: PostgresRow) throws -> FrontierEntry {
+        let (id, url, key, host, depth, discovery, foundOn, attempts, notBefore) = try row.decode(
+            (Int64, String, String, String, Int, String, String?, Int, Double).self)
+        guard let kind = Discovery(rawValue: discovery) else {
+            throw StoreFailure("unknown discovery '\(discovery)' in the frontier")
+        }
+        var entry = FrontierEntry(
+            url: url, key: key, host: host, depth: depth, discovery: kind, foundOn: foundOn, attempts: attempts,
+            notBefore: notBefore)
+        entry.id = id
+        return entry
+    }
+
+    /// Inserts frontier entries in one statement, ignoring keys the crawl has seen (within the
+    /// batch too); returns the new ones with their ids, in the given order.
+    static func insert(
+        _ entries: [FrontierEntry], state: FrontierState, _ statements: PostgresSession.Statements, crawl id: Int64
+    ) throws -> [FrontierEntry] {
+        guard !entries.isEmpty else { return [] }
+        let rows = try statements.rows(
+            """
+            INSERT INTO frontier (crawl_id, url, key, host, depth, discovery, found_on, attempts, not_before, state)
+            SELECT \(id), t.url, t.key, t.host, t.depth, t.discovery, NULLIF(t.found_on, ''), t.attempts,
+                t.not_before, \(state.rawValue)
+            FROM unnest(\(entries.map(\.url)), \(entries.map(\.key)), \(entries.map(\.host)),
+                \(entries.map(\.depth)), \(entries.map(\.discovery.rawValue)), \(entries.map { $0.foundOn ?? "" }),
+                \(entries.map(\.attempts)), \(entries.map(\.notBefore)))
+                WITH ORDINALITY AS t(url, key, host, depth, discovery, found_on, attempts, not_before, position)
+            ORDER BY t.position
+            ON CONFLICT (crawl_id, key) DO NOTHING
+            RETURNING id, key
+            """)
+        var ids: [String: Int64] = [:]
+        for row in rows {
+            let (entryID, key) = try row.decode((Int64, String).self)
+            ids[key] = entryID
+        }
+        var added: [FrontierEntry] = []
+        for var entry in entries {
+            guard let entryID = ids.removeValue(forKey: entry.key) else { continue }
+            entry.id = entryID
+            added.append(entry)
+        }
+        return added
+    }
+
+    static func insert(_ skipped: [SkippedURL], _ statements: PostgresSession.Statements, crawl id: Int64) throws {
+        guard !skipped.isEmpty else { return }
+        try statements.execute(
+            """
+            INSERT INTO skipped (crawl_id, url, key, reason, detail, found_on)
+            SELECT \(id), t.url, NULLIF(t.key, ''), t.reason, t.detail, NULLIF(t.found_on, '')
+            FROM unnest(\(skipped.map(\.url)), \(skipped.map { $0.key ?? "" }), \(skipped.map(\.reason)),
+                \(skipped.map(\.detail)), \(skipped.map { $0.foundOn ?? "" }))
+                WITH ORDINALITY AS t(url, key, reason, detail, found_on, position)
+            ORDER BY t.position
+            ON CONFLICT (crawl_id, url, reason) DO NOTHING
+            """)
+    }
+}

@@ -1,0 +1,144 @@
+/// The PostgreSQL schema, as numbered migrations applied in order and recorded in
+/// `spotcheck_schema`. Every migration runs in one transaction under an advisory lock, so workers
+/// starting at the same moment never apply one twice. Times are seconds since 1970 (`double
+/// precision`); JSON is text written by the caller, as in the SQLite store.
+enum PostgresSchema {
+    /// The advisory lock key migrations take (any constant; "SPOT" in ASCII).
+    static let migrationLock: Int64 = 0x5350_4F54
+
+    /// The migrations, oldest first; version `n` is `migrations[n - 1]`.
+    static let migrations: [String] = [v1]
+
+    private static let v1 = """
+        -- One row per crawl: its settings, when it started and finished, and whether the starting
+        -- process is still reading sitemaps (their entries may still come, so the crawl is not over).
+        CREATE TABLE crawl (
+            id bigserial PRIMARY KEY,
+            seed text NOT NULL,
+            settings_json text NOT NULL,
+            started_at double precision NOT NULL,
+            finished_at double precision,
+            harvest_pending boolean NOT NULL DEFAULT false
+        );
+
+        -- Every crawl's frontier and seen set: the unique key is the seen set.
+        CREATE TABLE frontier (
+            id bigserial PRIMARY KEY,
+            crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,
+            url text NOT NULL,
+            key text NOT NULL,
+            host text NOT NULL,
+            depth integer NOT NULL CHECK (depth >= 0),
+            discovery text NOT NULL CHECK (discovery IN ('seed', 'link', 'sitemap', 'redirect')),
+            found_on text,
+            attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+            not_before double precision NOT NULL DEFAULT 0,
+            state smallint NOT NULL DEFAULT 0 CHECK (state BETWEEN 0 AND 3),
+            UNIQUE (crawl_id, key)
+        );
+        -- Queued entries of a host in id order (claim), and the hosts with work.
+        CREATE INDEX frontier_queued ON frontier (crawl_id, host, id) WHERE state = 0;
+        -- In-flight entries of a host (a lease taken over from a worker that is gone).
+        CREATE INDEX frontier_in_flight ON frontier (crawl_id, host) WHERE state = 1;
+        CREATE INDEX frontier_state ON frontier (crawl_id, state);
+
+        -- Hosts as the cluster schedules them: who holds the lease, until when, and the earliest
+        -- time the next request may start (its delay, Crawl-delay and back-off, persisted on release).
+        CREATE TABLE crawl_host (
+            crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,
+            host text NOT NULL,
+            lease_owner text,
+            lease_until double precision NOT NULL DEFAULT 0,
+            next_allowed double precision NOT NULL DEFAULT 0,
+            PRIMARY KEY (crawl_id, host)
+        );
+        CREATE INDEX crawl_host_owner ON crawl_host (crawl_id, lease_owner) WHERE lease_owner IS NOT NULL;
+
+        -- URLs not fetched, with the reason; de-duplicated by (url, reason) within a crawl.
+        CREATE TABLE skipped (
+            id bigserial PRIMARY KEY,
+            crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,
+            url text NOT NULL,
+            key text,
+            reason text NOT NULL,
+            detail text NOT NULL,
+            found_on text,
+            UNIQUE (crawl_id, url, reason)
+        );
+
+        -- One page per key and crawl, with the same columns as the SQLite store's page table.
+        CREATE TABLE page (
+            crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,
+            key text NOT NULL,
+            frontier_id bigint NOT NULL,
+            requested_url text NOT NULL,
+            final_url text NOT NULL,
+            final_key text,
+            depth integer NOT NULL,
+            status integer,
+            content_type text,
+            headers_json text NOT NULL,
+            redirects_json text NOT NULL,
+            timings_json text NOT NULL,
+            body_bytes bigint NOT NULL,
+            body_sha256 text,
+            etag text,
+            last_modified text,
+            not_modified boolean NOT NULL,
+            error_kind text,
+            error_message text,
+            markup_json text,
+            attribute_set_json text,
+            findings_json text,
+            applebot_allowed boolean,
+            fetched_at double precision NOT NULL,
+            unique_identifier text,
+            canonical text,
+            app_argument text,
+            title text,
+            description text,
+            thumbnail_url text,
+            is_candidate boolean,
+            failing_conditions text,
+            error_count integer NOT NULL DEFAULT 0,
+            warning_count integer NOT NULL DEFAULT 0,
+            info_count integer NOT NULL DEFAULT 0,
+            payload_version integer NOT NULL,
+            markup_dump_json text,
+            PRIMARY KEY (crawl_id, key)
+        );
+        CREATE INDEX page_order ON page (crawl_id, frontier_id);
+
+        -- robots.txt, fetched once per origin for the whole cluster (the caller judges freshness
+        -- by fetched_at, the 24-hour rule), shared by every crawl of the database.
+        CREATE TABLE robots (
+            origin text PRIMARY KEY,
+            status integer,
+            body bytea NOT NULL,
+            fetched_at double precision NOT NULL,
+            final_url text,
+            error text
+        );
+
+        CREATE TABLE sitemap_entry (
+            id bigserial PRIMARY KEY,
+            crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,
+            sitemap_url text NOT NULL,
+            location text NOT NULL,
+            key text NOT NULL,
+            line integer NOT NULL,
+            UNIQUE (crawl_id, sitemap_url, location)
+        );
+        CREATE INDEX sitemap_entry_key ON sitemap_entry (crawl_id, key);
+
+        CREATE TABLE site_file (
+            crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,
+            url text NOT NULL,
+            kind text NOT NULL,
+            summary_json text NOT NULL,
+            findings_json text NOT NULL,
+            fetched_at double precision NOT NULL,
+            PRIMARY KEY (crawl_id, url)
+        );
+        """
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One connection to PostgreSQL, used synchronously: each transaction blocks the calling thread
+/// (the crawl's store queue, never an event loop or Swift's cooperative pool) until the server has
+/// answered, exactly like the SQLite store's calls.
+///
+/// Every transaction is all or nothing. When the connection is lost (the server restarted, a
+/// network blip), the transaction is rolled back by the server, and the session reconnects with
+/// back-off (0.1 s doubling to 5 s, for up to `reconnectSeconds`) and runs it again from the
+/// start; serialization failures and deadlocks are retried the same way. Only a connection that
+/// cannot be made at all at first (the server unreachable, the login refused) fails at once.
+final class PostgresSession: @unchecked Sendable {
+    // @unchecked: `connection` and `hasConnected` are read and written only with `lock` held,
+    // and the connection is used only inside `transaction`, which holds the lock throughout; the
+    // other stored properties are immutable.
+    let location: PostgresLocation
+    private let lock = NSLock()
+    private var connection: PostgresConnection?
+    private var hasConnected = false
+    private var connectionCount = 0
+    private let logger: Logger
+    /// How long a lost connection is tried again before the transaction fails.
+    let reconnectSeconds: Double
+
+    init(location: PostgresLocation, reconnectSeconds: Double = 120) {
+        self.location = location
+        self.reconnectSeconds = reconnectSeconds
+        var logger = Logger(label: "spotcheck.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+    }
+
+    deinit {
+        if let connection { try? connection.close().wait() }
+    }
+
+    /// What a transaction's body runs its statements with.
+    struct Statements {
+        fileprivate let connection: PostgresConnection
+        fileprivate let logger: Logger
+
+        /// Runs one statement; returns its rows.
+        @discardableResult
+        func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+            Array(try connection.query(query, logger: logger).wait().rows)
+        }
+
+        /// Runs one statement; returns how many rows it inserted, updated or deleted.
+        @discardableResult
+        func execute(_ query: PostgresQuery) throws -> Int {
+            try connection.query(query, logger: logger).wait().metadata.rows ?? 0
+        }
+    }
+
+    @discardableResult
+    /// Runs `body` in one transaction (`BEGIN` … `COMMIT`); on any error it is rolled back. See the
+    /// type's comment for reconnection and retries.
+    func transaction<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        var backoff = 0.1
+        let deadline = Date().addingTimeInterval(reconnectSeconds)
+        var conflicts = 0
+        while true {
+            do {
+                let statements = Statements(connection: try connected(), logger: logger)
+                try statements.execute("BEGIN")
+                do {
+                    let value = try body(statements)
+                    try statements.execute("COMMIT")
+                    return value
+                } catch {
+                    if let connection, !connection.isClosed { _ = try? statements.execute("ROLLBACK") }
+                    throw error
+                }
+            } catch {
+                if Self.isConflict(error), conflicts < 20 {
+                    conflicts += 1
+                    Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.02))
+                    continue
+                }
+                guard hasConnected, Self.isConnectionLoss(error), Date() < deadline else {
+                    throw PostgresStoreError(wrapping: error, location: location, operation: operation)
+                }
+                dropConnection()
+                Thread.sleep(forTimeInterval: backoff)
+                backoff = min(5, backoff * 2)
+            }
+        }
+    }
+
+    /// Closes the connection (the next transaction opens a new one).
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        dropConnection()
+    }
+
+    /// The open connection, made first if there is none. Called with the lock held.
+    private func connected() throws -> PostgresConnection {
+        if let connection, !connection.isClosed { return connection }
+        dropConnection()
+        let made = try Self.connect(to: location, id: connectionCount, logger: logger)
+        connectionCount += 1
+        connection = made
+        hasConnected = true
+        return made
+    }
+
+    /// Called with the lock held.
+    private func dropConnection() {
+        if let connection { _ = try? connection.close().wait() }
+        connection = nil
+    }
+
+    /// A new connection to `location` (blocking).
+    static func connect(to location: PostgresLocation, id: Int, logger: Logger) throws -> PostgresConnection {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: try tls(for: location))
+        configuration.options.connectTimeout = .seconds(10)
+        return try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: id, logger: logger
+        ).wait()
+    }
+
+    /// libpq's `sslmode` as postgres-nio's TLS setting.
+    private static func tls(for location: PostgresLocation) throws -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch location.tls {
+        case .disable:
+            return .disable
+        case .allow, .prefer:
+            configuration.certificateVerification = .none
+            return .prefer(try NIOSSLContext(configuration: configuration))
+        case .require:
+            configuration.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: configuration))
+        case .verifyCA, .verifyFull:
+            configuration.certificateVerification =
+                location.tls == .verifyCA ? .noHostnameVerification : .fullVerification
+            if let root = location.rootCertificate { configuration.trustRoots = .file(root) }
+            return .require(try NIOSSLContext(configuration: configuration))
+        }
+    }
+
+    /// The connection went away: the server closed it, shut down or restarted, or cannot take
+    /// connections for now (starting up, shutting down).
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .serverClosedConnection, .uncleanShutdown, .connectionError, .clientClosedConnection:
+                return true
+            default:
+                // 57P01–57P03: the administrator ended the session, a crash, "cannot connect now".
+                return error.serverInfo?[.sqlState].map { $0.hasPrefix("57P") } ?? false
+            }
+        }
+        return error is ChannelError || error is IOError
+    }
+
+    /// A serialization failure or a deadlock: the transaction may simply run again.
+    static func isConflict(_ error: any Error) -> Bool {
+        guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+}
