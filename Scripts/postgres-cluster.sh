@@ -22,10 +22,18 @@ as_owner() {
     fi
 }
 
+# pg_ctl ARGS…, as the cluster's owner, with no file descriptor inherited but the standard three:
+# a caller that waits for this script through a descriptor of its own (Foundation's Process does)
+# would otherwise wait for the server it starts too.
+pg_ctl_detached() {
+    local command=("$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" "$@")
+    if [ "$(id -u)" -eq 0 ]; then command=(runuser -u postgres -- "${command[@]}"); fi
+    python3 -c 'import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:], close_fds=True))' "${command[@]}"
+}
+
 case "$command" in
 start)
     if [ ! -x "$bin/initdb" ]; then
-        # The package's own cluster is not needed; keep apt from starting one where it can.
         "$(dirname "$0")/install-deps.sh" postgresql-15 >&2
     fi
     mkdir -p "$dir"
@@ -46,7 +54,7 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 CONF
-    as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait start >/dev/null ||
+    pg_ctl_detached --wait start >/dev/null ||
         { cat "$dir/server.log" >&2; exit 1; }
     as_owner "$bin/createdb" --host="$dir" --port="$port" --username=spotcheck spotcheck
     echo "postgres://spotcheck:$password@127.0.0.1:$port/spotcheck"
@@ -58,7 +66,7 @@ stop)
     rm -rf "$dir"
     ;;
 restart)
-    as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --mode=fast --wait restart >/dev/null
+    pg_ctl_detached --mode=fast --wait restart >/dev/null
     ;;
 *)
     echo "usage: postgres-cluster.sh start|stop|restart DIR" >&2

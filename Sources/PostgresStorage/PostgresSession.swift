@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// One connection to PostgreSQL, used synchronously: each transaction blocks the calling thread
 /// (the crawl's store queue, never an event loop or Swift's cooperative pool) until the server has
@@ -44,14 +45,40 @@ final class PostgresSession: @unchecked Sendable {
         /// Runs one statement; returns its rows.
         @discardableResult
         func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-            Array(try connection.query(query, logger: logger).wait().rows)
+            Array(try answer(to: query).rows)
         }
 
         /// Runs one statement; returns how many rows it inserted, updated or deleted.
         @discardableResult
         func execute(_ query: PostgresQuery) throws -> Int {
-            try connection.query(query, logger: logger).wait().metadata.rows ?? 0
+            try answer(to: query).metadata.rows ?? 0
         }
+
+        /// The server's answer, waited for at most `statementSeconds`: a connection that stopped
+        /// answering (seen after a server restart: the query's future never completed) is closed
+        /// and the transaction runs again on a new one.
+        private func answer(to query: PostgresQuery) throws -> PostgresQueryResult {
+            let answered = DispatchSemaphore(value: 0)
+            let outcome = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
+            connection.query(query, logger: logger).whenComplete { result in
+                outcome.withLock { $0 = result }
+                answered.signal()
+            }
+            guard answered.wait(timeout: .now() + PostgresSession.statementSeconds) == .success else {
+                connection.close().whenComplete { _ in }
+                throw NoAnswer()
+            }
+            return try outcome.withLock { $0 ?? .failure(NoAnswer()) }.get()
+        }
+    }
+
+    /// How long one statement may take before its connection is given up (none of the store's
+    /// statements comes near it).
+    static let statementSeconds = 30.0
+
+    /// The server did not answer a statement in `statementSeconds`.
+    struct NoAnswer: Error, CustomStringConvertible {
+        var description: String { "the server did not answer within \(Int(PostgresSession.statementSeconds)) s" }
     }
 
     @discardableResult
@@ -158,7 +185,7 @@ final class PostgresSession: @unchecked Sendable {
                 return error.serverInfo?[.sqlState].map { $0.hasPrefix("57P") } ?? false
             }
         }
-        return error is ChannelError || error is IOError
+        return error is ChannelError || error is IOError || error is NoAnswer
     }
 
     /// A serialization failure or a deadlock: the transaction may simply run again.

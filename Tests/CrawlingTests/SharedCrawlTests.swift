@@ -1,0 +1,238 @@
+import Foundation
+import LenientJSON
+import SpotCheckTestSupport
+import Testing
+import TortureServer
+
+/// The PostgreSQL server the shared-crawl tests use: `make test` (Scripts/with-postgres.sh)
+/// starts a throwaway cluster and sets both variables; `.ci/run` always does, so CI never skips.
+enum TestDatabase {
+    static let url = ProcessInfo.processInfo.environment["SPOTCHECK_TEST_POSTGRES"]
+    /// The cluster's folder (Scripts/postgres-cluster.sh), for the restart test.
+    static let folder = ProcessInfo.processInfo.environment["SPOTCHECK_TEST_POSTGRES_DIR"]
+    static let isAvailable = url != nil
+    static let skipped: Comment =
+        "SPOTCHECK_TEST_POSTGRES is unset: `make test` starts a throwaway PostgreSQL and sets it (.ci/run always does)"
+}
+
+/// Crawls shared by several processes through PostgreSQL (issue 12), end to end: the `crawl`
+/// that registers the crawl and `worker` processes that join it, against a site spread over
+/// several loopback hosts whose server logs every request.
+@Suite("Shared crawls on PostgreSQL", .serialized, .enabled(if: TestDatabase.isAvailable, TestDatabase.skipped))
+struct SharedCrawlTests {
+    /// A crawl started in the background, once it said its id.
+    struct StartedCrawl {
+        var process: Process
+        var outputPath: String
+        var folder: String
+        var id: String
+    }
+
+    /// The politeness options of a cluster test: one request per host at a time, `delay` between
+    /// two starts, applied to the loopback hosts too.
+    static func arguments(for site: ClusterSite, delay: Double) -> [String] {
+        [site.seed, "--no-sitemaps", "--per-host", "1", "--concurrency", "2", "--delay", "\(delay)",
+            "--throttle-loopback", "--max-pages", "100000", "--depth", "1000"] + site.hosts.flatMap { ["--allow-host", $0] }
+    }
+
+    /// Starts `spotcheck crawl … --store` and waits for the line that names the crawl's id.
+    static func startCrawl(_ arguments: [String], extra: [String] = []) async throws -> StartedCrawl {
+        let folder = try temporaryFolder("shared-crawl")
+        let started = try startProcess(
+            try spotcheckExecutable(),
+            ["crawl"] + arguments + ["--store", try #require(TestDatabase.url), "--output", folder, "--quiet"] + extra)
+        for _ in 0..<1500 {
+            let output = (try? String(contentsOfFile: started.outputPath, encoding: .utf8)) ?? ""
+            if let range = output.range(of: #"crawl (\d+) registered"#, options: .regularExpression) {
+                let id = output[range].split(separator: " ")[1]
+                return StartedCrawl(process: started.process, outputPath: started.outputPath, folder: folder, id: String(id))
+            }
+            if !started.process.isRunning { throw TestFailure("the crawl ended without registering: \(output)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("the crawl said no id within 30 s")
+    }
+
+    static func startWorker(_ crawl: StartedCrawl, extra: [String] = []) throws -> (process: Process, outputPath: String) {
+        try startProcess(
+            try spotcheckExecutable(),
+            ["worker", "--store", try #require(TestDatabase.url), "--crawl", crawl.id] + extra)
+    }
+
+    static func output(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    /// The report's pages by URL, with their status.
+    static func reportPages(_ folder: String) throws -> [String: Int] {
+        let text = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
+        let report = try #require(JSONParser.parse(text, lenient: false).value)
+        var pages: [String: Int] = [:]
+        for page in report["pages"]?.arrayValue ?? [] {
+            pages[page["url"]?.stringValue ?? "?"] = page["status"]?.intValue ?? 0
+        }
+        return pages
+    }
+
+    @Test func threeWorkersAndTheCrawlKeepEveryHostPoliteAcrossTheCluster() async throws {
+        let site = try await ClusterSite.start(hostCount: 6, pagesPerHost: 15, answerDelay: .milliseconds(30))
+        let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1))
+        let workers = try (0..<3).map { _ in try Self.startWorker(crawl) }
+        let crawlStatus = await waitForExit(crawl.process)
+        var fetchedByWorkers: [Int] = []
+        for worker in workers {
+            let status = await waitForExit(worker.process)
+            let output = Self.output(worker.outputPath)
+            #expect(status == 0, "\(output)")
+            if let range = output.range(of: #"fetched (\d+) pages"#, options: .regularExpression) {
+                fetchedByWorkers.append(Int(output[range].split(separator: " ")[1]) ?? 0)
+            }
+        }
+        await site.stop()
+        #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
+        let pages = try Self.reportPages(crawl.folder)
+        #expect(pages.count == site.pageCount)
+        #expect(pages.values.allSatisfy { $0 == 200 })
+        // The server's log: one request per host at a time, 0.1 s between two starts (less 25 ms
+        // for how much longer one request than another takes to reach the server, 5 processes on 2 cores).
+        #expect(site.largestInFlightPerHost() == 1)
+        #expect(site.shortestGapBetweenStarts() >= 0.075)
+        // Every page was fetched once, and the work was shared.
+        #expect(site.requests.count == site.pageCount)
+        #expect(fetchedByWorkers.count == 3)
+        #expect(fetchedByWorkers.filter { $0 > 0 }.count >= 2, "\(fetchedByWorkers)")
+    }
+
+    @Test func aWorkerKilledMidCrawlLosesNothingAndIsRefetchedAtMostItsInFlightPages() async throws {
+        let site = try await ClusterSite.start(hostCount: 6, pagesPerHost: 25, answerDelay: .milliseconds(40))
+        let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.15), extra: ["--lease", "3"])
+        let doomed = try Self.startWorker(crawl, extra: ["--lease", "3"])
+        let survivor = try Self.startWorker(crawl, extra: ["--lease", "3"])
+        // Killed once the crawl is well under way (and so holding leases, with pages in flight).
+        while site.requests.count < 40, doomed.process.isRunning {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(doomed.process.processIdentifier, SIGKILL)
+        _ = await waitForExit(doomed.process)
+        let survivorStatus = await waitForExit(survivor.process)
+        let crawlStatus = await waitForExit(crawl.process)
+        await site.stop()
+        #expect(survivorStatus == 0, "\(Self.output(survivor.outputPath))")
+        #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
+        let pages = try Self.reportPages(crawl.folder)
+        #expect(pages.count == site.pageCount)
+        #expect(pages.values.allSatisfy { $0 == 200 })
+        // Fetched twice: at most what the killed worker had in flight (--concurrency 2).
+        let refetched = site.requests.count - Set(site.requests.map { "\($0.host)\($0.path)" }).count
+        #expect(refetched <= 2, "\(refetched) pages fetched twice")
+        #expect(site.largestInFlightPerHost() == 1)
+    }
+
+    @Test func aWorkerStartedAfterTheCrawlEndedHasNothingToDo() async throws {
+        let site = try await ClusterSite.start(hostCount: 2, pagesPerHost: 3, answerDelay: .milliseconds(1))
+        let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0))
+        #expect(await waitForExit(crawl.process) == 0, "\(Self.output(crawl.outputPath))")
+        await site.stop()
+        let late = try await runProcess(
+            try spotcheckExecutable(), ["worker", "--store", try #require(TestDatabase.url), "--crawl", crawl.id])
+        #expect(late.status == 0)
+        #expect(late.output.contains("crawl \(crawl.id) finished"), "\(late.output)")
+        #expect(late.output.contains("nothing to do"))
+        // `crawls` lists it as finished with its 6 pages done.
+        let listing = try await runProcess(try spotcheckExecutable(), ["crawls", "--store", try #require(TestDatabase.url)])
+        #expect(listing.status == 0)
+        let line = listing.output.split(separator: "\n").first { $0.hasPrefix("\(crawl.id)\t") }
+        #expect(line?.hasPrefix("\(crawl.id)\tfinished\t6\t") == true, "\(listing.output)")
+        let password = URLComponents(string: TestDatabase.url ?? "")?.password
+        #expect(!listing.output.contains(try #require(password)))
+    }
+
+    @Test(.enabled(if: TestDatabase.folder != nil, "SPOTCHECK_TEST_POSTGRES_DIR is unset: the cluster cannot be restarted"))
+    func theServerRestartingMidCrawlLosesNothing() async throws {
+        let site = try await ClusterSite.start(hostCount: 4, pagesPerHost: 20, answerDelay: .milliseconds(30))
+        let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1))
+        let worker = try Self.startWorker(crawl)
+        while site.requests.count < 20, crawl.process.isRunning {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let restart = try await runProcess(
+            TestSite.projectRoot.appendingPathComponent("Scripts/postgres-cluster.sh").path,
+            ["restart", try #require(TestDatabase.folder)])
+        #expect(restart.status == 0, "\(restart.output)")
+        // The restart came in the middle of the crawl, not after it.
+        #expect(crawl.process.isRunning)
+        let crawlStatus = await waitForExit(crawl.process)
+        let workerStatus = await waitForExit(worker.process)
+        await site.stop()
+        #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
+        #expect(workerStatus == 0, "\(Self.output(worker.outputPath))")
+        let pages = try Self.reportPages(crawl.folder)
+        #expect(pages.count == site.pageCount)
+        #expect(pages.values.allSatisfy { $0 == 200 })
+    }
+
+    @Test func theFixtureSiteGivesTheSameReportAsTheSQLiteStore() async throws {
+        let executable = try spotcheckExecutable()
+        let sqlite = try temporaryFolder("fixture-sqlite")
+        let shared = try temporaryFolder("fixture-postgres")
+        let common = [TestSite.fixtureRoot, "--quiet", "--app-id", "1234567890"]
+        let first = try await runProcess(executable, ["crawl"] + common + ["--output", sqlite])
+        let second = try await runProcess(
+            executable, ["crawl"] + common + ["--output", shared, "--store", try #require(TestDatabase.url)])
+        #expect(first.status == 0, "\(first.output)")
+        #expect(second.status == 0, "\(second.output)")
+        #expect(try Self.comparable(sqlite) == Self.comparable(shared))
+    }
+
+    /// report.json without what differs between any two crawls (times, ports, durations, the
+    /// order in which concurrent pages recorded the links they skip) and without the page rules
+    /// a shared crawl keeps in its settings for its workers.
+    static func comparable(_ folder: String) throws -> String {
+        let text = try String(contentsOfFile: folder + "/report.json", encoding: .utf8)
+        var value = try #require(JSONParser.parse(text, lenient: false).value)
+        func strip(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let object):
+                var kept = JSONObject()
+                for member in object where !Self.volatile.contains(member.key) {
+                    kept.append(member.key, strip(member.value))
+                }
+                return .object(kept)
+            case .array(let items): return .array(items.map(strip))
+            case .string(let text):
+                return .string(text.replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "127.0.0.1:PORT", options: .regularExpression))
+            default: return value
+            }
+        }
+        value = strip(value)
+        var lines = value.serialized(pretty: true, sortKeys: true).split(separator: "\n").map(String.init)
+        lines.sort()
+        return lines.joined(separator: "\n")
+    }
+
+    static let volatile: Set<String> = [
+        "fetchedAt", "startedAt", "finishedAt", "generatedAt", "elapsed", "timings", "seconds", "pageRules", "foundOn",
+        "headers", "durationSeconds", "responseTimes", "pagesPerSecond", "depth",
+    ]
+
+    @Test func aWrongPasswordAndAnUnreachableServerAreClearErrorsWithoutThePassword() async throws {
+        let database = try #require(TestDatabase.url)
+        let url = try #require(URLComponents(string: database))
+        var wrong = url
+        wrong.password = "not-the-password-\(UUID().uuidString.prefix(8))"
+        let refused = try await runProcess(
+            try spotcheckExecutable(), ["crawls", "--store", try #require(wrong.string)])
+        #expect(refused.status == 9)
+        #expect(refused.output.contains("password authentication failed"), "\(refused.output)")
+        #expect(!refused.output.contains(wrong.password ?? "?"))
+        var unreachable = url
+        unreachable.port = 9
+        let down = try await runProcess(
+            try spotcheckExecutable(),
+            ["crawl", TestSite.fixtureRoot, "--store", try #require(unreachable.string), "--output",
+                try temporaryFolder("unreachable") + "/out"])
+        #expect(down.status == 9)
+        #expect(down.output.contains("cannot connect to the PostgreSQL server at 127.0.0.1:9"), "\(down.output)")
+        #expect(!down.output.contains(url.password ?? "?"))
+    }
+}
