@@ -204,6 +204,9 @@ let package = Package(
             name: "CrawlStoreTests", dependencies: ["CrawlStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PostgresStorageTests", dependencies: ["PostgresStorage", "CrawlStore"],
+            swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .testTarget(
             name: "UniversalLinksTests",

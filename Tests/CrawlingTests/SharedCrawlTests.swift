@@ -31,8 +31,10 @@ struct SharedCrawlTests {
     /// The politeness options of a cluster test: one request per host at a time, `delay` between
     /// two starts, applied to the loopback hosts too.
     static func arguments(for site: ClusterSite, delay: Double) -> [String] {
-        [site.seed, "--no-sitemaps", "--per-host", "1", "--concurrency", "2", "--delay", "\(delay)",
-            "--throttle-loopback", "--max-pages", "100000", "--depth", "1000"] + site.hosts.flatMap { ["--allow-host", $0] }
+        [
+            site.seed, "--no-sitemaps", "--per-host", "1", "--concurrency", "2", "--delay", "\(delay)",
+            "--throttle-loopback", "--max-pages", "100000", "--depth", "1000",
+        ] + site.hosts.flatMap { ["--allow-host", $0] }
     }
 
     /// Starts `spotcheck crawl … --store` and waits for the line that names the crawl's id.
@@ -45,7 +47,8 @@ struct SharedCrawlTests {
             let output = (try? String(contentsOfFile: started.outputPath, encoding: .utf8)) ?? ""
             if let range = output.range(of: #"crawl (\d+) registered"#, options: .regularExpression) {
                 let id = output[range].split(separator: " ")[1]
-                return StartedCrawl(process: started.process, outputPath: started.outputPath, folder: folder, id: String(id))
+                return StartedCrawl(
+                    process: started.process, outputPath: started.outputPath, folder: folder, id: String(id))
             }
             if !started.process.isRunning { throw TestFailure("the crawl ended without registering: \(output)") }
             try await Task.sleep(for: .milliseconds(20))
@@ -53,7 +56,9 @@ struct SharedCrawlTests {
         throw TestFailure("the crawl said no id within 30 s")
     }
 
-    static func startWorker(_ crawl: StartedCrawl, extra: [String] = []) throws -> (process: Process, outputPath: String) {
+    static func startWorker(_ crawl: StartedCrawl, extra: [String] = []) throws -> (
+        process: Process, outputPath: String
+    ) {
         try startProcess(
             try spotcheckExecutable(),
             ["worker", "--store", try #require(TestDatabase.url), "--crawl", crawl.id] + extra)
@@ -139,7 +144,8 @@ struct SharedCrawlTests {
         #expect(late.output.contains("crawl \(crawl.id) finished"), "\(late.output)")
         #expect(late.output.contains("nothing to do"))
         // `crawls` lists it as finished with its 6 pages done.
-        let listing = try await runProcess(try spotcheckExecutable(), ["crawls", "--store", try #require(TestDatabase.url)])
+        let listing = try await runProcess(
+            try spotcheckExecutable(), ["crawls", "--store", try #require(TestDatabase.url)])
         #expect(listing.status == 0)
         let line = listing.output.split(separator: "\n").first { $0.hasPrefix("\(crawl.id)\t") }
         #expect(line?.hasPrefix("\(crawl.id)\tfinished\t6\t") == true, "\(listing.output)")
@@ -147,7 +153,9 @@ struct SharedCrawlTests {
         #expect(!listing.output.contains(try #require(password)))
     }
 
-    @Test(.enabled(if: TestDatabase.folder != nil, "SPOTCHECK_TEST_POSTGRES_DIR is unset: the cluster cannot be restarted"))
+    @Test(
+        .enabled(
+            if: TestDatabase.folder != nil, "SPOTCHECK_TEST_POSTGRES_DIR is unset: the cluster cannot be restarted"))
     func theServerRestartingMidCrawlLosesNothing() async throws {
         let site = try await ClusterSite.start(hostCount: 4, pagesPerHost: 20, answerDelay: .milliseconds(30))
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1))
@@ -200,7 +208,9 @@ struct SharedCrawlTests {
                 return .object(kept)
             case .array(let items): return .array(items.map(strip))
             case .string(let text):
-                return .string(text.replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "127.0.0.1:PORT", options: .regularExpression))
+                return .string(
+                    text.replacingOccurrences(
+                        of: #"127\.0\.0\.1:\d+"#, with: "127.0.0.1:PORT", options: .regularExpression))
             default: return value
             }
         }
@@ -229,8 +239,10 @@ struct SharedCrawlTests {
         unreachable.port = 9
         let down = try await runProcess(
             try spotcheckExecutable(),
-            ["crawl", TestSite.fixtureRoot, "--store", try #require(unreachable.string), "--output",
-                try temporaryFolder("unreachable") + "/out"])
+            [
+                "crawl", TestSite.fixtureRoot, "--store", try #require(unreachable.string), "--output",
+                try temporaryFolder("unreachable") + "/out",
+            ])
         #expect(down.status == 9)
         #expect(down.output.contains("cannot connect to the PostgreSQL server at 127.0.0.1:9"), "\(down.output)")
         #expect(!down.output.contains(url.password ?? "?"))
