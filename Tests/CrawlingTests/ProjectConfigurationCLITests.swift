@@ -306,8 +306,12 @@ struct ProjectConfigurationCLITests {
     }
 
     /// Options a project file does not set: secrets (`--header`, `--basic-auth`: a committed file
-    /// must not hold them) and what each run names anew (`--urls-from`, `--write-baseline`).
-    static let notInTheFile: Set<String> = ["header", "basic-auth", "urls-from", "write-baseline"]
+    /// must not hold them), what each run names anew (`--urls-from`, `--write-baseline`), where a
+    /// shared crawl runs (`--store`, whose URL may carry a password, and its `--lease`) and the
+    /// tests' own `--throttle-loopback`.
+    static let notInTheFile: Set<String> = [
+        "header", "basic-auth", "urls-from", "write-baseline", "store", "lease", "throttle-loopback",
+    ]
 
     /// Every option `crawl` and `validate` list in their help has a key (named like it), and the
     /// tested keys are all of them: a new option without a key fails here.
