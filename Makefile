@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: soak sanitize fuzz fuzz-ci deps build release demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index format lint clean
+.PHONY: soak sanitize fuzz fuzz-ci deps build release demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index bench-scaleout format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -88,6 +88,11 @@ bench-crawl: release
 # Local-index benchmark: import 1,000,000 generated items, 1,000 searches (docs/index.md).
 bench-index: release
 	Scripts/bench_index.py --items 1000000 --searches 1000
+
+# Scale-out benchmark: a crawl shared by 1, 2 and 3 processes through PostgreSQL beside the
+# SQLite crawl, and the host lease's round trip (docs/scale-out.md).
+bench-scaleout: release
+	Scripts/bench_scaleout.py --pages 5000
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift

@@ -133,11 +133,24 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
     /// Requests in flight.
     public var inFlight: Int { scheduler.inFlight }
 
+    /// Whether `host` has anything here: requests in flight, entries claimed and not started, or
+    /// queued entries the store listed.
+    public func hasWork(on host: String) -> Bool {
+        scheduler.inFlight(on: host) > 0 || claimed[host]?.isEmpty == false || hostsWithWork[host] != nil
+            || dispatching?.host == host
+    }
+
     // MARK: - Admission
 
     /// Admits one page found at `depth` into the budget, or says why not.
     public mutating func admit(depth: Int) -> String? {
         budget.admit(depth: depth)
+    }
+
+    /// What other processes sharing the crawl admitted (the store's count of the whole crawl):
+    /// the page budget is the crawl's, not this process's.
+    public mutating func admittedElsewhere(_ pagesAdmitted: Int) {
+        budget.countAdmitted(atLeast: pagesAdmitted)
     }
 
     /// Sorts new frontier candidates: `known` keys (already in the run's frontier) and repeats

@@ -189,6 +189,12 @@ public struct CrawlBudget: Sendable, Hashable {
         self.pagesAdmitted = pagesAdmitted
     }
 
+    /// Pages admitted by others too (the other processes of a shared crawl): the count never
+    /// goes down.
+    public mutating func countAdmitted(atLeast pages: Int) {
+        pagesAdmitted = max(pagesAdmitted, pages)
+    }
+
     /// Admits a page found at `depth` (the seed is depth 0), or says why not.
     public mutating func admit(depth: Int) -> String? {
         if depth > maximumDepth { return "deeper than \(maximumDepth) links from the seed" }

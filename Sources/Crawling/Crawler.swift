@@ -342,6 +342,9 @@ extension Crawler {
         /// origins announced as given up: each is said once.
         var robotsRetriesAnnounced: [String: Double] = [:]
         var robotsGivenUp: Set<String> = []
+        /// A shared crawl: when this process last asked the store which hosts it may take (other
+        /// processes free hosts and queue URLs on hosts this one does not know yet).
+        var hostsLearnedAt = -Double.infinity
 
         /// A skipped URL as the store keys it.
         struct SkipKey: Hashable {
@@ -394,6 +397,12 @@ extension Crawler {
                     }
                     frontier.learn(hostsWithWork: try await store.run { try $0.hostsWithWork() })
                 case .wait(let wakeAt):
+                    if store.store.isShared, frontier.inFlight < settings.concurrency, now - hostsLearnedAt >= 1 {
+                        // Room for more: hosts other processes freed or found, once a second.
+                        hostsLearnedAt = now
+                        frontier.learn(hostsWithWork: try await store.run { try $0.hostsWithWork() })
+                        continue
+                    }
                     if let wakeAt, !tickPending {
                         tickPending = true
                         group.addTask { [clock] in
@@ -413,10 +422,20 @@ extension Crawler {
                         try await add(harvest)
                     case .page(let entry, let outcome, let seconds):
                         try await finish(entry, outcome, seconds: seconds)
+                        try await releaseIfDone(entry.host)
                         await report()
                     }
                 }
             }
+        }
+
+        /// A shared crawl: a host this process has nothing more of (nothing in flight, claimed or
+        /// known to be queued) goes back to the other processes at once, with the time its next
+        /// request may start.
+        func releaseIfDone(_ host: String) async throws {
+            guard store.store.isShared, !frontier.hasWork(on: host) else { return }
+            let notBefore = frontier.scheduler.nextStart(for: host)
+            try await store.run { try $0.releaseHost(host, notBefore: notBefore) }
         }
 
         /// A page task ended: the frontier decides (done, retried, skipped), the store records it.
@@ -549,6 +568,10 @@ extension Crawler {
         {
             let keys = candidates.map(\.key)
             let known = try await store.run { try $0.knownKeys(keys) }
+            if store.store.isShared, !candidates.isEmpty {
+                // The page budget is the whole crawl's: what the other processes admitted counts.
+                frontier.admittedElsewhere(try await store.run { try $0.admittedCount() })
+            }
             let (admitted, refused) = frontier.admit(candidates, known: known)
             for (candidate, reason) in refused {
                 skipped.append(

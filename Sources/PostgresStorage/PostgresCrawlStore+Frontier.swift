@@ -60,11 +60,10 @@ extension PostgresCrawlStore {
 
     // MARK: - The frontier
 
+    /// The entries the page budget admitted, by every worker (one row read: the crawl's count).
     public func admittedCount() throws(CrawlStoreError) -> Int {
         try withCrawl("admittedCount") { statements, id in
-            try statements.rows(
-                "SELECT COUNT(*) FROM frontier WHERE crawl_id = \(id) AND discovery <> \(Discovery.redirect.rawValue)"
-            )[0].decode(Int.self)
+            try statements.rows("SELECT admitted FROM crawl WHERE id = \(id)")[0].decode(Int.self)
         }
     }
 
@@ -341,6 +340,10 @@ extension PostgresCrawlStore {
             guard let entryID = ids.removeValue(forKey: entry.key) else { continue }
             entry.id = entryID
             added.append(entry)
+        }
+        let admitted = added.count { $0.discovery != .redirect }
+        if admitted > 0 {
+            try statements.execute("UPDATE crawl SET admitted = admitted + \(admitted) WHERE id = \(id)")
         }
         return added
     }

@@ -10,15 +10,19 @@ enum PostgresSchema {
     static let migrations: [String] = [v1]
 
     private static let v1 = """
-        -- One row per crawl: its settings, when it started and finished, and whether the starting
-        -- process is still reading sitemaps (their entries may still come, so the crawl is not over).
+        -- One row per crawl: its settings, when it started and finished, whether the starting
+        -- process is still reading sitemaps (their entries may still come, so the crawl is not
+        -- over), and how many entries the page budget admitted.
         CREATE TABLE crawl (
             id bigserial PRIMARY KEY,
             seed text NOT NULL,
             settings_json text NOT NULL,
             started_at double precision NOT NULL,
             finished_at double precision,
-            harvest_pending boolean NOT NULL DEFAULT false
+            harvest_pending boolean NOT NULL DEFAULT false,
+            -- Frontier entries the page budget admitted (all but redirect targets), kept as the
+            -- entries go in, so every worker reads the crawl's budget in one row.
+            admitted bigint NOT NULL DEFAULT 0
         );
 
         -- Every crawl's frontier and seen set: the unique key is the seen set.

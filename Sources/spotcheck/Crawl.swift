@@ -175,6 +175,11 @@ struct Crawl: AsyncParsableCommand {
                     + "with `spotcheck worker --store URL --crawl ID`")
         }
         if lease < 3 { throw ValidationError("--lease \(lease): must be at least 3 seconds") }
+        if store != nil, !access.header.isEmpty || access.basicAuth != nil {
+            throw ValidationError(
+                "--header and --basic-auth cannot go with --store: credentials are never stored, so the workers "
+                    + "could not send them")
+        }
         if seeds.isEmpty, urlsFrom == nil, !(resume && output != nil) {
             throw ValidationError(
                 "name the seed: an http(s) URL or a folder (or --urls-from FILE, or --resume --output DIR)")

@@ -25,7 +25,7 @@ enum ExitStatus: Int32, CaseIterable, Error {
     /// `--aasa` file that is not usable.
     case badConfiguration = 7
     /// A database (crawl store or local index) cannot be opened: missing, unreadable, corrupt, not
-    /// SpotCheck's, or lacking FTS5.
+    /// SpotCheck's, or lacking FTS5; a PostgreSQL server (`--store`) unreachable or refusing the login.
     case databaseUnusable = 9
     /// A database failed while reading or writing; nothing was changed.
     case databaseFailed = 10
@@ -49,7 +49,9 @@ enum ExitStatus: Int32, CaseIterable, Error {
             "the crawl could not run: bad seed, seed unreachable, folder not servable, nothing to resume or report"
         case .badConfiguration:
             "invalid configuration: the project file (.spotcheck.json, --config), --rule, or an unusable --aasa file"
-        case .databaseUnusable: "a crawl store or index cannot be opened (missing, corrupt, not SpotCheck's, no FTS5)"
+        case .databaseUnusable:
+            "a crawl store or index cannot be opened (missing, corrupt, not SpotCheck's, no FTS5; a PostgreSQL "
+                + "server unreachable or refusing the login)"
         case .databaseFailed: "a crawl store or index failed while reading or writing (nothing changed)"
         case .usage: "bad command line"
         case .interrupted: "interrupted (Ctrl-C); crawl prints the command that resumes it"

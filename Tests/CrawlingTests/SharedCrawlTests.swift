@@ -133,6 +133,23 @@ struct SharedCrawlTests {
         #expect(site.largestInFlightPerHost() == 1)
     }
 
+    @Test func thePageBudgetIsTheWholeCrawlsNotEachProcesss() async throws {
+        let site = try await ClusterSite.start(hostCount: 6, pagesPerHost: 15, answerDelay: .milliseconds(5))
+        var arguments = Self.arguments(for: site, delay: 0)
+        arguments[arguments.firstIndex(of: "100000")!] = "30"
+        let crawl = try await Self.startCrawl(arguments)
+        let workers = try (0..<2).map { _ in try Self.startWorker(crawl) }
+        #expect(await waitForExit(crawl.process) == 0, "\(Self.output(crawl.outputPath))")
+        for worker in workers { #expect(await waitForExit(worker.process) == 0) }
+        await site.stop()
+        // Each process reads the crawl's count before it admits a page's links; two of them may
+        // admit at the same moment, so the budget is exceeded by at most the links (4) of one
+        // page per other process.
+        let pages = try Self.reportPages(crawl.folder)
+        #expect(pages.count >= 30)
+        #expect(pages.count <= 30 + 2 * 4, "\(pages.count) pages")
+    }
+
     @Test func aWorkerStartedAfterTheCrawlEndedHasNothingToDo() async throws {
         let site = try await ClusterSite.start(hostCount: 2, pagesPerHost: 3, answerDelay: .milliseconds(1))
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0))
