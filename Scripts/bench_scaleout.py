@@ -9,7 +9,9 @@ them (host:port), PAGES pages in all. Every crawl starts from the HOSTS seeds wi
 options (--concurrency, --per-host, no sitemaps).
   - SQLite: `spotcheck crawl SEEDS…` alone.
   - PostgreSQL, N processes: `spotcheck crawl SEEDS… --store URL` and N-1 `spotcheck worker`
-    processes joining it; pages/s is the pages of the report over the crawl process's wall time.
+    processes joining it; pages/s is the pages of the report over the crawl process's wall time. (The realpages' own
+    links to /p….html paths, /privacy.html say, add 404 pages: every crawl stops at --max-pages,
+    PAGES + 10.)
   - Lease round trip: pgbench runs the lease-and-release transaction the store runs (take a free
     host's row FOR UPDATE SKIP LOCKED, set the lease, give it back with its next allowed time)
     on 1,000 hosts with 1, 8 and 32 clients for 10 s each; transactions per second.
@@ -94,9 +96,9 @@ def main():
         print(f"site: {args.hosts} hosts x {per_site} pages = {per_site * args.hosts} pages; "
               f"--concurrency {args.concurrency} --per-host {args.per_host}; {os.cpu_count()} cores")
         with tempfile.TemporaryDirectory() as out:
-            seconds, _ = timed_crawl([str(BIN), "crawl", *common, "--output", f"{out}/sqlite"])
-            pages = per_site * args.hosts
-            print(f"SQLite, 1 process:      {seconds:6.2f} s  {pages / seconds:7.1f} pages/s")
+            seconds, output = timed_crawl([str(BIN), "crawl", *common, "--output", f"{out}/sqlite"])
+            crawled = int(re.search(r"on \d+ of (\d+) pages", output).group(1))
+            print(f"SQLite, 1 process:      {seconds:6.2f} s  {crawled / seconds:7.1f} pages/s  ({crawled} pages)")
             for processes in (1, 2, 3):
                 worker = [str(BIN), "worker", "--store", url, "--quiet"]
                 seconds, output = timed_crawl(
@@ -106,7 +108,7 @@ def main():
                 print(f"PostgreSQL, {processes} process{'es' if processes > 1 else '  '}: {seconds:6.2f} s  "
                       f"{crawled / seconds:7.1f} pages/s  ({crawled} pages)")
         if not args.skip_pgbench:
-            crawl = psql(url, "INSERT INTO crawl (seed, settings_json, started_at) VALUES ('bench', '{}', 0) RETURNING id")
+            crawl = psql(url, "INSERT INTO crawl (seed, settings_json, started_at) VALUES ('bench', '{}', 0) RETURNING id").splitlines()[0]
             psql(url, f"INSERT INTO crawl_host (crawl_id, host) SELECT {crawl}, 'h' || i FROM generate_series(1, 1000) i")
             script = cluster / "lease.sql"
             script.write_text(LEASE_SCRIPT)

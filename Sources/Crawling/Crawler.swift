@@ -582,11 +582,12 @@ extension Crawler {
             return admitted
         }
 
-        /// The progress line, at most four times a second (`force`: now).
+        /// The progress line, at most four times a second, once for a shared crawl (`force`: now).
         mutating func report(force: Bool = false) async {
             guard let progress else { return }
             let now = clock()
-            guard force || now - lastProgress >= 0.25 else { return }
+            // A shared crawl's tally counts the whole crawl on the server: once a second.
+            guard force || now - lastProgress >= (store.store.isShared ? 1 : 0.25) else { return }
             lastProgress = now
             let tally = try? await store.run { (try $0.counts(), try $0.skippedURLCount()) }
             let counts = tally?.0

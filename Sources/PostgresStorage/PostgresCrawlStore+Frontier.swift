@@ -52,7 +52,7 @@ extension PostgresCrawlStore {
     }
 
     public func currentRun() throws(CrawlStoreError) -> CrawlRun? {
-        try withCrawl("currentRun") { statements, id in
+        try withCrawl("currentRun", oneRead: true) { statements, id in
             try statements.rows("SELECT id, seed, settings_json, started_at, finished_at FROM crawl WHERE id = \(id)")
                 .first.map(Self.crawlRun)?.1
         }
@@ -62,7 +62,7 @@ extension PostgresCrawlStore {
 
     /// The entries the page budget admitted, by every worker (one row read: the crawl's count).
     public func admittedCount() throws(CrawlStoreError) -> Int {
-        try withCrawl("admittedCount") { statements, id in
+        try withCrawl("admittedCount", oneRead: true) { statements, id in
             try statements.rows("SELECT admitted FROM crawl WHERE id = \(id)")[0].decode(Int.self)
         }
     }
@@ -77,7 +77,7 @@ extension PostgresCrawlStore {
     }
 
     public func contains(key: String) throws(CrawlStoreError) -> Bool {
-        try withCrawl("contains") { statements, id in
+        try withCrawl("contains", oneRead: true) { statements, id in
             try statements.rows("SELECT EXISTS (SELECT 1 FROM frontier WHERE crawl_id = \(id) AND key = \(key))")[0]
                 .decode(Bool.self)
         }
@@ -85,7 +85,7 @@ extension PostgresCrawlStore {
 
     public func knownKeys(_ keys: [String]) throws(CrawlStoreError) -> Set<String> {
         guard !keys.isEmpty else { return [] }
-        return try withCrawl("knownKeys") { statements, id in
+        return try withCrawl("knownKeys", oneRead: true) { statements, id in
             Set(
                 try statements.rows("SELECT key FROM frontier WHERE crawl_id = \(id) AND key = ANY(\(keys))")
                     .map { try $0.decode(String.self) })
@@ -156,7 +156,7 @@ extension PostgresCrawlStore {
     /// the earliest time one of its entries may start (a free host's next allowed time included).
     public func hostsWithWork() throws(CrawlStoreError) -> [(host: String, earliest: Double)] {
         let now = clock()
-        return try withCrawl("hostsWithWork") { statements, id in
+        return try withCrawl("hostsWithWork", oneRead: true) { statements, id in
             try statements.rows(
                 """
                 SELECT f.host, GREATEST(MIN(f.not_before),
@@ -174,7 +174,7 @@ extension PostgresCrawlStore {
     }
 
     public func counts() throws(CrawlStoreError) -> FrontierCounts {
-        try withCrawl("counts") { statements, id in
+        try withCrawl("counts", oneRead: true) { statements, id in
             var counts = FrontierCounts()
             for row in try statements.rows(
                 "SELECT state, COUNT(*) FROM frontier WHERE crawl_id = \(id) GROUP BY state")
@@ -193,7 +193,7 @@ extension PostgresCrawlStore {
     }
 
     public func skippedURLCount() throws(CrawlStoreError) -> Int {
-        try withCrawl("skippedURLCount") { statements, id in
+        try withCrawl("skippedURLCount", oneRead: true) { statements, id in
             try statements.rows("SELECT COUNT(*) FROM skipped WHERE crawl_id = \(id)")[0].decode(Int.self)
         }
     }
@@ -231,7 +231,7 @@ extension PostgresCrawlStore {
     }
 
     public func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] {
-        try withCrawl("skippedURLs") { statements, id in
+        try withCrawl("skippedURLs", oneRead: true) { statements, id in
             try statements.rows(
                 "SELECT url, key, reason, detail, found_on FROM skipped WHERE crawl_id = \(id) ORDER BY id"
             ).map { row in

@@ -41,7 +41,7 @@ extension PostgresCrawlStore {
         let size = max(1, batchSize)
         var after = Int64.min
         while true {
-            let batch = try withCrawl("forEachPage") { statements, id in
+            let batch = try withCrawl("forEachPage", oneRead: true) { statements, id in
                 try statements.rows(
                     """
                     SELECT \(unescaped: columns) FROM page
@@ -58,7 +58,7 @@ extension PostgresCrawlStore {
 
     /// The page whose requested URL is `url`, if it was fetched.
     public func page(url: String) throws(CrawlStoreError) -> PageRecord? {
-        try withCrawl("page") { statements, id in
+        try withCrawl("page", oneRead: true) { statements, id in
             try statements.rows(
                 """
                 SELECT \(unescaped: Self.pageColumnsWithoutDump) FROM page

@@ -24,7 +24,7 @@ extension PostgresCrawlStore {
 
     public func robots(origin: String) throws(CrawlStoreError) -> CrawlStore.RobotsRecord? {
         do {
-            return try session.transaction("robots") { statements in
+            return try session.read("robots") { statements in
                 try statements.rows(
                     "SELECT origin, status, body, fetched_at, final_url, error FROM robots WHERE origin = \(origin)"
                 ).first.map { row in
@@ -43,7 +43,7 @@ extension PostgresCrawlStore {
     // MARK: - Sitemaps
 
     public func hasSitemapEntries() throws(CrawlStoreError) -> Bool {
-        try withCrawl("hasSitemapEntries") { statements, id in
+        try withCrawl("hasSitemapEntries", oneRead: true) { statements, id in
             try statements.rows("SELECT EXISTS (SELECT 1 FROM sitemap_entry WHERE crawl_id = \(id))")[0]
                 .decode(Bool.self)
         }
@@ -76,7 +76,7 @@ extension PostgresCrawlStore {
     }
 
     public func sitemapEntries() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-        try withCrawl("sitemapEntries") { statements, id in
+        try withCrawl("sitemapEntries", oneRead: true) { statements, id in
             try statements.rows(
                 "SELECT \(unescaped: Self.sitemapColumns) FROM sitemap_entry WHERE crawl_id = \(id) ORDER BY id"
             ).map(Self.sitemapEntry)
@@ -84,7 +84,7 @@ extension PostgresCrawlStore {
     }
 
     public func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-        try withCrawl("sitemapLocationsNotCrawled") { statements, id in
+        try withCrawl("sitemapLocationsNotCrawled", oneRead: true) { statements, id in
             try statements.rows(
                 """
                 SELECT \(unescaped: Self.sitemapColumns) FROM sitemap_entry s
@@ -141,7 +141,7 @@ extension PostgresCrawlStore {
     }
 
     public func siteFiles() throws(CrawlStoreError) -> [CrawlStore.SiteFileRecord] {
-        try withCrawl("siteFiles") { statements, id in
+        try withCrawl("siteFiles", oneRead: true) { statements, id in
             try statements.rows(
                 """
                 SELECT url, kind, summary_json, findings_json, fetched_at FROM site_file

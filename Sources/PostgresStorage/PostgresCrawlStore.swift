@@ -176,13 +176,16 @@ public final class PostgresCrawlStore: Sendable {
     }
 
     @discardableResult
-    /// One transaction on the open crawl; failures as `CrawlStoreError` naming the database.
-    func withCrawl<T>(_ operation: String, _ body: (PostgresSession.Statements, Int64) throws -> T)
-        throws(CrawlStoreError) -> T
-    {
+    /// One transaction on the open crawl (`oneRead`: one reading statement, run without a
+    /// transaction around it); failures as `CrawlStoreError` naming the database.
+    func withCrawl<T>(
+        _ operation: String, oneRead: Bool = false, _ body: (PostgresSession.Statements, Int64) throws -> T
+    ) throws(CrawlStoreError) -> T {
         let id = try openCrawl()
         do {
-            return try session.transaction(operation) { try body($0, id) }
+            return oneRead
+                ? try session.read(operation) { try body($0, id) }
+                : try session.transaction(operation) { try body($0, id) }
         } catch {
             throw error.crawlStoreError
         }

@@ -85,6 +85,12 @@ final class PostgresSession: @unchecked Sendable {
     /// Runs `body` in one transaction (`BEGIN` … `COMMIT`); on any error it is rolled back. See the
     /// type's comment for reconnection and retries.
     func transaction<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
+        try run(operation, inTransaction: true, body)
+    }
+
+    private func run<T>(_ operation: String, inTransaction: Bool, _ body: (Statements) throws -> T)
+        throws(PostgresStoreError) -> T
+    {
         lock.lock()
         defer { lock.unlock() }
         var backoff = 0.1
@@ -93,6 +99,7 @@ final class PostgresSession: @unchecked Sendable {
         while true {
             do {
                 let statements = Statements(connection: try connected(), logger: logger)
+                guard inTransaction else { return try body(statements) }
                 try statements.execute("BEGIN")
                 do {
                     let value = try body(statements)
@@ -116,6 +123,13 @@ final class PostgresSession: @unchecked Sendable {
                 backoff = min(5, backoff * 2)
             }
         }
+    }
+
+    /// Runs `body`, whose one statement reads, without `BEGIN` and `COMMIT` (two round trips
+    /// fewer); reconnection and retries as for `transaction`.
+    @discardableResult
+    func read<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
+        try run(operation, inTransaction: false, body)
     }
 
     /// Closes the connection (the next transaction opens a new one).
