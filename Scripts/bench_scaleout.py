@@ -15,7 +15,8 @@ options (--concurrency, --per-host, no sitemaps).
   - Lease round trip: pgbench runs the lease-and-release transaction the store runs (take a free
     host's row FOR UPDATE SKIP LOCKED, set the lease, give it back with its next allowed time)
     on 1,000 hosts with 1, 8 and 32 clients for 10 s each; transactions per second.
-The PostgreSQL server is a throwaway cluster (Scripts/postgres-cluster.sh: fsync, full-page
+The server's time per page (planning and execution, pg_stat_statements) is printed with each
+PostgreSQL crawl. The PostgreSQL server is a throwaway cluster (Scripts/postgres-cluster.sh: fsync, full-page
 writes and synchronous commit off, as a test server; SQLite runs with WAL and synchronous=NORMAL).
 
   Scripts/bench_scaleout.py [--pages 5000] [--hosts 4] [--concurrency 8] [--per-host 4]
@@ -89,6 +90,11 @@ def main():
     cluster = pathlib.Path(tempfile.mkdtemp(prefix="spotcheck-bench-postgres."))
     url = subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "start", str(cluster)], check=True,
                          capture_output=True, text=True).stdout.strip()
+    # The server's own time per page: pg_stat_statements (in Debian's postgresql-15).
+    with open(cluster / "data/postgresql.conf", "a") as conf:
+        conf.write("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n")
+    subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "restart", str(cluster)], check=True)
+    psql(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     try:
         common = [*seeds, "--no-sitemaps", "--concurrency", str(args.concurrency), "--per-host", str(args.per_host),
                   "--include", "http://127.0.0.1:*/p*.html", "--max-pages", str(args.pages + 10), "--depth", "100000",
@@ -101,12 +107,14 @@ def main():
             print(f"SQLite, 1 process:      {seconds:6.2f} s  {crawled / seconds:7.1f} pages/s  ({crawled} pages)")
             for processes in (1, 2, 3):
                 worker = [str(BIN), "worker", "--store", url, "--quiet"]
+                psql(url, "SELECT pg_stat_statements_reset()")
                 seconds, output = timed_crawl(
                     [str(BIN), "crawl", *common, "--store", url, "--output", f"{out}/pg{processes}"],
                     [worker] * (processes - 1))
                 crawled = int(re.search(r"on \d+ of (\d+) pages", output).group(1))
+                server_ms = float(psql(url, "SELECT sum(total_exec_time + total_plan_time) FROM pg_stat_statements"))
                 print(f"PostgreSQL, {processes} process{'es' if processes > 1 else '  '}: {seconds:6.2f} s  "
-                      f"{crawled / seconds:7.1f} pages/s  ({crawled} pages)")
+                      f"{crawled / seconds:7.1f} pages/s  ({crawled} pages; server {server_ms / crawled:.2f} ms per page)")
         if not args.skip_pgbench:
             crawl = psql(url, "INSERT INTO crawl (seed, settings_json, started_at) VALUES ('bench', '{}', 0) RETURNING id").splitlines()[0]
             psql(url, f"INSERT INTO crawl_host (crawl_id, host) SELECT {crawl}, 'h' || i FROM generate_series(1, 1000) i")

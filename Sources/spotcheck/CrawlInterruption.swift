@@ -15,6 +15,9 @@ final class CrawlInterruption: Sendable {
         case crawling(folder: String)
         /// The crawl in `folder` is finished; its reports are being written.
         case reporting(folder: String)
+        /// Fetching pages of crawl `id` of the PostgreSQL database `store` (its URL without the
+        /// password), whose workers go on without this process, or writing its reports into `folder`.
+        case sharing(id: Int64, store: String, folder: String)
     }
 
     private struct State {
@@ -50,6 +53,8 @@ final class CrawlInterruption: Sendable {
         state.withLock { state in
             switch (event, state.stage) {
             case (.crawlStarted(let folder), _): state.stage = .crawling(folder: folder)
+            case (.sharedCrawlRegistered(let id, let store), .crawling(let folder)):
+                state.stage = .sharing(id: id, store: store, folder: folder)
             case (.crawlFinished, .crawling(let folder)): state.stage = .reporting(folder: folder)
             default: break
             }
@@ -66,6 +71,14 @@ final class CrawlInterruption: Sendable {
                 spotcheck: interrupted; the pages crawled so far are in \(folder)/crawl.sqlite
                 spotcheck: continue the crawl with: spotcheck crawl --resume --output \(shellQuoted(folder))
                 \(resumeHint.map { "spotcheck: \($0)\n" } ?? "")
+                """
+        case .sharing(let id, let store, let folder):
+            let format = formats == "json" ? "" : " --format \(shellQuoted(formats))"
+            return """
+                spotcheck: interrupted; crawl \(id) and the pages crawled so far are in \(store)
+                spotcheck: its workers go on; continue it here too with: spotcheck worker --store \(shellQuoted(store)) --crawl \(id)
+                spotcheck: once it is over, write its reports with: spotcheck report \(shellQuoted(store)) --crawl \(id) --output \(shellQuoted(folder))\(format)
+
                 """
         case .reporting(let folder):
             let format = formats == "json" ? "" : " --format \(shellQuoted(formats))"

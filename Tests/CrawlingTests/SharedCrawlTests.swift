@@ -150,6 +150,31 @@ struct SharedCrawlTests {
         #expect(pages.count <= 30 + 2 * 4, "\(pages.count) pages")
     }
 
+    @Test func ctrlCStopsTheStarterAndAWorkerFinishesTheCrawlWhoseReportsAreWrittenAgain() async throws {
+        let site = try await ClusterSite.start(hostCount: 3, pagesPerHost: 15, answerDelay: .milliseconds(20))
+        let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1), extra: ["--lease", "3"])
+        while site.requests.count < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        kill(crawl.process.processIdentifier, SIGINT)
+        #expect(await waitForExit(crawl.process) == 130)
+        let said = Self.output(crawl.outputPath)
+        #expect(said.contains("spotcheck worker --store postgres://"), "\(said)")
+        #expect(said.contains("--crawl \(crawl.id)"))
+        let database = try #require(TestDatabase.url)
+        #expect(!said.contains(try #require(URLComponents(string: database)?.password)))
+        // A worker takes the crawl over (the starter's leases expire first) and ends it.
+        let worker = try await runProcess(
+            try spotcheckExecutable(), ["worker", "--store", database, "--crawl", crawl.id, "--quiet"])
+        #expect(worker.status == 0, "\(worker.output)")
+        let folder = try temporaryFolder("shared-report")
+        let report = try await runProcess(
+            try spotcheckExecutable(), ["report", database, "--crawl", crawl.id, "--output", folder])
+        await site.stop()
+        #expect(report.status == 0, "\(report.output)")
+        let pages = try Self.reportPages(folder)
+        #expect(pages.count == site.pageCount)
+        #expect(pages.values.allSatisfy { $0 == 200 })
+    }
+
     @Test func aWorkerStartedAfterTheCrawlEndedHasNothingToDo() async throws {
         let site = try await ClusterSite.start(hostCount: 2, pagesPerHost: 3, answerDelay: .milliseconds(1))
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0))
