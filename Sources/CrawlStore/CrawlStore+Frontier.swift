@@ -87,14 +87,7 @@ extension CrawlStore {
             let statement = try db.cachedStatement(sql: "SELECT state, COUNT(*) FROM frontier GROUP BY state")
             var counts = FrontierCounts()
             for row in try Row.fetchAll(statement) {
-                let count: Int = try row.decode(atIndex: 1)
-                switch FrontierState(rawValue: try row.decode(atIndex: 0)) {
-                case .queued: counts.queued = count
-                case .inFlight: counts.inFlight = count
-                case .done: counts.done = count
-                case .skipped: counts.skipped = count
-                case nil: break
-                }
+                try counts.add(row.decode(atIndex: 1), inState: row.decode(atIndex: 0))
             }
             return counts
         }

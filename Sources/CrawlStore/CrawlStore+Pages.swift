@@ -107,7 +107,9 @@ extension CrawlStore {
 
     // MARK: - Rows
 
-    static let pageColumns = """
+    /// The page table's columns, in the order `pageRecord` reads them: the same in every store
+    /// (the PostgreSQL one too).
+    public static let pageColumns = """
         frontier_id, requested_url, final_url, key, final_key, depth, status, content_type, headers_json, \
         redirects_json, timings_json, body_bytes, body_sha256, etag, last_modified, not_modified, error_kind, \
         error_message, markup_json, attribute_set_json, findings_json, applebot_allowed, fetched_at, \
@@ -116,7 +118,7 @@ extension CrawlStore {
         """
 
     /// `pageColumns` with NULL for the raw markup dump, which the reports rarely need.
-    static let pageColumnsWithoutDump =
+    public static let pageColumnsWithoutDump =
         String(pageColumns.dropLast("markup_dump_json".count)) + "NULL AS markup_dump_json"
 
     static func insert(_ page: PageRecord, generation: Int, _ db: Database) throws {

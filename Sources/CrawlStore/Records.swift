@@ -243,6 +243,18 @@ public struct FrontierCounts: Sendable, Hashable {
 
     /// All entries of the run's frontier.
     public var total: Int { queued + inFlight + done + skipped }
+
+    /// Counts `count` entries in the state stored as `state` (`FrontierState`'s raw value); an
+    /// unknown state is not counted.
+    public mutating func add(_ count: Int, inState state: Int) {
+        switch FrontierState(rawValue: state) {
+        case .queued: queued += count
+        case .inFlight: inFlight += count
+        case .done: done += count
+        case .skipped: skipped += count
+        case nil: break
+        }
+    }
 }
 
 extension CrawlStore {

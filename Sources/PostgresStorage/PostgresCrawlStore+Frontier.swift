@@ -180,13 +180,7 @@ extension PostgresCrawlStore {
                 "SELECT state, COUNT(*) FROM frontier WHERE crawl_id = \(id) GROUP BY state")
             {
                 let (state, count) = try row.decode((Int, Int).self)
-                switch FrontierState(rawValue: state) {
-                case .queued: counts.queued = count
-                case .inFlight: counts.inFlight = count
-                case .done: counts.done = count
-                case .skipped: counts.skipped = count
-                case nil: break
-                }
+                counts.add(count, inState: state)
             }
             return counts
         }

@@ -70,16 +70,9 @@ extension PostgresCrawlStore {
 
     // MARK: - Rows
 
-    static let pageColumns = """
-        frontier_id, requested_url, final_url, key, final_key, depth, status, content_type, headers_json, \
-        redirects_json, timings_json, body_bytes, body_sha256, etag, last_modified, not_modified, error_kind, \
-        error_message, markup_json, attribute_set_json, findings_json, applebot_allowed, fetched_at, \
-        unique_identifier, canonical, app_argument, title, description, thumbnail_url, is_candidate, \
-        failing_conditions, error_count, warning_count, info_count, payload_version, markup_dump_json
-        """
-
-    static let pageColumnsWithoutDump =
-        String(pageColumns.dropLast("markup_dump_json".count)) + "NULL AS markup_dump_json"
+    /// The page table's columns, as the SQLite store names and orders them.
+    static let pageColumns = CrawlStore.pageColumns
+    static let pageColumnsWithoutDump = CrawlStore.pageColumnsWithoutDump
 
     static func insert(_ page: PageRecord, _ statements: PostgresSession.Statements, crawl id: Int64) throws {
         var binds = PostgresBindings(capacity: 37)
