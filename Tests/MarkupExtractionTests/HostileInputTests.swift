@@ -4,7 +4,7 @@ import MarkupExtraction
 import Testing
 
 /// Input built to break parsers: the extractor must return, quickly, without crashing.
-@Suite("Hostile input", .timeLimit(.minutes(2)))
+@Suite("Hostile input", .timeLimit(.minutes(5)))
 struct HostileInputTests {
     @Test("100,000 nested <div itemscope itemprop=a> do not crash the extractor")
     func deepMicrodataNesting() async {
@@ -22,7 +22,7 @@ struct HostileInputTests {
     /// expand factorially under WHATWG's algorithm; the extractor stops at
     /// `MicrodataBuilder.maximumItems` and says so. The child process may use 2 GB at most (the
     /// unbounded expansion grew to 10 GB).
-    @Test("itemref cycles between items expand within a budget, with a diagnostic", .timeLimit(.minutes(1)))
+    @Test("itemref cycles between items expand within a budget, with a diagnostic", .timeLimit(.minutes(5)))
     func itemrefExpansionIsBounded() async {
         await #expect(processExitsWith: .success) {
             // AddressSanitizer (`make sanitize`) reserves terabytes of address space for its shadow.
@@ -51,8 +51,10 @@ struct HostileInputTests {
     }
 
     /// Issue 17 §2.2: libxml2 compares each attribute of a start tag with every earlier one, so
-    /// 300,000 attributes on one `<meta>` took 88 s of CPU. The child process gets 20 s of CPU.
-    @Test("300,000 attributes on one tag are cut at the cap, quickly, with a diagnostic", .timeLimit(.minutes(1)))
+    /// 300,000 attributes on one `<meta>` took 88 s of CPU. The child process gets 20 s of CPU
+    /// (what "quickly" means here); the time limit only guards against a hang: under `make
+    /// sanitize`, with every suite in parallel on 2 cores, the suite's wall time reached 175 s.
+    @Test("300,000 attributes on one tag are cut at the cap, quickly, with a diagnostic", .timeLimit(.minutes(5)))
     func attributeFloodIsCapped() async {
         await #expect(processExitsWith: .success) {
             var limit = rlimit(rlim_cur: 20, rlim_max: 20)
