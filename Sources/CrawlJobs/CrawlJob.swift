@@ -226,20 +226,11 @@ public struct CrawlJob: Sendable {
             // Nothing could be fetched, not even the seed (skipped, or no HTTP answer: a timeout):
             // say why (the report has it too).
             let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }
-            let seedPage = seedSkip == nil ? Self.page(url: settings.seed, in: store) : nil
+            let seedPage = seedSkip == nil ? (try? store.page(url: settings.seed)) ?? nil : nil
             let why = seedSkip?.detail ?? seedPage?.errorMessage.map { "\(seedPage?.errorKind ?? "error"): \($0)" }
             outcome.seedNotFetched = "\(settings.seed): not crawled: \(why ?? "no page was fetched")"
         }
         return outcome
-    }
-
-    /// The page fetched for `url`, from either store.
-    private static func page(url: String, in store: any CrawlStoring) -> PageRecord? {
-        switch store {
-        case let store as CrawlStore: (try? store.page(url: url)) ?? nil
-        case let store as PostgresCrawlStore: (try? store.page(url: url)) ?? nil
-        default: nil
-        }
     }
 
     /// Creates the output folder (with a reason in words when it cannot be) and opens the store:

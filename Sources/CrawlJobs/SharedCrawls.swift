@@ -7,7 +7,7 @@ public import Verification
 
 /// Crawls shared through a PostgreSQL database (`crawl --store postgres://…`): the workers that
 /// join them (`spotcheck worker`), the list of crawls (`spotcheck crawls`) and their reports
-/// written again (`spotcheck report --store … --crawl ID`).
+/// written again (`spotcheck report URL --crawl ID`).
 public enum SharedCrawls {
     /// A crawl of the database with its progress, as `spotcheck crawls` lists it.
     public typealias Listing = PostgresCrawlStore.CrawlListing
@@ -31,20 +31,14 @@ public enum SharedCrawls {
         store: String, crawl: Int64?, leaseSeconds: Double = 30, progress: (@Sendable (CrawlProgress) -> Void)? = nil,
         notices: (@Sendable (CrawlNotice) -> Void)? = nil
     ) async throws(CrawlJobError) -> WorkerOutcome {
-        let (database, location) = try connect(store, leaseSeconds: leaseSeconds)
-        let run: CrawlRun?
-        do {
-            run = try database.open(crawl: crawl)
-        } catch {
-            throw CrawlJobError(.storeUnusable, "\(error)")
-        }
-        guard let run, let id = database.crawlID else {
-            return .nothingToDo(
-                crawl.map { "\(location): there is no crawl \($0); `spotcheck crawls --store \(location)` lists them" }
-                    ?? "\(location): no crawl is unfinished, so there is nothing to do")
-        }
-        if let finished = run.finishedAt {
-            return .nothingToDo("\(location): crawl \(id) finished at \(StoredCrawl.utcTime(finished)); nothing to do")
+        let location = try location(store)
+        // The crawl is looked up through a store of its own, closed before the work starts: the
+        // worker's store leases hosts by the crawl's concurrency, which only the crawl tells.
+        let id: Int64
+        let run: CrawlRun
+        switch try join(crawl, at: location) {
+        case .nothing(let why): return .nothingToDo(why)
+        case .found(let foundID, let foundRun): (id, run) = (foundID, foundRun)
         }
         let settings: CrawlSettings
         let verifier: PageVerifier
@@ -54,9 +48,14 @@ public enum SharedCrawls {
         } catch {
             throw CrawlJobError(.storeUnusable, "\(location): crawl \(id)'s stored settings cannot be read: \(error)")
         }
-        // The leases follow this worker's own share of the crawl's concurrency.
-        let worker = try reconnect(
-            database, location: location, crawl: id, settings: settings, leaseSeconds: leaseSeconds)
+        let worker: PostgresCrawlStore
+        do {
+            worker = try PostgresCrawlStore(
+                location: location, leaseSeconds: leaseSeconds, maximumLeases: CrawlJob.maximumLeases(settings))
+            _ = try worker.open(crawl: id)
+        } catch {
+            throw CrawlJobError(.storeUnusable, "\(error)")
+        }
         let crawler = Crawler(settings: settings, store: worker, verifier: verifier, appIDs: verifier.appIDs)
         do {
             let summary = try await crawler.run(resume: true, progress: progress, notices: notices)
@@ -66,11 +65,39 @@ public enum SharedCrawls {
         }
     }
 
+    /// What a worker finds when it looks for the crawl to join.
+    private enum Joined {
+        case found(id: Int64, run: CrawlRun)
+        /// Nothing to join: why, in words.
+        case nothing(String)
+    }
+
+    /// Crawl `crawl` (nil: the oldest unfinished one), if it is there and unfinished.
+    private static func join(_ crawl: Int64?, at location: PostgresLocation) throws(CrawlJobError) -> Joined {
+        let database = try open(location)
+        let run: CrawlRun?
+        do {
+            run = try database.open(crawl: crawl)
+        } catch {
+            throw CrawlJobError(.storeUnusable, "\(error)")
+        }
+        guard let run, let id = database.crawlID else {
+            return .nothing(
+                crawl.map { noSuchCrawl($0, at: location) }
+                    ?? "\(location): no crawl is unfinished, so there is nothing to do")
+        }
+        if let finished = run.finishedAt {
+            return .nothing("\(location): crawl \(id) finished at \(StoredCrawl.utcTime(finished)); nothing to do")
+        }
+        return .found(id: id, run: run)
+    }
+
     /// The crawls of the database `store`, newest first, and its URL without the password.
     public static func list(store: String) throws(CrawlJobError) -> (
         location: String, crawls: [Listing]
     ) {
-        let (database, location) = try connect(store, leaseSeconds: 30)
+        let location = try location(store)
+        let database = try open(location)
         do {
             return (location.description, try database.crawls())
         } catch {
@@ -84,44 +111,37 @@ public enum SharedCrawls {
         store: String, crawl: Int64, into folder: String?, siteRules configuration: RuleConfiguration,
         reportFiles: ReportFiles, includesMarkup: Bool = false
     ) throws(CrawlJobError) -> [String] {
-        let (database, location) = try connect(store, leaseSeconds: 30)
+        let location = try location(store)
+        let database = try open(location)
         let run: CrawlRun?
         do {
             run = try database.open(crawl: crawl)
         } catch {
             throw CrawlJobError(.storeUnusable, "\(error)")
         }
-        guard let run else {
-            throw CrawlJobError(
-                .cannotCrawl,
-                "\(location): there is no crawl \(crawl); `spotcheck crawls --store \(location)` lists them")
-        }
+        guard let run else { throw CrawlJobError(.cannotCrawl, noSuchCrawl(crawl, at: location)) }
         return try StoredCrawl.writeReports(
             of: database, run: run, into: folder ?? "reports/crawl-\(crawl)", siteRules: configuration,
             reportFiles: reportFiles, includesMarkup: includesMarkup)
     }
 
-    private static func connect(_ store: String, leaseSeconds: Double) throws(CrawlJobError) -> (
-        PostgresCrawlStore, PostgresLocation
-    ) {
+    /// "there is no crawl ID", with the command that lists them.
+    private static func noSuchCrawl(_ crawl: Int64, at location: PostgresLocation) -> String {
+        "\(location): there is no crawl \(crawl); `spotcheck crawls --store \(location)` lists them"
+    }
+
+    private static func location(_ store: String) throws(CrawlJobError) -> PostgresLocation {
         do {
-            let location = try PostgresLocation(url: store)
-            return (try PostgresCrawlStore(location: location, leaseSeconds: leaseSeconds), location)
+            return try PostgresLocation(url: store)
         } catch {
             throw CrawlJobError(.storeUnusable, "\(error)")
         }
     }
 
-    /// A store on crawl `id` whose lease count follows the crawl's settings.
-    private static func reconnect(
-        _ database: PostgresCrawlStore, location: PostgresLocation, crawl id: Int64, settings: CrawlSettings,
-        leaseSeconds: Double
-    ) throws(CrawlJobError) -> PostgresCrawlStore {
+    /// A store on the database, to look crawls up (no crawl open yet).
+    private static func open(_ location: PostgresLocation) throws(CrawlJobError) -> PostgresCrawlStore {
         do {
-            let worker = try PostgresCrawlStore(
-                location: location, leaseSeconds: leaseSeconds, maximumLeases: CrawlJob.maximumLeases(settings))
-            _ = try worker.open(crawl: id)
-            return worker
+            return try PostgresCrawlStore(location: location)
         } catch {
             throw CrawlJobError(.storeUnusable, "\(error)")
         }

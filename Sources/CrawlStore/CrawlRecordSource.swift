@@ -15,3 +15,23 @@ public protocol CrawlRecordSource: Sendable {
 }
 
 extension CrawlStore: CrawlRecordSource {}
+
+extension PageRecord {
+    /// Pages read in frontier order, `batchSize` at a time, the way every store's `forEachPage`
+    /// reads them: `read(after, size)` returns at most `size` pages whose frontier id is greater
+    /// than `after`, in frontier order; each batch goes to `body`, until a batch comes back short.
+    public static func forEachBatch(
+        of batchSize: Int, read: (_ after: Int64, _ size: Int) throws -> [PageRecord],
+        _ body: ([PageRecord]) throws -> Void
+    ) throws {
+        let size = max(1, batchSize)
+        var after = Int64.min
+        while true {
+            let batch = try read(after, size)
+            guard let last = batch.last else { return }
+            try body(batch)
+            guard batch.count == size else { return }
+            after = last.frontierID
+        }
+    }
+}

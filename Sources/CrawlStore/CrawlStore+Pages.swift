@@ -53,23 +53,19 @@ extension CrawlStore {
         batchSize: Int = 64, includingMarkupDump: Bool = true, _ body: ([PageRecord]) throws -> Void
     ) throws {
         let columns = includingMarkupDump ? Self.pageColumns : Self.pageColumnsWithoutDump
-        let size = max(1, batchSize)
-        var after = Int64.min
-        while true {
-            let batch = try read("forEachPage") { db -> [PageRecord] in
-                guard let generation = try Self.currentGeneration(db) else { return [] }
-                let statement = try db.cachedStatement(
-                    sql: """
-                        SELECT \(columns) FROM page
-                        WHERE generation = ? AND frontier_id > ? ORDER BY frontier_id LIMIT ?
-                        """)
-                return try Row.fetchAll(statement, arguments: [generation, after, size]).map(Self.pageRecord)
-            }
-            guard let last = batch.last else { return }
-            try body(batch)
-            guard batch.count == size else { return }
-            after = last.frontierID
-        }
+        try PageRecord.forEachBatch(
+            of: batchSize,
+            read: { after, size in
+                try read("forEachPage") { db -> [PageRecord] in
+                    guard let generation = try Self.currentGeneration(db) else { return [] }
+                    let statement = try db.cachedStatement(
+                        sql: """
+                            SELECT \(columns) FROM page
+                            WHERE generation = ? AND frontier_id > ? ORDER BY frontier_id LIMIT ?
+                            """)
+                    return try Row.fetchAll(statement, arguments: [generation, after, size]).map(Self.pageRecord)
+                }
+            }, body)
     }
 
     /// The current generation's page whose requested URL is `url`, if it was fetched.

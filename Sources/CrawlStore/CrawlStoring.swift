@@ -18,6 +18,8 @@ public protocol CrawlStoring: CrawlRecordSource {
     func complete(_ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL], aliases: [FrontierEntry])
         throws(CrawlStoreError) -> [FrontierEntry]
     func previousPage(key: String) throws(CrawlStoreError) -> PageRecord?
+    /// The page fetched for the requested URL `url`, if there is one (without its markup dump).
+    func page(url: String) throws(CrawlStoreError) -> PageRecord?
     func hasSitemapEntries() throws(CrawlStoreError) -> Bool
     func addSitemapHarvest(
         _ entries: [CrawlStore.SitemapEntryRecord], enqueue frontier: [FrontierEntry], skipped: [SkippedURL]

@@ -364,10 +364,8 @@ extension Crawler {
                     let batch = try await store.run { try $0.claim(host: host, limit: limit, now: now) }
                     if batch.isEmpty {
                         if store.store.isShared, frontier.scheduler.inFlight(on: host) == 0 {
-                            // Nothing of the host left here: other processes may lease it, and
-                            // start no sooner than this one's politeness allows.
-                            let notBefore = frontier.scheduler.nextStart(for: host)
-                            try await store.run { try $0.releaseHost(host, notBefore: notBefore) }
+                            // Nothing of the host left here: other processes may lease it.
+                            try await release(host)
                         }
                         let hosts = try await store.run { try $0.hostsWithWork() }
                         frontier.exhausted(host, hostsWithWork: hosts, now: now)
@@ -430,10 +428,15 @@ extension Crawler {
         }
 
         /// A shared crawl: a host this process has nothing more of (nothing in flight, claimed or
-        /// known to be queued) goes back to the other processes at once, with the time its next
-        /// request may start.
+        /// known to be queued) goes back to the other processes at once.
         func releaseIfDone(_ host: String) async throws {
             guard store.store.isShared, !frontier.hasWork(on: host) else { return }
+            try await release(host)
+        }
+
+        /// Gives `host` back to the other processes of a shared crawl: they start no sooner than
+        /// this one's politeness (delay, Crawl-delay, back-off) allows.
+        func release(_ host: String) async throws {
             let notBefore = frontier.scheduler.nextStart(for: host)
             try await store.run { try $0.releaseHost(host, notBefore: notBefore) }
         }

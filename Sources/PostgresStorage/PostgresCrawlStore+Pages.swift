@@ -38,22 +38,18 @@ extension PostgresCrawlStore {
         batchSize: Int = 64, includingMarkupDump: Bool = true, _ body: ([PageRecord]) throws -> Void
     ) throws {
         let columns = includingMarkupDump ? Self.pageColumns : Self.pageColumnsWithoutDump
-        let size = max(1, batchSize)
-        var after = Int64.min
-        while true {
-            let batch = try withCrawl("forEachPage", oneRead: true) { statements, id in
-                try statements.rows(
-                    """
-                    SELECT \(unescaped: columns) FROM page
-                    WHERE crawl_id = \(id) AND frontier_id > \(after) ORDER BY frontier_id LIMIT \(size)
-                    """
-                ).map(Self.pageRecord)
-            }
-            guard let last = batch.last else { return }
-            try body(batch)
-            guard batch.count == size else { return }
-            after = last.frontierID
-        }
+        try PageRecord.forEachBatch(
+            of: batchSize,
+            read: { after, size in
+                try withCrawl("forEachPage", oneRead: true) { statements, id in
+                    try statements.rows(
+                        """
+                        SELECT \(unescaped: columns) FROM page
+                        WHERE crawl_id = \(id) AND frontier_id > \(after) ORDER BY frontier_id LIMIT \(size)
+                        """
+                    ).map(Self.pageRecord)
+                }
+            }, body)
     }
 
     /// The page whose requested URL is `url`, if it was fetched.

@@ -7,7 +7,7 @@ import Synchronization
 /// crawl that many worker processes, on any number of machines, work on together.
 ///
 /// A database holds any number of crawls, each with an id; a store object works on one of them
-/// (`beginRun` registers a new one, `join` opens an unfinished one). Workers lease hosts, never
+/// (`beginRun` registers a new one, `open(crawl:)` opens one to join or report). Workers lease hosts, never
 /// URLs: `claim(host:)` takes the host's lease (`FOR UPDATE SKIP LOCKED` on its row) before it
 /// hands out that host's URLs, so only one worker at a time fetches from a host and its local
 /// scheduler's per-host limit, delay, Crawl-delay and back-off hold for the whole cluster; the

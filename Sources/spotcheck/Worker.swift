@@ -12,8 +12,8 @@ struct Worker: AsyncParsableCommand {
             back-off hold across all of them, and a worker that dies gives its hosts back when its leases \
             expire (--lease on crawl). The crawl's settings and page rules are the ones it was started with. \
             A worker exits 0 when the crawl is over, or at once, saying so, when there is nothing to do; the \
-            process that started the crawl writes the reports (spotcheck report --store URL --crawl ID writes \
-            them again anywhere).
+            process that started the crawl writes the reports (spotcheck report URL --crawl ID writes them \
+            again anywhere).
 
             \(ExitStatus.help([.success, .crawlFailed, .databaseUnusable, .usage, .interrupted]))
             """

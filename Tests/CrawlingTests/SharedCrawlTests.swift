@@ -79,6 +79,22 @@ struct SharedCrawlTests {
         return pages
     }
 
+    /// The report in `folder` has every page of `site`, each answered 200.
+    static func expectEveryPage(
+        of site: ClusterSite, in folder: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let pages = try reportPages(folder)
+        #expect(pages.count == site.pageCount, sourceLocation: sourceLocation)
+        #expect(pages.values.allSatisfy { $0 == 200 }, sourceLocation: sourceLocation)
+    }
+
+    /// Waits until `site` has answered `count` page requests, or `process` has ended.
+    static func waitForRequests(_ count: Int, on site: ClusterSite, while process: Process) async throws {
+        while site.requests.count < count, process.isRunning {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     @Test func threeWorkersAndTheCrawlKeepEveryHostPoliteAcrossTheCluster() async throws {
         let site = try await ClusterSite.start(hostCount: 6, pagesPerHost: 15, answerDelay: .milliseconds(30))
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1))
@@ -95,9 +111,7 @@ struct SharedCrawlTests {
         }
         await site.stop()
         #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
-        let pages = try Self.reportPages(crawl.folder)
-        #expect(pages.count == site.pageCount)
-        #expect(pages.values.allSatisfy { $0 == 200 })
+        try Self.expectEveryPage(of: site, in: crawl.folder)
         // The server's log: one request per host at a time, 0.1 s between two starts (less 25 ms
         // for how much longer one request than another takes to reach the server, 5 processes on 2 cores).
         #expect(site.largestInFlightPerHost() == 1)
@@ -114,9 +128,7 @@ struct SharedCrawlTests {
         let doomed = try Self.startWorker(crawl, extra: ["--lease", "3"])
         let survivor = try Self.startWorker(crawl, extra: ["--lease", "3"])
         // Killed once the crawl is well under way (and so holding leases, with pages in flight).
-        while site.requests.count < 40, doomed.process.isRunning {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await Self.waitForRequests(40, on: site, while: doomed.process)
         kill(doomed.process.processIdentifier, SIGKILL)
         _ = await waitForExit(doomed.process)
         let survivorStatus = await waitForExit(survivor.process)
@@ -124,9 +136,7 @@ struct SharedCrawlTests {
         await site.stop()
         #expect(survivorStatus == 0, "\(Self.output(survivor.outputPath))")
         #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
-        let pages = try Self.reportPages(crawl.folder)
-        #expect(pages.count == site.pageCount)
-        #expect(pages.values.allSatisfy { $0 == 200 })
+        try Self.expectEveryPage(of: site, in: crawl.folder)
         // Fetched twice: at most what the killed worker had in flight (--concurrency 2).
         let refetched = site.requests.count - Set(site.requests.map { "\($0.host)\($0.path)" }).count
         #expect(refetched <= 2, "\(refetched) pages fetched twice")
@@ -153,7 +163,7 @@ struct SharedCrawlTests {
     @Test func ctrlCStopsTheStarterAndAWorkerFinishesTheCrawlWhoseReportsAreWrittenAgain() async throws {
         let site = try await ClusterSite.start(hostCount: 3, pagesPerHost: 15, answerDelay: .milliseconds(20))
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1), extra: ["--lease", "3"])
-        while site.requests.count < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Self.waitForRequests(5, on: site, while: crawl.process)
         kill(crawl.process.processIdentifier, SIGINT)
         #expect(await waitForExit(crawl.process) == 130)
         let said = Self.output(crawl.outputPath)
@@ -170,9 +180,7 @@ struct SharedCrawlTests {
             try spotcheckExecutable(), ["report", database, "--crawl", crawl.id, "--output", folder])
         await site.stop()
         #expect(report.status == 0, "\(report.output)")
-        let pages = try Self.reportPages(folder)
-        #expect(pages.count == site.pageCount)
-        #expect(pages.values.allSatisfy { $0 == 200 })
+        try Self.expectEveryPage(of: site, in: folder)
     }
 
     @Test func aWorkerStartedAfterTheCrawlEndedHasNothingToDo() async throws {
@@ -202,9 +210,7 @@ struct SharedCrawlTests {
         let site = try await ClusterSite.start(hostCount: 4, pagesPerHost: 20, answerDelay: .milliseconds(30))
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1))
         let worker = try Self.startWorker(crawl)
-        while site.requests.count < 20, crawl.process.isRunning {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await Self.waitForRequests(20, on: site, while: crawl.process)
         let restart = try await runProcess(
             TestSite.projectRoot.appendingPathComponent("Scripts/postgres-cluster.sh").path,
             ["restart", try #require(TestDatabase.folder)])
@@ -216,9 +222,7 @@ struct SharedCrawlTests {
         await site.stop()
         #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
         #expect(workerStatus == 0, "\(Self.output(worker.outputPath))")
-        let pages = try Self.reportPages(crawl.folder)
-        #expect(pages.count == site.pageCount)
-        #expect(pages.values.allSatisfy { $0 == 200 })
+        try Self.expectEveryPage(of: site, in: crawl.folder)
     }
 
     @Test func theFixtureSiteGivesTheSameReportAsTheSQLiteStore() async throws {

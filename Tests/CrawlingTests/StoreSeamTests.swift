@@ -75,6 +75,9 @@ struct StoreSeamTests {
         func previousPage(key: String) throws(CrawlStoreError) -> PageRecord? {
             try record { () throws(CrawlStoreError) in try store.previousPage(key: key) }
         }
+        func page(url: String) throws(CrawlStoreError) -> PageRecord? {
+            try record { () throws(CrawlStoreError) in try store.page(url: url) }
+        }
         func hasSitemapEntries() throws(CrawlStoreError) -> Bool {
             try record { () throws(CrawlStoreError) in try store.hasSitemapEntries() }
         }
