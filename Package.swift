@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "PostgresStorage",
             dependencies: [
-                "CrawlStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CrawlStore", "SpotlightIndex", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -153,8 +153,8 @@ let package = Package(
             name: "spotcheck",
             dependencies: [
                 "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "ProjectConfiguration", "Reports", "RobotsExclusion", "SpotlightIndex", "SpotlightModel",
-                "UniversalLinks",
+                "PostgresStorage", "ProjectConfiguration", "Reports", "RobotsExclusion", "SpotlightIndex",
+                "SpotlightModel", "UniversalLinks",
                 "URLNormalization", "Verification",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "SpotlightIndexTests",
             dependencies: [
-                "SpotlightIndex", "SpotlightModel", "SpotCheckTestSupport", "LenientJSON",
+                "SpotlightIndex", "SpotlightModel", "SpotCheckTestSupport", "LenientJSON", "PostgresStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Run as child processes by the CLI tests (import, export, kill -9 mid-import).
                 "spotcheck", "IndexImportStaller",

@@ -312,7 +312,7 @@ public struct CrawlJob: Sendable {
                 entries = try LocalEntrySources.load(file: itemsFile) { events(.warning($0)) }
             }
             if let indexPath = request.indexPath {
-                let opened = try LocalIndex(path: indexPath)
+                let opened = try LocalIndex.open(indexPath)
                 index = opened
                 entries = (entries ?? []) + (try LocalEntrySources.load(index: opened, excludingDomain: domain))
             }
@@ -345,7 +345,7 @@ public struct CrawlJob: Sendable {
     ) throws(CrawlJobError) {
         do {
             let (indexed, removed) = try LocalEntrySources.feed(candidates, into: index, domain: domain)
-            events(.indexFed(index: index.path, domain: domain, indexed: indexed, removed: removed))
+            events(.indexFed(index: index.location, domain: domain, indexed: indexed, removed: removed))
         } catch {
             throw CrawlJobError(.localItemsUnreadable, "\(error)")
         }

@@ -68,25 +68,9 @@ public final class PostgresCrawlStore: Sendable {
 
     /// Applies the migrations the database has not had yet.
     private static func migrate(_ session: PostgresSession) throws(PostgresStoreError) {
-        try session.transaction("migrate") { statements in
-            try statements.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))")
-            try statements.execute("CREATE TABLE IF NOT EXISTS spotcheck_schema (version integer NOT NULL)")
-            let version =
-                try statements.rows("SELECT MAX(version) FROM spotcheck_schema").first
-                .flatMap { try $0.decode(Int?.self) } ?? 0
-            guard version <= PostgresSchema.migrations.count else {
-                throw StoreFailure(
-                    "the database's SpotCheck schema is version \(version), newer than this SpotCheck "
-                        + "(\(PostgresSchema.migrations.count)); use a newer SpotCheck")
-            }
-            for (index, migration) in PostgresSchema.migrations.enumerated().dropFirst(version) {
-                for statement in migration.components(separatedBy: ";\n") {
-                    let sql = statement.trimmingCharacters(in: .whitespacesAndNewlines)
-                    if !sql.isEmpty { try statements.execute(PostgresQuery(unsafeSQL: sql)) }
-                }
-                try statements.execute("INSERT INTO spotcheck_schema (version) VALUES (\(index + 1))")
-            }
-        }
+        try PostgresSchema.migrate(
+            session, versionTable: "spotcheck_schema", lock: PostgresSchema.migrationLock,
+            migrations: PostgresSchema.migrations)
     }
 
     // MARK: - Crawls

@@ -20,6 +20,10 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var tls: TLSMode
     /// `sslrootcert`: the certificate authorities `verify-ca` and `verify-full` trust (default: the system's).
     public var rootCertificate: String?
+    /// Server settings for the session, from libpq's `options` (the URL's `options=`, else
+    /// `PGOPTIONS`): `-c name=value` or `--name=value` each, e.g. `options=-csearch_path%3Dshop`
+    /// keeps an index or a crawl in the `shop` schema.
+    public var serverSettings: [String: String] = [:]
 
     /// libpq's `sslmode` values. `allow` and `prefer` try TLS and fall back to none; `require`
     /// insists on TLS without checking the certificate (as libpq does without a root
@@ -56,6 +60,14 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         }
         tls = tlsMode
         rootCertificate = query.first { $0.name == "sslrootcert" }?.value ?? environment["PGSSLROOTCERT"]
+        if let options = query.first(where: { $0.name == "options" })?.value ?? environment["PGOPTIONS"] {
+            guard let settings = Self.serverSettings(options) else {
+                throw PostgresStoreError(
+                    location: Self.withoutPassword(text),
+                    message: "options=\(options): write server settings as -c name=value or --name=value")
+            }
+            serverSettings = settings
+        }
         let systemUser = environment["USER"] ?? NSUserName()
         user =
             components.user.flatMap { $0.removingPercentEncoding }.flatMap(Self.nonEmpty)
@@ -77,7 +89,51 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// `postgres://user@host:port/database`: no password, ever.
     public var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
+        let options = serverSettings.sorted { $0.key < $1.key }.map { "-c\($0.key)=\($0.value)" }
         return "postgres://\(user)@\(shownHost):\(port)/\(database)"
+            + (options.isEmpty ? "" : "?options=" + options.joined(separator: "%20"))
+    }
+
+    /// libpq's `options` as name-value pairs: `-c name=value`, `-cname=value` or `--name=value`,
+    /// separated by spaces (a backslash keeps the next character, a space included); nil for
+    /// anything else.
+    static func serverSettings(_ options: String) -> [String: String]? {
+        var words: [String] = []
+        var current = ""
+        var escaped = false
+        for character in options {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == " " {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        var settings: [String: String] = [:]
+        var index = 0
+        while index < words.count {
+            var setting = words[index]
+            if setting == "-c", index + 1 < words.count {
+                index += 1
+                setting = words[index]
+            } else if setting.hasPrefix("--") {
+                setting.removeFirst(2)
+            } else if setting.hasPrefix("-c") {
+                setting.removeFirst(2)
+            } else {
+                return nil
+            }
+            guard let equals = setting.firstIndex(of: "="), equals != setting.startIndex else { return nil }
+            settings[String(setting[..<equals])] = String(setting[setting.index(after: equals)...])
+            index += 1
+        }
+        return settings
     }
 
     /// `text` with the password part of its authority replaced by `***` (for messages about a

@@ -1,3 +1,6 @@
+import Foundation
+import PostgresNIO
+
 /// The PostgreSQL schema, as numbered migrations applied in order and recorded in
 /// `spotcheck_schema`. Every migration runs in one transaction under an advisory lock, so workers
 /// starting at the same moment never apply one twice. Times are seconds since 1970 (`double
@@ -8,6 +11,35 @@ enum PostgresSchema {
 
     /// The migrations, oldest first; version `n` is `migrations[n - 1]`.
     static let migrations: [String] = [v1]
+
+    /// Applies the `migrations` the database has not had yet, recording each in `versionTable`,
+    /// under the advisory lock `lock`, in one transaction. Throws for a database whose version is
+    /// newer than this SpotCheck's.
+    static func migrate(_ session: PostgresSession, versionTable: String, lock: Int64, migrations: [String])
+        throws(PostgresStoreError)
+    {
+        try session.transaction("migrate") { statements in
+            try statements.execute("SELECT pg_advisory_xact_lock(\(lock))")
+            try statements.execute(
+                PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(versionTable) (version integer NOT NULL)"))
+            let version =
+                try statements.rows(PostgresQuery(unsafeSQL: "SELECT MAX(version) FROM \(versionTable)")).first
+                .flatMap { try $0.decode(Int?.self) } ?? 0
+            guard version <= migrations.count else {
+                throw StoreFailure(
+                    "the database's SpotCheck schema (\(versionTable)) is version \(version), newer than this "
+                        + "SpotCheck's (\(migrations.count)); use a newer SpotCheck")
+            }
+            for (index, migration) in migrations.enumerated().dropFirst(version) {
+                for statement in migration.components(separatedBy: ";\n") {
+                    let sql = statement.trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !sql.isEmpty { try statements.execute(PostgresQuery(unsafeSQL: sql)) }
+                }
+                try statements.execute(
+                    PostgresQuery(unsafeSQL: "INSERT INTO \(versionTable) (version) VALUES (\(index + 1))"))
+            }
+        }
+    }
 
     private static let v1 = """
         -- One row per crawl: its settings, when it started and finished, whether the starting

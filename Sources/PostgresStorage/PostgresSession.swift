@@ -84,11 +84,19 @@ final class PostgresSession: @unchecked Sendable {
     @discardableResult
     /// Runs `body` in one transaction (`BEGIN` … `COMMIT`); on any error it is rolled back. See the
     /// type's comment for reconnection and retries.
-    func transaction<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
-        try run(operation, inTransaction: true, body)
+    func transaction<T>(
+        _ operation: String, begin: PostgresQuery = "BEGIN", _ body: (Statements) throws -> T
+    ) throws(PostgresStoreError) -> T {
+        try run(operation, begin: begin, body)
     }
 
-    private func run<T>(_ operation: String, inTransaction: Bool, _ body: (Statements) throws -> T)
+    /// Runs `body` in one read-only transaction that sees one snapshot throughout (`REPEATABLE
+    /// READ`): several statements read the same state while others write.
+    func snapshot<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
+        try run(operation, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func run<T>(_ operation: String, begin: PostgresQuery?, _ body: (Statements) throws -> T)
         throws(PostgresStoreError) -> T
     {
         lock.lock()
@@ -99,8 +107,8 @@ final class PostgresSession: @unchecked Sendable {
         while true {
             do {
                 let statements = Statements(connection: try connected(), logger: logger)
-                guard inTransaction else { return try body(statements) }
-                try statements.execute("BEGIN")
+                guard let begin else { return try body(statements) }
+                try statements.execute(begin)
                 do {
                     let value = try body(statements)
                     try statements.execute("COMMIT")
@@ -129,7 +137,7 @@ final class PostgresSession: @unchecked Sendable {
     /// fewer); reconnection and retries as for `transaction`.
     @discardableResult
     func read<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
-        try run(operation, inTransaction: false, body)
+        try run(operation, begin: nil, body)
     }
 
     /// Closes the connection (the next transaction opens a new one).
@@ -162,6 +170,8 @@ final class PostgresSession: @unchecked Sendable {
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: try tls(for: location))
         configuration.options.connectTimeout = .seconds(10)
+        configuration.options.additionalStartupParameters = location.serverSettings.sorted { $0.key < $1.key }
+            .map { ($0.key, $0.value) }
         return try PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: id, logger: logger
         ).wait()

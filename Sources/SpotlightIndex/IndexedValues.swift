@@ -105,7 +105,8 @@ public struct IndexStatistics: Sendable, Hashable {
     public var itemsByContentType: [String: Int] = [:]
     /// The named indexes with a client state.
     public var clientStates: [String: [UInt8]] = [:]
-    /// The database file's size in bytes, WAL and shared-memory files included.
+    /// The bytes the index takes: an SQLite file with its WAL and shared-memory files; a PostgreSQL
+    /// index's tables with their indexes.
     public var fileBytes: Int64 = 0
 
     public init() {}

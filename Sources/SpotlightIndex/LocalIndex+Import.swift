@@ -40,6 +40,9 @@ extension LocalIndex {
         let report: IndexingReport
         do {
             report = try write("import", index: name, clientState: clientState) { writer in
+                // A PostgreSQL transaction whose connection was lost runs again from the start.
+                skipped = []
+                ignoredUpdates = []
                 var activities: [(RecordPosition, ActivityRecord)] = []
                 var records = 0
                 do {

@@ -1,5 +1,5 @@
-import GRDB
 import SpotlightModel
+import Foundation
 
 /// A full-text query over the index.
 public struct SearchQuery: Sendable, Hashable {
@@ -30,9 +30,27 @@ public struct SearchQuery: Sendable, Hashable {
     /// The FTS5 column weights for bm25: title, displayName, contentDescription, keywords.
     public static let columnWeights: [Double] = [10, 6, 2, 4]
 
-    /// The words of `text`: maximal runs of letters, marks, digits and private-use characters
-    /// (the token characters of FTS5's unicode61 tokenizer).
-    public var words: [String] {
+    /// The words of `text` (`SearchTokens.words`).
+    public var words: [String] { SearchTokens.words(in: text) }
+
+    /// The FTS5 MATCH expression: each word a quoted string (it holds no quote), the last one a
+    /// prefix query when type-ahead is on; nil when the text has no word.
+    public var matchExpression: String? {
+        let words = words
+        guard !words.isEmpty else { return nil }
+        return words.enumerated().map { index, word in
+            "\"\(word)\"" + (prefixMatchesLastWord && index == words.count - 1 ? "*" : "")
+        }.joined(separator: " ")
+    }
+}
+
+/// How text is cut into the words a search matches, the same for the indexed text and the query
+/// in both storages: FTS5's unicode61 tokenizer with `remove_diacritics 2` in SQLite, and these
+/// functions (the lexemes of a `tsvector`) in PostgreSQL.
+public enum SearchTokens {
+    /// The maximal runs of letters, marks, digits and private-use characters (the token characters
+    /// of FTS5's unicode61 tokenizer).
+    public static func words(in text: String) -> [String] {
         var words: [String] = []
         var current = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -50,14 +68,11 @@ public struct SearchQuery: Sendable, Hashable {
         return words
     }
 
-    /// The FTS5 MATCH expression: each word a quoted string (it holds no quote), the last one a
-    /// prefix query when type-ahead is on; nil when the text has no word.
-    public var matchExpression: String? {
-        let words = words
-        guard !words.isEmpty else { return nil }
-        return words.enumerated().map { index, word in
-            "\"\(word)\"" + (prefixMatchesLastWord && index == words.count - 1 ? "*" : "")
-        }.joined(separator: " ")
+    /// The word lowercased with its diacritics removed ("Tomás" is "tomas"), as unicode61 with
+    /// `remove_diacritics 2` folds it. ASCII words take a fast path.
+    public static func folded(_ word: String) -> String {
+        if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
+        return word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
 }
 
@@ -88,73 +103,34 @@ extension LocalIndex {
     /// Searches titles, display names, descriptions and keywords of live items and of live
     /// activities eligible for search, best first.
     public func search(_ query: SearchQuery) throws(LocalIndexError) -> [SearchResult] {
-        guard let match = query.matchExpression, query.limit > 0 else { return [] }
+        guard query.matchExpression != nil, query.limit > 0 else { return [] }
         let now = self.now
-        var conditions = [
-            """
-            ((i.id IS NOT NULL AND i.expires_at > :now)
-              OR (a.id IS NOT NULL AND a.expires_at > :now AND a.is_eligible_for_search))
-            """
-        ]
-        var arguments: [String: (any DatabaseValueConvertible)?] = ["match": match, "now": now]
-        if let domain = query.domainIdentifier {
-            conditions.append(
-                """
-                (coalesce(i.domain_identifier, a.domain_identifier) = :domain
-                  OR (coalesce(i.domain_identifier, a.domain_identifier) >= :domainDot
-                      AND coalesce(i.domain_identifier, a.domain_identifier) < :domainEnd))
-                """)
-            arguments["domain"] = domain
-            arguments["domainDot"] = domain + "."
-            arguments["domainEnd"] = domain + "/"
-        }
-        if let type = query.contentType {
-            conditions.append("coalesce(i.content_type, a.content_type) = :type COLLATE NOCASE")
-            arguments["type"] = type
-        }
-        let weights = SearchQuery.columnWeights.map { String($0) }.joined(separator: ", ")
-        let sql = """
-            WITH hits AS (
-                SELECT rowid AS hit, bm25(search_text, \(weights)) AS relevance
-                FROM search_text WHERE search_text MATCH :match
-            )
-            SELECT h.hit, -h.relevance * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0) AS score
-            FROM hits h
-            LEFT JOIN item i ON h.hit > 0 AND i.id = h.hit
-            LEFT JOIN activity a ON h.hit < 0 AND a.id = -h.hit
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY score DESC, h.hit
-            """
-        return try readDatabase("search") { db in
+        return try read("search") { reader in
             var results: [SearchResult] = []
             var positions: [String: Int] = [:]
-            let hits = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while results.count < query.limit, let hit = try hits.next() {
-                let rowid: Int64 = hit[0]
-                let score: Double = hit[1]
-                if rowid > 0 {
-                    guard let item = try Self.item(db, rowid: rowid) else { continue }
+            try reader.forEachHit(query, now: now) { hit in
+                switch hit.match {
+                case .item(let item):
                     let key = item.item.uniqueIdentifier
                     if let position = positions[key] {
                         results[position].isItem = true
                     } else {
                         positions[key] = results.count
-                        results.append(Self.result(item, score: score))
+                        results.append(Self.result(item, score: hit.score))
                     }
-                } else {
-                    guard let activity = try Self.activity(db, id: -rowid) else { continue }
-                    let target = try Self.itemDescribed(by: activity, db: db, now: now)
-                    switch target {
+                case .activity(let indexed):
+                    let activity = indexed.record.activity
+                    switch try Self.itemDescribed(by: activity, reader: reader, now: now) {
                     case .none:
                         // Related to an item that is gone (expired): not shown, as on a device.
-                        continue
+                        break
                     case .item(let item):
                         let key = item.item.uniqueIdentifier
                         if let position = positions[key] {
                             results[position].activityTypes.append(activity.activityType)
                         } else {
                             positions[key] = results.count
-                            var result = Self.result(item, score: score)
+                            var result = Self.result(item, score: hit.score)
                             result.isItem = false
                             result.activityTypes = [activity.activityType]
                             results.append(result)
@@ -167,10 +143,11 @@ extension LocalIndex {
                                 displayName: attributes?.displayName,
                                 contentDescription: attributes?.contentDescription,
                                 domainIdentifier: attributes?.domainIdentifier, contentType: attributes?.contentType,
-                                url: activity.webpageURL, rankingHint: attributes?.rankingHint, score: score,
+                                url: activity.webpageURL, rankingHint: attributes?.rankingHint, score: hit.score,
                                 isItem: false, activityTypes: [activity.activityType]))
                     }
                 }
+                return results.count < query.limit
             }
             return results
         }
@@ -186,18 +163,6 @@ extension LocalIndex {
             rankingHint: attributes.rankingHint, score: score, isItem: true, activityTypes: [])
     }
 
-    private static func item(_ db: Database, rowid: Int64) throws -> IndexedItem? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(ItemRow.columns) FROM item WHERE id = ?"), arguments: [rowid]
-        ).map(ItemRow.decode)
-    }
-
-    private static func activity(_ db: Database, id: Int64) throws -> UserActivity? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(ActivityRow.columns) FROM activity WHERE id = ?"), arguments: [id]
-        ).map { try ActivityRow.decode($0).record.activity }
-    }
-
     private enum ActivityTarget {
         case item(IndexedItem)
         /// Its related item is not live.
@@ -208,19 +173,14 @@ extension LocalIndex {
 
     /// The live item an activity describes: its related item, else the item whose identifier,
     /// `url` or `contentURL` is its `webpageURL` (normalised).
-    private static func itemDescribed(by activity: UserActivity, db: Database, now: Double) throws -> ActivityTarget {
+    private static func itemDescribed(
+        by activity: UserActivity, reader: any IndexStorageReader, now: Double
+    ) throws -> ActivityTarget {
         if let related = activity.contentAttributeSet?.relatedUniqueIdentifier {
-            return try IndexWriter.liveItem(db, identifier: related, now: now).map(ActivityTarget.item) ?? .none
+            return try reader.liveItem(identifier: related, now: now).map(ActivityTarget.item) ?? .none
         }
         guard let webpageURL = activity.webpageURL else { return .standalone }
         let key = URLNormalizer.normalize(webpageURL)
-        let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT \(ItemRow.columns) FROM item
-                    WHERE (unique_identifier IN (?1, ?2) OR url_key = ?2 OR content_url_key = ?2) AND expires_at > ?3
-                    ORDER BY id LIMIT 1
-                    """), arguments: [webpageURL, key, now])
-        return try row.map { try ActivityTarget.item(ItemRow.decode($0)) } ?? .standalone
+        return try reader.liveItem(describing: webpageURL, key: key, now: now).map(ActivityTarget.item) ?? .standalone
     }
 }

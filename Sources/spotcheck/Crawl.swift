@@ -145,7 +145,9 @@ struct Crawl: AsyncParsableCommand {
 
     @Option(
         name: .customLong("index"),
-        help: "A local index (spotcheck index): its items are joined to the pages, and the candidates are fed into it.")
+        help: ArgumentHelp(
+            "A local index (spotcheck index; a file or postgres:// URL): its items are joined to the pages, and the candidates are fed into it.",
+            valueName: "file|url"))
     var indexPath: String?
 
     @Option(

@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
 import LenientJSON
+import PostgresStorage
 import SpotlightIndex
 import SpotlightModel
 
 /// `spotcheck index …`: the local index with Core Spotlight semantics (docs/index.md).
 struct Index: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The local index: Core Spotlight items and activities in one SQLite file, searchable.",
+        abstract: "The local index: Core Spotlight items and activities in an SQLite file or PostgreSQL, searchable.",
         discussion: """
-            Every subcommand takes --index FILE (default spotcheck.sqlite in the working directory). \
+            Every subcommand takes --index FILE (default spotcheck.sqlite in the working directory) or --index postgres://user@host:port/db. \
             show exits 1 when there is no such item; import exits 3 when the file cannot be read or is \
             not JSON, or some records were skipped (the valid ones were imported); export -o exits 5 \
             when the file cannot be written.
@@ -24,20 +25,20 @@ struct Index: ParsableCommand {
         ]
     )
 
-    /// `--index FILE`, shared by every subcommand.
+    /// `--index FILE|URL`, shared by every subcommand.
     struct IndexOption: ParsableArguments {
-        @Option(name: .customLong("index"), help: "The index file.")
-        var path = "spotcheck.sqlite"
+        @Option(
+            name: .customLong("index"),
+            help: ArgumentHelp(
+                "The index: an SQLite file, or a PostgreSQL database (postgres://user@host:port/db).",
+                valueName: "file|url"))
+        var location = "spotcheck.sqlite"
 
         /// Opens the index; `create` false refuses a file that does not exist (a typo would
-        /// otherwise leave an empty index behind).
+        /// otherwise leave an empty index behind). A database is always created or migrated.
         func open(create: Bool = false) throws -> LocalIndex {
-            if !create, !FileManager.default.fileExists(atPath: path) {
-                Index.fail("\(path): no such index file (spotcheck index import creates one)")
-                throw ExitStatus.databaseUnusable
-            }
             do {
-                return try LocalIndex(path: path)
+                return try LocalIndex.open(location, create: create)
             } catch {
                 throw Index.exit(for: error)
             }
@@ -136,7 +137,7 @@ struct Index: ParsableCommand {
             print(
                 "\(file) (\(result.format.rawValue)): \(report.itemsIndexed) items indexed, \(report.itemsUpdated) updated, "
                     + "\(report.activitiesIndexed) activities indexed; \(result.skipped.count) records skipped; "
-                    + "into \(localIndex.path)")
+                    + "into \(localIndex.location)")
             if !result.skipped.isEmpty { throw ExitStatus.inputUnreadable }
         }
     }
@@ -192,7 +193,7 @@ struct Index: ParsableCommand {
                 (try localIndex.item(identifier: identifier), try localIndex.activities(relatedTo: identifier))
             }
             guard let item else {
-                Index.fail("\(identifier): no such item in \(index.path) (or it has expired)")
+                Index.fail("\(identifier): no such item in \(localIndex.location) (or it has expired)")
                 throw ExitStatus.verdictNegative
             }
             var object = item.item.json
@@ -245,7 +246,7 @@ struct Index: ParsableCommand {
                 }
             }
             print(
-                "\(report.itemsDeleted) items and \(report.activitiesDeleted) activities deleted from \(index.path)"
+                "\(report.itemsDeleted) items and \(report.activitiesDeleted) activities deleted from \(index.location)"
                     + (all ? "; client states cleared" : ""))
         }
     }
@@ -332,7 +333,7 @@ struct Index: ParsableCommand {
                 ]
                 print(JSONValue.object(object).serialized(pretty: true))
             case .text:
-                print("\(index.path): \(statistics.fileBytes) bytes")
+                print("\(localIndex.location): \(statistics.fileBytes) bytes")
                 print("items: \(statistics.items) (\(statistics.expiredItems) expired, not counted)")
                 print("activities: \(statistics.activities) (\(statistics.expiredActivities) expired, not counted)")
                 for (domain, count) in statistics.itemsByDomain.sorted(by: { $0.key < $1.key }) {

@@ -1,0 +1,423 @@
+import DatabaseOpening
+import Foundation
+import GRDB
+
+/// The index in one SQLite file: WAL mode through a GRDB `DatabasePool` (readers never wait for
+/// the writer), full-text search by FTS5 (`IndexSchema`), every write one transaction.
+public final class SQLiteIndexStorage: IndexStorage {
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+
+    public var location: String { path }
+
+    /// Opens the index file at `path`, creating it if needed. Throws `.cannotOpen` for a file that
+    /// is not a readable SQLite database (or was written by a newer version) and
+    /// `.fullTextSearchUnavailable` when SQLite lacks FTS5.
+    public init(path: String) throws(LocalIndexError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        try Self.refuseMissingFolder(of: path)
+        // Two imports (or an import and a search) may create a new index at the same moment:
+        // PoolOpener retries.
+        do {
+            pool = try PoolOpener.open(path: path, configuration: configuration, migrator: IndexSchema.migrator) {
+                try Self.refuseUnusable($0, path: path)
+            }
+        } catch {
+            throw LocalIndexError(wrapping: error, path: path, operation: "open", kind: .cannotOpen)
+        }
+    }
+
+    public func write<T>(_ body: (any IndexStorageWriter) throws -> T) throws -> T {
+        try pool.write { db in try body(Writer(db: db)) }
+    }
+
+    public func read<T>(_ body: (any IndexStorageReader) throws -> T) throws -> T {
+        try pool.read { db in try body(Reader(db: db, path: path)) }
+    }
+
+    /// A new index is created in an existing folder only: a missing one is named (SQLite would
+    /// say "error 14, unable to open database file").
+    private static func refuseMissingFolder(of path: String) throws(LocalIndexError) {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &isFolder)
+        guard !exists || !isFolder.boolValue else { return }
+        throw LocalIndexError(
+            path: path, kind: .cannotOpen,
+            message: exists
+                ? "cannot create the index there: \(parent) is a file, not a folder; "
+                    + "name an index file in an existing folder"
+                : "no such file, and its folder \(parent) does not exist to create it in; "
+                    + "create the folder or name an index file in an existing one")
+    }
+
+    /// Throws for a file the index cannot use: an SQLite without FTS5, a crawl store, a file
+    /// written by a newer SpotCheck, or another application's database.
+    private static func refuseUnusable(_ pool: DatabasePool, path: String) throws {
+        // A crawl store's migrations are named like the index's (v1 …): recognise it by its tables.
+        let isCrawlStore = try pool.read { db in
+            try db.tableExists("frontier") && db.tableExists("page") && !db.tableExists("item")
+        }
+        guard !isCrawlStore else {
+            throw LocalIndexError(
+                path: path, kind: .cannotOpen,
+                message:
+                    "a crawl store (the crawl.sqlite `spotcheck crawl` writes), not a local index; name a "
+                    + "`spotcheck index` file (a new one is created), e.g. --index site-index.sqlite")
+        }
+        let hasFTS5 = try pool.write { try IndexSchema.hasFullTextSearch($0) }
+        guard hasFTS5 else {
+            throw LocalIndexError(
+                path: path, kind: .fullTextSearchUnavailable,
+                message:
+                    "this SQLite (\(try pool.read { try String.fetchOne($0, sql: "SELECT sqlite_version()") } ?? "?")) has no FTS5 module; the index needs it for search"
+            )
+        }
+        let migrator = IndexSchema.migrator
+        let unknown = try pool.read { db in
+            try db.tableExists("grdb_migrations")
+                ? try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) : []
+        }
+        guard unknown.isEmpty else {
+            throw LocalIndexError(
+                path: path, kind: .cannotOpen,
+                message: "written by a newer SpotCheck (schema \(unknown.sorted().joined(separator: ", ")))")
+        }
+        let isForeign = try pool.read { db in
+            try !db.tableExists("grdb_migrations")
+                && (try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0) > 0
+        }
+        guard !isForeign else {
+            throw LocalIndexError(
+                path: path, kind: .cannotOpen,
+                message: "is an SQLite database but not a SpotCheck index (it has other tables)")
+        }
+    }
+}
+
+// MARK: - Writing
+
+extension SQLiteIndexStorage {
+    private struct Writer: IndexStorageWriter {
+        let db: Database
+
+        func liveItem(identifier: String, now: Double) throws -> IndexedItem? {
+            try Reader.liveItem(db, identifier: identifier, now: now)
+        }
+
+        func upsertItem(_ item: ItemColumns) throws {
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO item (unique_identifier, domain_identifier, attribute_set_json, expiration_text,
+                        expires_at, indexed_at, title, display_name, content_description, keywords_text, content_type,
+                        ranking_hint, url_key, content_url_key)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (unique_identifier) DO UPDATE SET
+                        domain_identifier = excluded.domain_identifier,
+                        attribute_set_json = excluded.attribute_set_json,
+                        expiration_text = excluded.expiration_text, expires_at = excluded.expires_at,
+                        indexed_at = excluded.indexed_at, title = excluded.title, display_name = excluded.display_name,
+                        content_description = excluded.content_description, keywords_text = excluded.keywords_text,
+                        content_type = excluded.content_type, ranking_hint = excluded.ranking_hint,
+                        url_key = excluded.url_key, content_url_key = excluded.content_url_key
+                    """)
+            let text = item.searchText
+            try statement.execute(arguments: [
+                item.uniqueIdentifier, item.domainIdentifier, item.attributeSetJSON, item.expirationText,
+                item.expiresAt, item.indexedAt, text.title, text.displayName, text.contentDescription, text.keywords,
+                item.contentType, item.rankingHint, item.urlKey, item.contentURLKey,
+            ])
+        }
+
+        func upsertActivity(_ activity: ActivityColumns) throws {
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO activity (activity_key, activity_type, title, keywords_json, webpage_url, webpage_url_key,
+                        persistent_identifier, is_eligible_for_search, is_eligible_for_public_indexing,
+                        is_eligible_for_handoff, is_eligible_for_prediction, required_user_info_keys_json, user_info_json,
+                        content_attribute_set_json, related_unique_identifier, domain_identifier, expiration_text,
+                        expires_at, indexed_at, search_title, display_name, content_description, keywords_text,
+                        content_type, ranking_hint)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (activity_key) DO UPDATE SET
+                        activity_type = excluded.activity_type, title = excluded.title,
+                        keywords_json = excluded.keywords_json, webpage_url = excluded.webpage_url,
+                        webpage_url_key = excluded.webpage_url_key, persistent_identifier = excluded.persistent_identifier,
+                        is_eligible_for_search = excluded.is_eligible_for_search,
+                        is_eligible_for_public_indexing = excluded.is_eligible_for_public_indexing,
+                        is_eligible_for_handoff = excluded.is_eligible_for_handoff,
+                        is_eligible_for_prediction = excluded.is_eligible_for_prediction,
+                        required_user_info_keys_json = excluded.required_user_info_keys_json,
+                        user_info_json = excluded.user_info_json,
+                        content_attribute_set_json = excluded.content_attribute_set_json,
+                        related_unique_identifier = excluded.related_unique_identifier,
+                        domain_identifier = excluded.domain_identifier, expiration_text = excluded.expiration_text,
+                        expires_at = excluded.expires_at, indexed_at = excluded.indexed_at,
+                        search_title = excluded.search_title, display_name = excluded.display_name,
+                        content_description = excluded.content_description, keywords_text = excluded.keywords_text,
+                        content_type = excluded.content_type, ranking_hint = excluded.ranking_hint
+                    """)
+            let text = activity.searchText
+            try statement.execute(arguments: [
+                activity.key, activity.activityType, activity.title, activity.keywordsJSON, activity.webpageURL,
+                activity.webpageURLKey, activity.persistentIdentifier, activity.isEligibleForSearch,
+                activity.isEligibleForPublicIndexing, activity.isEligibleForHandoff, activity.isEligibleForPrediction,
+                activity.requiredUserInfoKeysJSON, activity.userInfoJSON, activity.contentAttributeSetJSON,
+                activity.relatedUniqueIdentifier, activity.domainIdentifier, activity.expirationText,
+                activity.expiresAt, activity.indexedAt, text.title, text.displayName, text.contentDescription,
+                text.keywords, activity.contentType, activity.rankingHint,
+            ])
+        }
+
+        func deleteItems(identifiers: [String]) throws -> Removal {
+            let countActivities = try db.cachedStatement(
+                sql: "SELECT count(*) FROM activity WHERE related_unique_identifier = ?")
+            let delete = try db.cachedStatement(sql: "DELETE FROM item WHERE unique_identifier = ?")
+            var removal = Removal(items: 0, activities: 0)
+            for identifier in identifiers {
+                let activities = try Int.fetchOne(countActivities, arguments: [identifier]) ?? 0
+                // The item's delete trigger deletes its related activities.
+                try delete.execute(arguments: [identifier])
+                if db.changesCount > 0 {
+                    removal.items += db.changesCount
+                    removal.activities += activities
+                }
+            }
+            return removal
+        }
+
+        func deleteItems(domain: String) throws -> Removal {
+            let arguments: StatementArguments = [domain, domain + ".", domain + "/"]
+            let condition = "(domain_identifier = ? OR (domain_identifier >= ? AND domain_identifier < ?))"
+            return try removing {
+                try db.execute(sql: "DELETE FROM item WHERE \(condition)", arguments: arguments)
+                let items = db.changesCount
+                try db.execute(sql: "DELETE FROM activity WHERE \(condition)", arguments: arguments)
+                return items
+            }
+        }
+
+        func deleteExpired(now: Double) throws -> Removal {
+            try removing {
+                try db.execute(sql: "DELETE FROM item WHERE expires_at <= ?", arguments: [now])
+                let items = db.changesCount
+                try db.execute(sql: "DELETE FROM activity WHERE expires_at <= ?", arguments: [now])
+                return items
+            }
+        }
+
+        func deleteAll() throws -> Removal {
+            let removal = try removing {
+                try db.execute(sql: "DELETE FROM activity")
+                try db.execute(sql: "DELETE FROM item")
+                return db.changesCount
+            }
+            try db.execute(sql: "DELETE FROM client_state")
+            return removal
+        }
+
+        /// Runs deletes that return how many items they took, counting the activities they took
+        /// (the item trigger's included) by the table's size before and after.
+        private func removing(_ deletes: () throws -> Int) throws -> Removal {
+            let before = try Int.fetchOne(db, sql: "SELECT count(*) FROM activity") ?? 0
+            let items = try deletes()
+            let after = try Int.fetchOne(db, sql: "SELECT count(*) FROM activity") ?? 0
+            return Removal(items: items, activities: before - after)
+        }
+
+        func setClientState(_ state: [UInt8], index name: String, now: Double) throws {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO client_state (index_name, state, updated_at) VALUES (?, ?, ?)",
+                arguments: [name, Data(state), now])
+        }
+    }
+}
+
+// MARK: - Reading
+
+extension SQLiteIndexStorage {
+    private struct Reader: IndexStorageReader {
+        let db: Database
+        let path: String
+
+        static func liveItem(_ db: Database, identifier: String, now: Double) throws -> IndexedItem? {
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(StoredItem.columns) FROM item WHERE unique_identifier = ? AND expires_at > ?")
+            return try Row.fetchOne(statement, arguments: [identifier, now]).map { try Self.item($0) }
+        }
+
+        static func item(_ row: Row, from column: Int = 0) throws -> IndexedItem {
+            try StoredItem(
+                uniqueIdentifier: row.decode(atIndex: column), domainIdentifier: row.decode(atIndex: column + 1),
+                attributeSetJSON: row.decode(atIndex: column + 2), expirationText: row.decode(atIndex: column + 3),
+                expiresAt: row.decode(atIndex: column + 4), indexedAt: row.decode(atIndex: column + 5)
+            ).indexed
+        }
+
+        static func activity(_ row: Row, from column: Int = 0) throws -> IndexedActivity {
+            try StoredActivity(
+                id: row.decode(atIndex: column), activityType: row.decode(atIndex: column + 1),
+                title: row.decode(atIndex: column + 2), keywordsJSON: row.decode(atIndex: column + 3),
+                webpageURL: row.decode(atIndex: column + 4), persistentIdentifier: row.decode(atIndex: column + 5),
+                isEligibleForSearch: row.decode(atIndex: column + 6),
+                isEligibleForPublicIndexing: row.decode(atIndex: column + 7),
+                isEligibleForHandoff: row.decode(atIndex: column + 8),
+                isEligibleForPrediction: row.decode(atIndex: column + 9),
+                requiredUserInfoKeysJSON: row.decode(atIndex: column + 10),
+                userInfoJSON: row.decode(atIndex: column + 11),
+                contentAttributeSetJSON: row.decode(atIndex: column + 12),
+                expirationText: row.decode(atIndex: column + 13), expiresAt: row.decode(atIndex: column + 14),
+                indexedAt: row.decode(atIndex: column + 15)
+            ).indexed
+        }
+
+        func liveItem(identifier: String, now: Double) throws -> IndexedItem? {
+            try Self.liveItem(db, identifier: identifier, now: now)
+        }
+
+        func liveItems(after identifier: String?, limit: Int, now: Double) throws -> [IndexedItem] {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(StoredItem.columns) FROM item
+                    WHERE expires_at > ? AND (?2 IS NULL OR unique_identifier > ?2)
+                    ORDER BY unique_identifier LIMIT ?
+                    """, arguments: [now, identifier, limit]
+            ).map { try Self.item($0) }
+        }
+
+        func forEachLiveItem(now: Double, _ body: (IndexedItem) throws -> Void) throws {
+            let items = try Row.fetchCursor(
+                db, sql: "SELECT \(StoredItem.columns) FROM item WHERE expires_at > ? ORDER BY unique_identifier",
+                arguments: [now])
+            while let row = try items.next() { try body(Self.item(row)) }
+        }
+
+        func liveActivities(relatedTo identifier: String?, now: Double) throws -> [IndexedActivity] {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(StoredActivity.columns) FROM activity
+                    WHERE expires_at > ? AND (?2 IS NULL OR related_unique_identifier = ?2) ORDER BY id
+                    """, arguments: [now, identifier]
+            ).map { try Self.activity($0) }
+        }
+
+        func liveItems(expiringBy until: Double, now: Double) throws -> [IndexedItem] {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(StoredItem.columns) FROM item WHERE expires_at > ? AND expires_at <= ?
+                    ORDER BY expires_at, unique_identifier
+                    """, arguments: [now, until]
+            ).map { try Self.item($0) }
+        }
+
+        func clientStates() throws -> [(indexName: String, state: [UInt8])] {
+            try Row.fetchAll(db, sql: "SELECT index_name, state FROM client_state ORDER BY index_name").map { row in
+                try (indexName: row.decode(String.self, atIndex: 0), state: [UInt8](row.decode(Data.self, atIndex: 1)))
+            }
+        }
+
+        func statistics(now: Double) throws -> IndexStatistics {
+            var statistics = IndexStatistics()
+            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql, arguments: [now]) ?? 0 }
+            statistics.items = try count("SELECT count(*) FROM item WHERE expires_at > ?")
+            statistics.expiredItems = try count("SELECT count(*) FROM item WHERE expires_at <= ?")
+            statistics.activities = try count("SELECT count(*) FROM activity WHERE expires_at > ?")
+            statistics.expiredActivities = try count("SELECT count(*) FROM activity WHERE expires_at <= ?")
+            for (column, keyPath) in [
+                ("domain_identifier", \IndexStatistics.itemsByDomain), ("content_type", \.itemsByContentType),
+            ] {
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT coalesce(\(column), ''), count(*) FROM item WHERE expires_at > ? GROUP BY 1",
+                    arguments: [now])
+                {
+                    try statistics[keyPath: keyPath][row.decode(String.self, atIndex: 0)] = row.decode(
+                        Int.self, atIndex: 1)
+                }
+            }
+            for (name, state) in try clientStates() { statistics.clientStates[name] = state }
+            for suffix in ["", "-wal", "-shm"] {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
+                statistics.fileBytes += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+            }
+            return statistics
+        }
+
+        func forEachHit(_ query: SearchQuery, now: Double, _ body: (SearchHit) throws -> Bool) throws {
+            guard let match = query.matchExpression else { return }
+            var conditions = [
+                """
+                ((i.id IS NOT NULL AND i.expires_at > :now)
+                  OR (a.id IS NOT NULL AND a.expires_at > :now AND a.is_eligible_for_search))
+                """
+            ]
+            var arguments: [String: (any DatabaseValueConvertible)?] = ["match": match, "now": now]
+            if let domain = query.domainIdentifier {
+                conditions.append(
+                    """
+                    (coalesce(i.domain_identifier, a.domain_identifier) = :domain
+                      OR (coalesce(i.domain_identifier, a.domain_identifier) >= :domainDot
+                          AND coalesce(i.domain_identifier, a.domain_identifier) < :domainEnd))
+                    """)
+                arguments["domain"] = domain
+                arguments["domainDot"] = domain + "."
+                arguments["domainEnd"] = domain + "/"
+            }
+            if let type = query.contentType {
+                conditions.append("coalesce(i.content_type, a.content_type) = :type COLLATE NOCASE")
+                arguments["type"] = type
+            }
+            let weights = SearchQuery.columnWeights.map { String($0) }.joined(separator: ", ")
+            let itemColumns = StoredItem.columns.split(separator: ",").map { "i." + $0.trimmed }
+            let activityColumns = StoredActivity.columns.split(separator: ",").map { "a." + $0.trimmed }
+            let sql = """
+                WITH hits AS (
+                    SELECT rowid AS hit, bm25(search_text, \(weights)) AS relevance
+                    FROM search_text WHERE search_text MATCH :match
+                )
+                SELECT h.hit, -h.relevance * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0) AS score,
+                    \((itemColumns + activityColumns).joined(separator: ", "))
+                FROM hits h
+                LEFT JOIN item i ON h.hit > 0 AND i.id = h.hit
+                LEFT JOIN activity a ON h.hit < 0 AND a.id = -h.hit
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY score DESC, h.hit
+                """
+            let hits = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            while let row = try hits.next() {
+                let rowid: Int64 = row[0]
+                let score: Double = row[1]
+                let match: SearchHit.Match =
+                    rowid > 0
+                    ? .item(try Self.item(row, from: 2))
+                    : .activity(try Self.activity(row, from: 2 + itemColumns.count))
+                guard try body(SearchHit(match, score: score)) else { return }
+            }
+        }
+
+        func liveItem(describing webpageURL: String, key: String, now: Double) throws -> IndexedItem? {
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(StoredItem.columns) FROM item
+                        WHERE (unique_identifier IN (?1, ?2) OR url_key = ?2 OR content_url_key = ?2)
+                            AND expires_at > ?3
+                        ORDER BY id LIMIT 1
+                        """), arguments: [webpageURL, key, now]
+            ).map { try Self.item($0) }
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}
