@@ -12,6 +12,23 @@ enum PostgresSchema {
     /// The migrations, oldest first; version `n` is `migrations[n - 1]`.
     static let migrations: [String] = [v1]
 
+    /// The first schema of the location's `search_path` setting, where the tables are made
+    /// (created when missing); nil without one, or when it is `$user` or `public`.
+    static func firstSchema(of location: PostgresLocation) -> String? {
+        guard let path = location.serverSettings["search_path"],
+            let first = path.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
+        else { return nil }
+        let name =
+            first.hasPrefix("\"") && first.hasSuffix("\"") && first.count >= 2
+            ? String(first.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") : first.lowercased()
+        return name.isEmpty || name == "$user" || name == "public" ? nil : name
+    }
+
+    /// An SQL identifier in double quotes.
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
     /// Applies the `migrations` the database has not had yet, recording each in `versionTable`,
     /// under the advisory lock `lock`, in one transaction. Throws for a database whose version is
     /// newer than this SpotCheck's.
@@ -20,6 +37,9 @@ enum PostgresSchema {
     {
         try session.transaction("migrate") { statements in
             try statements.execute("SELECT pg_advisory_xact_lock(\(lock))")
+            if let schema = firstSchema(of: session.location) {
+                try statements.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(quoted(schema))"))
+            }
             try statements.execute(
                 PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(versionTable) (version integer NOT NULL)"))
             let version =

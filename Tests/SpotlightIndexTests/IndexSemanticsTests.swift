@@ -9,8 +9,8 @@ import Testing
 
 @Suite("Items: upsert, isUpdate, deletes")
 struct ItemTests {
-    @Test func indexingTheSameIdentifierReplacesTheItem() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func indexingTheSameIdentifierReplacesTheItem(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("a", domain: "movies", title: "Old", keywords: ["x"])])
         try index.indexItems([item("a", title: "New")])
         let stored = try #require(try index.item(identifier: "a"))
@@ -21,8 +21,8 @@ struct ItemTests {
         #expect(try index.identifiers() == ["a"])
     }
 
-    @Test func isUpdateMergesTheFieldsItSets() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func isUpdateMergesTheFieldsItSets(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([
             item("a", domain: "movies", title: "Up", description: "Balloons", keywords: ["pixar"], rankingHint: 10)
         ])
@@ -39,8 +39,8 @@ struct ItemTests {
         #expect(try index.search(SearchQuery("balloons")).isEmpty)
     }
 
-    @Test func isUpdateOnAnAbsentItemIsIgnored() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func isUpdateOnAnAbsentItemIsIgnored(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         let report = try index.indexItems([item("ghost", title: "Boo", isUpdate: true)])
         #expect(report.updatesIgnored == ["ghost"])
         #expect(report.itemsIndexed == 0 && report.itemsUpdated == 0)
@@ -48,9 +48,9 @@ struct ItemTests {
         #expect(try index.search(SearchQuery("boo")).isEmpty)
     }
 
-    @Test func isUpdateOnAnExpiredItemIsIgnored() throws {
+    @Test(arguments: IndexBackend.available) func isUpdateOnAnExpiredItemIsIgnored(backend: IndexBackend) throws {
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         try index.indexItems([item("a", title: "Up")])
         clock.advance(by: 31 * day)
         let report = try index.indexItems([item("a", title: "Up 2", isUpdate: true)])
@@ -58,8 +58,8 @@ struct ItemTests {
         #expect(try index.item(identifier: "a") == nil)
     }
 
-    @Test func deleteByIdentifiers() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func deleteByIdentifiers(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("a"), item("b"), item("c")])
         let report = try index.deleteItems(identifiers: ["a", "c", "missing"])
         #expect(report.itemsDeleted == 2)
@@ -68,7 +68,7 @@ struct ItemTests {
 
     @Test(
         "Deleting a domain deletes its sub-domains, not its look-alikes",
-        arguments: [
+        arguments: IndexBackend.available, [
             ("a", ["ab", "b", "none"]),
             ("a.b", ["a", "a.bc", "ab", "b", "none"]),
             ("a.b.c", ["a", "a.b", "a.bc", "ab", "b", "none"]),
@@ -76,16 +76,17 @@ struct ItemTests {
             ("ab", ["a", "a.b", "a.b.c", "a.bc", "b", "none"]),
             ("a.", ["a", "a.b", "a.b.c", "a.bc", "ab", "b", "none"]),
         ])
-    func recursiveDomainDelete(domain: String, remaining: [String]) throws {
-        let index = try makeIndex()
+    func recursiveDomainDelete(backend: IndexBackend, example: (String, [String])) throws {
+        let (domain, remaining) = example
+        let index = try makeIndex(backend)
         let domains = ["a", "a.b", "a.b.c", "a.bc", "ab", "b"]
         try index.indexItems(domains.map { item($0, domain: $0) } + [item("none")])
         try index.deleteItems(domainIdentifiers: [domain])
         #expect(try index.identifiers() == remaining)
     }
 
-    @Test func deleteAllClearsItemsActivitiesAndEveryClientState() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func deleteAllClearsItemsActivitiesAndEveryClientState(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         var batch = try index.beginBatch(index: "one")
         batch.indexItems([item("a", title: "Up")])
         try index.endBatch(batch, clientState: Array("s1".utf8))
@@ -99,8 +100,8 @@ struct ItemTests {
         #expect(try index.search(SearchQuery("up")).isEmpty)
     }
 
-    @Test func invalidItemsRollTheCallBack() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func invalidItemsRollTheCallBack(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         #expect(throws: LocalIndexError.self) {
             try index.indexItems([item("fine"), item("bad", rankingHint: 101)])
         }
@@ -112,9 +113,9 @@ struct ItemTests {
 
 @Suite("Expiration, with an injected clock")
 struct ExpirationTests {
-    @Test func defaultTimeToLiveIsAMonthAfterIndexing() throws {
+    @Test(arguments: IndexBackend.available) func defaultTimeToLiveIsAMonthAfterIndexing(backend: IndexBackend) throws {
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         try index.indexItems([item("a", title: "Up")])
         let stored = try #require(try index.item(identifier: "a"))
         #expect(stored.indexedAt == TestClock.start)
@@ -126,9 +127,9 @@ struct ExpirationTests {
         #expect(try index.item(identifier: "a") == nil)
     }
 
-    @Test func expiredItemsAreNeverReturned() throws {
+    @Test(arguments: IndexBackend.available) func expiredItemsAreNeverReturned(backend: IndexBackend) throws {
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         try index.indexItems([
             item("soon", domain: "d", title: "Lighthouse", expiration: "2026-01-02T00:00:00Z"),
             item("later", domain: "d", title: "Lighthouse keeper", expiration: "2027-01-01T00:00:00Z"),
@@ -145,18 +146,18 @@ struct ExpirationTests {
         #expect(try index.statistics().expiredItems == 0)
     }
 
-    @Test func reindexingResetsTheDefaultExpiration() throws {
+    @Test(arguments: IndexBackend.available) func reindexingResetsTheDefaultExpiration(backend: IndexBackend) throws {
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         try index.indexItems([item("a")])
         clock.advance(by: 20 * day)
         try index.indexItems([item("a")])
         #expect(try index.item(identifier: "a")?.expiresAt == TestClock.start + 50 * day)
     }
 
-    @Test func anUpdateWithoutExpirationKeepsTheItems() throws {
+    @Test(arguments: IndexBackend.available) func anUpdateWithoutExpirationKeepsTheItems(backend: IndexBackend) throws {
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         try index.indexItems([item("a", title: "A")])
         clock.advance(by: 20 * day)
         try index.indexItems([item("a", title: "B", isUpdate: true)])
@@ -167,15 +168,16 @@ struct ExpirationTests {
 
     @Test(
         "reindexDue lists what expires within the window, soonest first",
-        arguments: [
+        arguments: IndexBackend.available, [
             (1.0, [String]()),
             (3.0, ["in2days"]),
             (7.0, ["in2days", "in7days"]),
             (31.0, ["in2days", "in7days", "default"]),
         ])
-    func reindexDue(windowDays: Double, expected: [String]) throws {
+    func reindexDue(backend: IndexBackend, example: (Double, [String])) throws {
+        let (windowDays, expected) = example
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         try index.indexItems([
             item("in7days", expiration: "2026-01-08T00:00:00Z"),
             item("in2days", expiration: "2026-01-03T00:00:00Z"),
@@ -185,9 +187,9 @@ struct ExpirationTests {
         #expect(try index.reindexDue(within: windowDays * day).map(\.item.uniqueIdentifier) == expected)
     }
 
-    @Test func expiredActivitiesAreNotReturned() throws {
+    @Test(arguments: IndexBackend.available) func expiredActivitiesAreNotReturned(backend: IndexBackend) throws {
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         var record = activity("view", title: "Office", webpageURL: "https://example.com/office")
         record.activity.expirationDate = ISO8601.date("2026-01-05T00:00:00Z")
         try index.indexActivities([record])
@@ -200,8 +202,8 @@ struct ExpirationTests {
 
 @Suite("Named indexes, batches and client states")
 struct BatchTests {
-    @Test func theDefaultIndexRejectsBatching() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func theDefaultIndexRejectsBatching(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         let begin = try #require(throws: LocalIndexError.self) { try index.beginBatch(index: nil) }
         #expect(begin.kind == .batchingUnsupported)
         let state = try #require(throws: LocalIndexError.self) { try index.lastClientState(index: nil) }
@@ -211,9 +213,10 @@ struct BatchTests {
 
     @Test(
         "A client state under 250 bytes is kept; 250 or more is rejected and the batch not applied",
-        arguments: [(0, true), (1, true), (249, true), (250, false), (251, false), (4096, false)])
-    func clientStateLimit(bytes: Int, accepted: Bool) throws {
-        let index = try makeIndex()
+        arguments: IndexBackend.available, [(0, true), (1, true), (249, true), (250, false), (251, false), (4096, false)])
+    func clientStateLimit(backend: IndexBackend, example: (Int, Bool)) throws {
+        let (bytes, accepted) = example
+        let index = try makeIndex(backend)
         var first = try index.beginBatch(index: "app")
         first.indexItems([item("before")])
         try index.endBatch(first, clientState: Array("previous".utf8))
@@ -234,8 +237,8 @@ struct BatchTests {
         }
     }
 
-    @Test func namedIndexesKeepSeparateClientStates() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func namedIndexesKeepSeparateClientStates(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.endBatch(try index.beginBatch(index: "movies"), clientState: Array("m1".utf8))
         try index.endBatch(try index.beginBatch(index: "people"), clientState: Array("p1".utf8))
         try index.endBatch(try index.beginBatch(index: "movies"), clientState: Array("m2".utf8))
@@ -244,8 +247,8 @@ struct BatchTests {
         #expect(try index.lastClientState(index: "never") == nil)
     }
 
-    @Test func aBatchFailingHalfWayLeavesTheIndexAsItWas() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func aBatchFailingHalfWayLeavesTheIndexAsItWas(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         var first = try index.beginBatch(index: "app")
         first.indexItems([item("kept", title: "Kept")])
         try index.endBatch(first, clientState: Array("v1".utf8))
@@ -260,8 +263,8 @@ struct BatchTests {
         #expect(try index.search(SearchQuery("kept")).count == 1)
     }
 
-    @Test func writeRollsBackWhenItsBodyThrows() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func writeRollsBackWhenItsBodyThrows(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("kept")])
         #expect(throws: LocalIndexError.self) {
             try index.write(index: "app", clientState: Array("s".utf8)) { writer in
@@ -277,8 +280,8 @@ struct BatchTests {
 
 @Suite("relatedUniqueIdentifier lifetimes and de-duplication")
 struct RelatedActivityTests {
-    @Test func anActivityWhoseRelatedItemIsNotIndexedIsNotStored() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func anActivityWhoseRelatedItemIsNotIndexedIsNotStored(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         let report = try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
         #expect(report.activitiesIndexed == 0)
         #expect(report.activitiesRefused.count == 1)
@@ -286,16 +289,16 @@ struct RelatedActivityTests {
         #expect(try index.activities().isEmpty)
     }
 
-    @Test func anActivityRelatedToAnExpiredItemIsNotStored() throws {
+    @Test(arguments: IndexBackend.available) func anActivityRelatedToAnExpiredItemIsNotStored(backend: IndexBackend) throws {
         let clock = TestClock()
-        let index = try makeIndex(clock: clock)
+        let index = try makeIndex(backend, clock: clock)
         try index.indexItems([item("movie-up", expiration: "2026-01-02T00:00:00Z")])
         clock.advance(by: 2 * day)
         #expect(try index.indexActivities([activity("view", related: "movie-up")]).activitiesRefused.count == 1)
     }
 
-    @Test func deletingTheItemDeletesItsActivities() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func deletingTheItemDeletesItsActivities(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("movie-up", domain: "movies", title: "Up"), item("other")])
         try index.indexActivities([
             activity("view", title: "Up", related: "movie-up"),
@@ -308,16 +311,16 @@ struct RelatedActivityTests {
         #expect(try index.activities().map(\.record.activity.title) == ["Other"])
     }
 
-    @Test func deletingTheItemsDomainDeletesItsActivities() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func deletingTheItemsDomainDeletesItsActivities(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("movie-up", domain: "movies.pixar", title: "Up")])
         try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
         try index.deleteItems(domainIdentifiers: ["movies"])
         #expect(try index.activities().isEmpty)
     }
 
-    @Test func activitiesAreDeletedByTheirOwnDomain() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func activitiesAreDeletedByTheirOwnDomain(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexActivities([
             activity("directions", title: "Office", webpageURL: "https://example.com/office", domain: "places.sf"),
             activity("directions", title: "Depot", webpageURL: "https://example.com/depot", domain: "placesx"),
@@ -326,16 +329,16 @@ struct RelatedActivityTests {
         #expect(try index.activities().map(\.record.activity.title) == ["Depot"])
     }
 
-    @Test func reindexingTheItemKeepsItsActivities() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func reindexingTheItemKeepsItsActivities(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("movie-up", title: "Up")])
         try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
         try index.indexItems([item("movie-up", title: "Up (2009)")])
         #expect(try index.activities(relatedTo: "movie-up").count == 1)
     }
 
-    @Test func anActivityIndexedTwiceIsStoredOnce() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func anActivityIndexedTwiceIsStoredOnce(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("movie-up", title: "Up")])
         try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
         try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
@@ -344,8 +347,8 @@ struct RelatedActivityTests {
         #expect(try index.activities().map(\.record.activity.title) == ["Up", "B"])
     }
 
-    @Test func anItemAndItsRelatedActivityAreOneSearchResult() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func anItemAndItsRelatedActivityAreOneSearchResult(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexItems([item("movie-up", title: "Up", description: "Balloons")])
         try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
         let results = try index.search(SearchQuery("up"))
@@ -358,14 +361,15 @@ struct RelatedActivityTests {
 
     @Test(
         "An activity whose webpageURL is an item's identifier, url or contentURL joins that item",
-        arguments: [
+        arguments: IndexBackend.available, [
             ("https://www.example.com/movies/up.html", nil, nil),
             ("movie-up", "https://www.example.com/movies/up.html", nil),
             ("movie-up", nil, "https://www.example.com/movies/up.html"),
             ("movie-up", "HTTPS://WWW.EXAMPLE.COM:443/movies/up.html#top", nil),
         ] as [(String, String?, String?)])
-    func activityJoinsItemByURL(identifier: String, url: String?, contentURL: String?) throws {
-        let index = try makeIndex()
+    func activityJoinsItemByURL(backend: IndexBackend, example: (String, String?, String?)) throws {
+        let (identifier, url, contentURL) = example
+        let index = try makeIndex(backend)
         var up = item(identifier, title: "Up", url: url)
         up.attributeSet.contentURL = contentURL
         try index.indexItems([up])
@@ -378,8 +382,8 @@ struct RelatedActivityTests {
         #expect(results.first?.activityTypes == ["view"])
     }
 
-    @Test func activitiesNotEligibleForSearchAreNotFound() throws {
-        let index = try makeIndex()
+    @Test(arguments: IndexBackend.available) func activitiesNotEligibleForSearchAreNotFound(backend: IndexBackend) throws {
+        let index = try makeIndex(backend)
         try index.indexActivities([
             activity("view", title: "Office", webpageURL: "https://example.com/office", eligibleForSearch: false)
         ])

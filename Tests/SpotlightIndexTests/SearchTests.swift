@@ -5,8 +5,8 @@ import Testing
 @Suite("Full-text search")
 struct SearchTests {
     /// Movies and people, the fixture's shape.
-    static func catalogue() throws -> LocalIndex {
-        let index = try makeIndex("search")
+    static func catalogue(_ backend: IndexBackend) throws -> LocalIndex {
+        let index = try makeIndex(backend, "search")
         try index.indexItems([
             item(
                 "movie-up", domain: "movies.pixar", title: "Up", description: "A house flies under balloons",
@@ -35,20 +35,20 @@ struct SearchTests {
 
     @Test(
         "Queries with FTS5 syntax, quotes, operators and any Unicode never fail",
-        arguments: [
+        arguments: IndexBackend.available, [
             "\"", "\"\"", "'", "*", "**", "a*b", "^up", "up:", "title:up", "-up", "+up", "up OR", "OR", "AND", "NOT",
             "NEAR", "NEAR(up house, 2)", "(", ")", "{title}: up", "up\"house", "\u{0}", "\\", "%", "_",
             "'; DROP TABLE item; --",
             "🎈", "🎈 up", "Tomás", "TOMAS", "東京", "ﬁ", "İstanbul", "e\u{301}", String(repeating: "a ", count: 500), "",
         ])
-    func hostileQueries(text: String) throws {
-        let index = try Self.catalogue()
+    func hostileQueries(backend: IndexBackend, text: String) throws {
+        let index = try Self.catalogue(backend)
         #expect(throws: Never.self) { try index.search(SearchQuery(text)) }
         #expect(throws: Never.self) { try index.search(SearchQuery(text, prefixMatchesLastWord: false)) }
     }
 
-    @Test func prefixMatchingForTypeAhead() throws {
-        let index = try Self.catalogue()
+    @Test(arguments: IndexBackend.available) func prefixMatchingForTypeAhead(backend: IndexBackend) throws {
+        let index = try Self.catalogue(backend)
         #expect(try index.search(SearchQuery("padd")).map(\.uniqueIdentifier) == ["movie-paddington"])
         #expect(try index.search(SearchQuery("padd", prefixMatchesLastWord: false)).isEmpty)
         // Only the last word is a prefix; earlier words must be whole.
@@ -56,20 +56,20 @@ struct SearchTests {
         #expect(try index.search(SearchQuery("padd marmalade")).isEmpty)
     }
 
-    @Test func diacriticsAndCaseAreFolded() throws {
-        let index = try Self.catalogue()
+    @Test(arguments: IndexBackend.available) func diacriticsAndCaseAreFolded(backend: IndexBackend) throws {
+        let index = try Self.catalogue(backend)
         #expect(try index.search(SearchQuery("tomas")).map(\.uniqueIdentifier) == ["person-tomas"])
         #expect(try index.search(SearchQuery("TOMÁS HERRERA")).map(\.uniqueIdentifier) == ["person-tomas"])
     }
 
-    @Test func everyWordMustMatch() throws {
-        let index = try Self.catalogue()
+    @Test(arguments: IndexBackend.available) func everyWordMustMatch(backend: IndexBackend) throws {
+        let index = try Self.catalogue(backend)
         #expect(try index.search(SearchQuery("house balloons")).map(\.uniqueIdentifier) == ["movie-up"])
         #expect(try index.search(SearchQuery("house bear")).isEmpty)
     }
 
-    @Test func aTitleMatchOutranksADescriptionMatch() throws {
-        let index = try makeIndex("weights")
+    @Test(arguments: IndexBackend.available) func aTitleMatchOutranksADescriptionMatch(backend: IndexBackend) throws {
+        let index = try makeIndex(backend, "weights")
         try index.indexItems([
             item("in-description", title: "Something", description: "all about lighthouses and the lighthouse"),
             item("in-title", title: "Lighthouse", description: "Something else entirely"),
@@ -81,8 +81,8 @@ struct SearchTests {
             ])
     }
 
-    @Test func rankingHintLiftsAnEquallyRelevantItem() throws {
-        let index = try makeIndex("hint")
+    @Test(arguments: IndexBackend.available) func rankingHintLiftsAnEquallyRelevantItem(backend: IndexBackend) throws {
+        let index = try makeIndex(backend, "hint")
         try index.indexItems([
             item("plain", title: "Harbour tour"),
             item("hinted", title: "Harbour tour", rankingHint: 80),
@@ -95,21 +95,22 @@ struct SearchTests {
 
     @Test(
         "The domain filter takes sub-domains and not look-alikes",
-        arguments: [
+        arguments: IndexBackend.available, [
             ("movies", ["movie-up", "movie-paddington"]),
             ("movies.pixar", ["movie-up"]),
             ("moviesx", ["movie-balloon-doc"]),
             ("colleagues", ["person-tomas"]),
             ("movie", []),
         ] as [(String, [String])])
-    func domainFilter(domain: String, expected: [String]) throws {
-        let index = try Self.catalogue()
+    func domainFilter(backend: IndexBackend, example: (String, [String])) throws {
+        let (domain, expected) = example
+        let index = try Self.catalogue(backend)
         let results = try index.search(SearchQuery("catalogue", domainIdentifier: domain))
         #expect(Set(results.compactMap(\.uniqueIdentifier)) == Set(expected))
     }
 
-    @Test func contentTypeFilter() throws {
-        let index = try Self.catalogue()
+    @Test(arguments: IndexBackend.available) func contentTypeFilter(backend: IndexBackend) throws {
+        let index = try Self.catalogue(backend)
         #expect(
             try index.search(SearchQuery("movie", contentType: "public.contact")).map(\.uniqueIdentifier) == [
                 "person-tomas"
@@ -118,23 +119,23 @@ struct SearchTests {
         #expect(try index.search(SearchQuery("balloon", contentType: "public.contact")).isEmpty)
     }
 
-    @Test func limit() throws {
-        let index = try makeIndex("limit")
+    @Test(arguments: IndexBackend.available) func limit(backend: IndexBackend) throws {
+        let index = try makeIndex(backend, "limit")
         try index.indexItems((0..<50).map { item("item-\($0)", title: "Harbour \($0)") })
         #expect(try index.search(SearchQuery("harbour", limit: 7)).count == 7)
         #expect(try index.search(SearchQuery("harbour", limit: 100)).count == 50)
         #expect(try index.search(SearchQuery("harbour", limit: 0)).isEmpty)
     }
 
-    @Test func deletedItemsAreNotFound() throws {
-        let index = try Self.catalogue()
+    @Test(arguments: IndexBackend.available) func deletedItemsAreNotFound(backend: IndexBackend) throws {
+        let index = try Self.catalogue(backend)
         #expect(try index.search(SearchQuery("balloon")).count == 2)
         try index.deleteItems(domainIdentifiers: ["movies"])
         #expect(try index.search(SearchQuery("balloon")).map(\.uniqueIdentifier) == ["movie-balloon-doc"])
     }
 
-    @Test func aStandaloneActivityIsItsOwnResult() throws {
-        let index = try Self.catalogue()
+    @Test(arguments: IndexBackend.available) func aStandaloneActivityIsItsOwnResult(backend: IndexBackend) throws {
+        let index = try Self.catalogue(backend)
         try index.indexActivities([
             activity(
                 "directions", title: "Office directions", webpageURL: "https://example.com/office", domain: "places")

@@ -1,5 +1,6 @@
 import Foundation
 import SpotCheckTestSupport
+import PostgresStorage
 import SpotlightIndex
 import SpotlightModel
 import Synchronization
@@ -34,9 +35,45 @@ func temporaryFolder(_ name: String) throws -> String {
     return path
 }
 
-/// A new index in a fresh folder, on a test clock.
-func makeIndex(_ name: String = "index", clock: TestClock = TestClock()) throws -> LocalIndex {
-    try LocalIndex(path: try temporaryFolder(name) + "/index.sqlite", clock: clock.reading)
+/// The storages the index's semantics are tested on: SQLite always, PostgreSQL when
+/// `SPOTCHECK_TEST_POSTGRES` names a server (`make test` starts one; .ci/run always does).
+enum IndexBackend: String, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    static let postgresURL = ProcessInfo.processInfo.environment["SPOTCHECK_TEST_POSTGRES"]
+    static let available: [IndexBackend] = [.sqlite] + (postgresURL == nil ? [] : [.postgres])
+    static let postgresSkipped: Comment =
+        "SPOTCHECK_TEST_POSTGRES is unset: the index suites ran on SQLite only (`make test` starts a throwaway PostgreSQL)"
+
+    var testDescription: String { rawValue }
+
+    /// A database URL whose tables live in a new schema of their own (created by the index).
+    static func freshPostgresURL(_ name: String) throws -> String {
+        let base = try #require(postgresURL)
+        let schema = "\(name)_\(UUID().uuidString.prefix(8))".lowercased().replacingOccurrences(of: "-", with: "_")
+        return base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+    }
+}
+
+/// A new, empty index on `backend` (a fresh SQLite file, or a fresh PostgreSQL schema), on a
+/// test clock.
+func makeIndex(_ backend: IndexBackend = .sqlite, _ name: String = "index", clock: TestClock = TestClock()) throws
+    -> LocalIndex
+{
+    switch backend {
+    case .sqlite:
+        try LocalIndex(path: try temporaryFolder(name) + "/index.sqlite", clock: clock.reading)
+    case .postgres:
+        try LocalIndex.open(try IndexBackend.freshPostgresURL(name), clock: clock.reading)
+    }
+}
+
+/// Shows in the test log that the PostgreSQL half of the index suites did not run.
+@Test("The index suites also ran on PostgreSQL", .enabled(if: IndexBackend.postgresURL != nil, IndexBackend.postgresSkipped))
+func indexSuitesRanOnPostgres() throws {
+    let index = try makeIndex(.postgres, "marker")
+    #expect(index.location.hasPrefix("postgres://"))
+    #expect(!index.location.contains(try #require(URLComponents(string: IndexBackend.postgresURL ?? "")?.password)))
 }
 
 /// An item with a title (and whatever else the test sets).
