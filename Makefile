@@ -85,9 +85,10 @@ bench: release
 bench-crawl: release
 	Scripts/bench_crawl.py --pages 5000 --rss-pages 20000
 
-# Local-index benchmark: import 1,000,000 generated items, 1,000 searches (docs/index.md).
+# Local-index benchmark: import 1,000,000 generated items, 1,000 searches, into SQLite and into a
+# throwaway PostgreSQL, side by side (docs/index.md, docs/scale-out.md).
 bench-index: release
-	Scripts/bench_index.py --items 1000000 --searches 1000
+	Scripts/bench_index.py --items 1000000 --searches 1000 --class-searches 100 --postgres auto
 
 # Scale-out benchmark: a crawl shared by 1, 2 and 3 processes through PostgreSQL beside the
 # SQLite crawl, and the host lease's round trip (docs/scale-out.md).

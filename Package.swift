@@ -166,7 +166,7 @@ let package = Package(
         // Scripts/bench_index.py.
         .executableTarget(
             name: "IndexQueryTimer",
-            dependencies: ["SpotlightIndex", "LenientJSON"],
+            dependencies: ["SpotlightIndex", "LenientJSON", "PostgresStorage"],
             path: "Benchmarks/IndexQueryTimer",
             swiftSettings: strictSettings
         ),

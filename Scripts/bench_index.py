@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Local-index benchmark: import N generated items, run Q searches, report the figures.
+"""Local-index benchmark: import N generated items, run Q searches, report the figures, for the
+SQLite index and (with --postgres) the PostgreSQL one in the same run, on the same items and queries.
 
 Generates N searchable items as JSON Lines (titles, descriptions and keywords drawn from a
 Zipf-distributed vocabulary of 20,000 made-up words; domains with sub-domains; rankingHint,
@@ -10,10 +11,15 @@ content type and expiration on some), then:
     and max latency per search, in-process (the index opened once);
   - the same queries' first 50 through separate `spotcheck index search` processes: end-to-end
     CLI latency (process start and index open included);
-  - the index file size (database + WAL), and items per MB.
+  - the index file size (database + WAL), and items per MB;
+  - per query class, p50 and p99 in-process: the last word cut to 1, 2 and 3 letters (type-ahead),
+    and whole words (no prefix), --class-searches queries each (default 200).
+With --postgres URL (or `auto`: a throwaway cluster from Scripts/postgres-cluster.sh, stopped at the
+end) the same import and queries run against a PostgreSQL index (`--index URL`) too, in a schema
+of its own, and the figures are printed side by side.
 
   Scripts/bench_index.py [--items 1000000] [--searches 1000] [--binary .build/release/spotcheck]
-                         [--keep DIR]
+                         [--postgres URL|auto] [--keep DIR]
 The default binary is the release build (`make release`); a debug binary works but is slow.
 """
 import argparse, json, os, pathlib, random, shutil, statistics, subprocess, sys, tempfile, time
@@ -81,13 +87,85 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
+def class_queries(count, rng, pick, letters):
+    """One word cut to its first `letters` letters (type-ahead), or whole (0) and matched whole."""
+    lines = []
+    for _ in range(count):
+        words = pick(1)
+        if letters:
+            words[-1] = words[-1][:letters]
+            lines.append(" ".join(words))
+        else:
+            lines.append(" ".join(words) + "\t\twhole")
+    return lines
+
+
+def timed_searches(timer, location, lines, work, name):
+    path = work / f"{name}.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = subprocess.run([timer, location, str(path), "20"], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"search failed ({result.returncode}): {result.stderr[-2000:]}")
+    timings = [json.loads(line) for line in result.stdout.splitlines()]
+    return [timing["seconds"] * 1000 for timing in timings], sum(1 for t in timings if t["results"] > 0)
+
+
+def bench(label, location, size_of, args, items_path, lines, classes, work):
+    """Imports the items into `location`, then times the searches; returns the figures."""
+    figures = {"label": label}
+    started = time.perf_counter()
+    result = subprocess.run([args.binary, "index", "import", str(items_path), "--index", location],
+                            capture_output=True, text=True)
+    import_seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"{label}: import failed ({result.returncode}): {result.stderr[-2000:]}")
+    figures["import"] = args.items / import_seconds
+    print(f"{label} import: {import_seconds:.1f} s, {args.items / import_seconds:,.0f} items/s", flush=True)
+
+    timer = str(pathlib.Path(args.binary).parent / "IndexQueryTimer")
+    seconds, hits = timed_searches(timer, location, lines, work, "queries")
+    figures["mixed"] = (percentile(seconds, 0.5), percentile(seconds, 0.99))
+    print(f"{label} search ({len(seconds)} queries, in-process, limit 20; {hits} with results): "
+          f"p50 {percentile(seconds, 0.5):.2f} ms, p99 {percentile(seconds, 0.99):.2f} ms, max {max(seconds):.2f} ms, "
+          f"mean {statistics.mean(seconds):.2f} ms", flush=True)
+    for name, class_lines in classes:
+        seconds, hits = timed_searches(timer, location, class_lines, work, name.replace(" ", "-"))
+        figures[name] = (percentile(seconds, 0.5), percentile(seconds, 0.99))
+        print(f"{label} {name} ({len(seconds)} queries; {hits} with results): "
+              f"p50 {percentile(seconds, 0.5):.2f} ms, p99 {percentile(seconds, 0.99):.2f} ms", flush=True)
+
+    cli = []
+    for line in lines[:50]:
+        query, *domain = line.split("\t")
+        command = [args.binary, "index", "search", query, "--index", location, "--format", "json"]
+        if domain:
+            command += ["--domain", domain[0]]
+        started = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=True)
+        cli.append((time.perf_counter() - started) * 1000)
+    figures["cli"] = (percentile(cli, 0.5), percentile(cli, 0.99))
+    print(f"{label} search through the CLI ({len(cli)} processes): p50 {percentile(cli, 0.5):.1f} ms, "
+          f"p99 {percentile(cli, 0.99):.1f} ms")
+    size = size_of()
+    figures["bytes"] = size / args.items
+    print(f"{label} index size: {size / 1e6:.1f} MB ({size / args.items:.0f} bytes per item)", flush=True)
+    return figures
+
+
+def psql_value(url, sql):
+    return subprocess.run(["psql", "-XAtq", url, "-c", sql], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--items", type=int, default=1_000_000)
     parser.add_argument("--searches", type=int, default=1000)
     parser.add_argument("--binary", default=str(ROOT / ".build/release/spotcheck"))
     parser.add_argument("--keep", help="work in this folder and keep it (default: a temporary one, removed)")
+    parser.add_argument("--class-searches", type=int, default=200, help="queries per prefix/whole-word class")
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--postgres", help="also a PostgreSQL index: a postgres:// URL, or auto (a throwaway cluster)")
     args = parser.parse_args()
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"{args.binary}: not built (make release)")
@@ -97,7 +175,7 @@ def main():
     rng = random.Random(args.seed)
     words = vocabulary(20_000, rng)
     pick = zipf_picker(words, rng)
-    items_path, db_path, queries_path = work / "items.jsonl", work / "bench.sqlite", work / "queries.txt"
+    items_path, db_path = work / "items.jsonl", work / "bench.sqlite"
     for suffix in ("", "-wal", "-shm"):
         pathlib.Path(str(db_path) + suffix).unlink(missing_ok=True)
 
@@ -106,42 +184,43 @@ def main():
     print(f"generated {args.items:,} items ({items_path.stat().st_size / 1e6:.1f} MB JSON Lines) "
           f"in {time.perf_counter() - started:.1f} s")
 
-    started = time.perf_counter()
-    result = subprocess.run([args.binary, "index", "import", str(items_path), "--index", str(db_path)],
-                            capture_output=True, text=True)
-    import_seconds = time.perf_counter() - started
-    if result.returncode != 0:
-        sys.exit(f"import failed ({result.returncode}): {result.stderr[-2000:]}")
-    print(f"import: {import_seconds:.1f} s, {args.items / import_seconds:,.0f} items/s")
-
     lines = queries(args.searches, rng, pick)
-    queries_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    timer = str(pathlib.Path(args.binary).parent / "IndexQueryTimer")
-    result = subprocess.run([timer, str(db_path), str(queries_path), "20"], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"search failed ({result.returncode}): {result.stderr[-2000:]}")
-    timings = [json.loads(line) for line in result.stdout.splitlines()]
-    seconds = [timing["seconds"] * 1000 for timing in timings]
-    hits = sum(1 for timing in timings if timing["results"] > 0)
-    print(f"search ({len(seconds)} queries, in-process, limit 20; {hits} with results): "
-          f"p50 {percentile(seconds, 0.5):.2f} ms, p99 {percentile(seconds, 0.99):.2f} ms, max {max(seconds):.2f} ms, "
-          f"mean {statistics.mean(seconds):.2f} ms")
+    classes = [(f"{letters}-letter prefix", class_queries(args.class_searches, rng, pick, letters)) for letters in (1, 2, 3)]
+    classes.append(("whole words", class_queries(args.class_searches, rng, pick, 0)))
 
-    cli = []
-    for line in lines[:50]:
-        query, *domain = line.split("\t")
-        command = [args.binary, "index", "search", query, "--index", str(db_path), "--format", "json"]
-        if domain:
-            command += ["--domain", domain[0]]
-        started = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=True)
-        cli.append((time.perf_counter() - started) * 1000)
-    print(f"search through the CLI ({len(cli)} processes): p50 {percentile(cli, 0.5):.1f} ms, "
-          f"p99 {percentile(cli, 0.99):.1f} ms")
+    def sqlite_size():
+        return sum(pathlib.Path(str(db_path) + suffix).stat().st_size
+                   for suffix in ("", "-wal", "-shm") if pathlib.Path(str(db_path) + suffix).exists())
 
-    size = sum(pathlib.Path(str(db_path) + suffix).stat().st_size
-               for suffix in ("", "-wal", "-shm") if pathlib.Path(str(db_path) + suffix).exists())
-    print(f"index file: {size / 1e6:.1f} MB ({size / args.items:.0f} bytes per item)")
+    results = [bench("SQLite", str(db_path), sqlite_size, args, items_path, lines, classes, work)]
+
+    cluster = None
+    if args.postgres:
+        url = args.postgres
+        if url == "auto":
+            cluster = pathlib.Path(tempfile.mkdtemp(prefix="spotcheck-bench-index-postgres."))
+            url = subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "start", str(cluster)], check=True,
+                                 capture_output=True, text=True).stdout.strip()
+        schema = f"bench_index_{os.getpid()}"
+        location = url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
+
+        def postgres_size():
+            return int(psql_value(url, f"SELECT pg_total_relation_size('{schema}.item') + "
+                                       f"pg_total_relation_size('{schema}.activity')"))
+        try:
+            results.append(bench("PostgreSQL", location, postgres_size, args, items_path, lines, classes, work))
+            psql_value(url, f"DROP SCHEMA {schema} CASCADE")
+        finally:
+            if cluster:
+                subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "stop", str(cluster)])
+                shutil.rmtree(cluster, ignore_errors=True)
+
+    print(f"\nat {args.items:,} items (in-process search, limit 20; p50 / p99 ms)")
+    names = ["mixed"] + [name for name, _ in classes]
+    print(f"{'':12} {'import items/s':>15} " + " ".join(f"{name:>20}" for name in names) + f" {'bytes/item':>11}")
+    for figures in results:
+        cells = " ".join(f"{figures[name][0]:>9.2f} / {figures[name][1]:>8.2f}" for name in names)
+        print(f"{figures['label']:12} {figures['import']:>15,.0f} {cells} {figures['bytes']:>11.0f}")
     if not args.keep:
         shutil.rmtree(work)
 

@@ -1,10 +1,12 @@
 // Times local-index searches in one process, for Scripts/bench_index.py (not shipped in the
-// spotcheck binary): every line of QUERIES is a query, with an optional domain after a tab; one
-// JSON line per query with its result count and seconds.
+// spotcheck binary): every line of QUERIES is a query, with optional tab-separated fields after
+// it: a domain (empty for none), then `whole` for a query whose last word is not a prefix. One
+// JSON line per query with its result count and seconds. INDEX is a file or a postgres:// URL.
 //
 //     IndexQueryTimer INDEX QUERIES [LIMIT]
 import Foundation
 import LenientJSON
+import PostgresStorage
 import SpotlightIndex
 
 let arguments = CommandLine.arguments
@@ -14,11 +16,13 @@ guard arguments.count >= 3, let text = try? String(contentsOfFile: arguments[2],
 }
 let limit = arguments.count > 3 ? Int(arguments[3]) ?? 20 : 20
 do {
-    let index = try LocalIndex(path: arguments[1])
+    let index = try LocalIndex.open(arguments[1], create: false)
     let clock = ContinuousClock()
     for line in text.split(separator: "\n") {
-        let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
-        let search = SearchQuery(parts[0], domainIdentifier: parts.count > 1 ? parts[1] : nil, limit: limit)
+        let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let domain = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+        let search = SearchQuery(
+            parts[0], domainIdentifier: domain, limit: limit, prefixMatchesLastWord: parts.count < 3 || parts[2] != "whole")
         var count = 0
         let elapsed = try clock.measure { count = try index.search(search).count }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

@@ -9,7 +9,10 @@ public import SpotlightIndex
 /// tokenizer cuts it for SQLite) and written as `tsvector` lexemes: no server text-search
 /// configuration, locale or extension is involved, so every server matches the same words. The
 /// four texts weigh as in SQLite's bm25: title A (1.0), display name B (0.6), keywords C (0.4),
-/// description D (0.2), ranked by `ts_rank` × (1 + rankingHint / 100). Text columns compared or
+/// description D (0.2), ranked by `ts_rank` with its length normalisation 1 (a longer text ranks
+/// lower, as in bm25) × (1 + rankingHint / 100). Scores differ from SQLite's; the signals (field
+/// weights, term frequency, text length, ranking hint) and so the orders agree (the fixture's
+/// searches give the same results in the same order on both). Text columns compared or
 /// ordered are `COLLATE "C"`, SQLite's byte order, so listings and domain ranges agree.
 ///
 /// Items are written in batches (a multi-row `INSERT … ON CONFLICT DO UPDATE` of up to 500),
@@ -533,7 +536,7 @@ extension PostgresIndexStorage {
             let page = max(32, query.limit * 2)
             let itemColumns = StoredItem.columns.split(separator: ",").map { "i." + $0.trimmed }
             let activityColumns = StoredActivity.columns.split(separator: ",").map { "a." + $0.trimmed }
-            let rank = "ts_rank(\(PostgresIndexStorage.rankWeights), search_vector, $1::tsquery)"
+            let rank = "ts_rank(\(PostgresIndexStorage.rankWeights), search_vector, $1::tsquery, 1)"
             var offset = 0
             while true {
                 let rows = try statements.rows(
