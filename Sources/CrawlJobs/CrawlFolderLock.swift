@@ -14,10 +14,29 @@ final class CrawlFolderLock: Sendable {
 
     /// The open lock file; closed (and the lock released) in `deinit`.
     private let descriptor: Int32
+    /// Another folder's lock held as long as this one (a `--store FILE` outside the output folder).
+    private let companion: CrawlFolderLock?
 
     /// Takes the folder's lock, or throws `.cannotCrawl` naming the process that holds it.
-    init(folder: String) throws(CrawlJobError) {
+    /// `companion` is kept, and released with this lock.
+    convenience init(folder: String, keeping companion: CrawlFolderLock? = nil) throws(CrawlJobError) {
         let path = folder.hasSuffix("/") ? folder + Self.fileName : folder + "/" + Self.fileName
+        try self.init(path: path, keeping: companion) { holder in
+            "\(folder): another spotcheck crawl\(holder.map { " (process \($0))" } ?? "") is writing into this "
+                + "folder; wait for it to end (or stop it), then run `spotcheck crawl --resume --output \(folder)`"
+        }
+    }
+
+    /// Takes the lock of a crawl store file of its own (`--store FILE`): `FILE.lock` beside it.
+    convenience init(storeFile: String) throws(CrawlJobError) {
+        try self.init(path: storeFile + ".lock", keeping: nil) { holder in
+            "\(storeFile): another spotcheck crawl\(holder.map { " (process \($0))" } ?? "") is using this "
+                + "store; wait for it to end (or stop it), then run `spotcheck crawl --resume --store \(storeFile)`"
+        }
+    }
+
+    private init(path: String, keeping companion: CrawlFolderLock?, busy: (Int32?) -> String) throws(CrawlJobError) {
+        self.companion = companion
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -26,10 +45,7 @@ final class CrawlFolderLock: Sendable {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.holder(descriptor)
             close(descriptor)
-            throw CrawlJobError(
-                .cannotCrawl,
-                "\(folder): another spotcheck crawl\(holder.map { " (process \($0))" } ?? "") is writing into this "
-                    + "folder; wait for it to end (or stop it), then run `spotcheck crawl --resume --output \(folder)`")
+            throw CrawlJobError(.cannotCrawl, busy(holder))
         }
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)

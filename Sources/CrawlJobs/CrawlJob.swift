@@ -57,10 +57,13 @@ public struct CrawlJob: Sendable {
     private func locate() throws(CrawlJobError) -> Place {
         var seed = request.seed ?? ""
         let listed = try request.urlList.map(SeedList.read) ?? []
-        // --resume --output DIR: the seed is the one the store names (its settings are read once).
+        // --resume --output DIR (or --store FILE): the seed is the one the store names (its
+        // settings are read once).
         var stored: CrawlSettings?
-        if request.seed == nil, request.resume || listed.isEmpty, let output = request.output {
-            let settings = try Self.unfinishedCrawl(in: output)
+        if request.seed == nil, request.resume || listed.isEmpty,
+            request.output != nil || (request.resume && request.storeFile != nil)
+        {
+            let settings = try Self.unfinishedCrawl(in: request.output, storeFile: request.storeFile)
             stored = settings
             seed = settings.source.isEmpty ? settings.seed : settings.source
         }
@@ -84,6 +87,12 @@ public struct CrawlJob: Sendable {
             source: source, servesFolder: servesFolder, folder: request.output, listed: listed,
             seedFromList: seedFromList)
         guard request.resume else { return place }
+        if let storeFile = request.storeFile {
+            // The store is named: its crawl goes on, reported into --output or a new folder.
+            if stored == nil { stored = try Self.unfinishedCrawl(in: place.folder, storeFile: storeFile) }
+            place.previousSettings = stored
+            return place
+        }
         guard let folder = place.folder ?? StoredCrawl.latestUnfinished(source: source) else {
             throw CrawlJobError(
                 .cannotCrawl,
@@ -91,20 +100,31 @@ public struct CrawlJob: Sendable {
                     + "or leave out --resume to start a new crawl")
         }
         place.folder = folder
-        if stored == nil { stored = try Self.unfinishedCrawl(in: folder) }
+        if stored == nil { stored = try Self.unfinishedCrawl(in: folder, storeFile: nil) }
         place.previousSettings = stored
         return place
     }
 
-    /// The settings of the unfinished crawl in `folder`; throws, saying so in words and what to
-    /// run instead, when there is no store, no crawl in it, or its crawl has finished.
-    static func unfinishedCrawl(in folder: String) throws(CrawlJobError) -> CrawlSettings {
-        let storePath = (folder as NSString).appendingPathComponent(storeName)
+    /// The store of a crawl reported into `folder`: `storeFile` (`--store FILE`), else the
+    /// folder's crawl.sqlite.
+    static func storePath(in folder: String?, storeFile: String?) -> String {
+        storeFile ?? ((folder ?? ".") as NSString).appendingPathComponent(storeName)
+    }
+
+    /// The settings of the unfinished crawl in `folder`'s store (or `storeFile`); throws, saying
+    /// so in words and what to run instead, when there is no store, no crawl in it, or its crawl
+    /// has finished.
+    static func unfinishedCrawl(in folder: String?, storeFile: String?) throws(CrawlJobError) -> CrawlSettings {
+        let storePath = storePath(in: folder, storeFile: storeFile)
+        let place = storeFile ?? folder ?? "."
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw CrawlJobError(
                 .cannotCrawl,
-                "\(folder): no crawl store (\(storeName)) here, so there is no crawl to resume; "
-                    + "start one with `spotcheck crawl URL|FOLDER --output \(folder)`")
+                storeFile == nil
+                    ? "\(place): no crawl store (\(storeName)) here, so there is no crawl to resume; "
+                        + "start one with `spotcheck crawl URL|FOLDER --output \(place)`"
+                    : "\(storeFile ?? ""): no such crawl store, so there is no crawl to resume; start one with "
+                        + "`spotcheck crawl URL|FOLDER --store \(storeFile ?? "")`")
         }
         let run: (settings: CrawlSettings, finishedAt: Double?)?
         do {
@@ -117,12 +137,13 @@ public struct CrawlJob: Sendable {
         }
         if let finishedAt = run.finishedAt {
             let source = run.settings.source.isEmpty ? run.settings.seed : run.settings.source
+            let again = storeFile.map { "--store \($0)" } ?? "--output \(place)"
             throw CrawlJobError(
                 .cannotCrawl,
-                "\(folder): the crawl there finished (\(StoredCrawl.utcTime(finishedAt))), so there is nothing to "
-                    + "resume; crawl the site again into the same folder (unchanged pages are kept) with "
-                    + "`spotcheck crawl \(source) --output \(folder)`, or write its reports again with "
-                    + "`spotcheck report \(folder)`")
+                "\(place): the crawl there finished (\(StoredCrawl.utcTime(finishedAt))), so there is nothing to "
+                    + "resume; crawl the site again into the same store (unchanged pages are kept) with "
+                    + "`spotcheck crawl \(source) \(again)`, or write its reports again with "
+                    + "`spotcheck report \(storeFile ?? place)`")
         }
         return run.settings
     }
@@ -190,10 +211,10 @@ public struct CrawlJob: Sendable {
             in: place.folder, default: StoredCrawl.defaultFolder(host: host), events: events)
         defer { withExtendedLifetime(lock) {} }
         // Checked again under the lock: another --resume may have finished the crawl meanwhile.
-        if request.resume { _ = try Self.unfinishedCrawl(in: folder) }
+        if request.resume { _ = try Self.unfinishedCrawl(in: folder, storeFile: request.storeFile) }
         let storePath =
             (store as? PostgresCrawlStore)?.location.description
-            ?? (folder as NSString).appendingPathComponent(Self.storeName)
+            ?? Self.storePath(in: folder, storeFile: request.storeFile)
         events(.crawlStarted(folder: folder))
         let summary = try await fetchPages(
             Crawler(
@@ -239,7 +260,8 @@ public struct CrawlJob: Sendable {
         in output: String?, default defaultFolder: String, events: @escaping @Sendable (CrawlEvent) -> Void
     ) throws(CrawlJobError) -> (folder: String, store: any CrawlStoring, lock: CrawlFolderLock) {
         guard let shared = request.sharedStore else {
-            let (folder, store, lock) = try Self.openStore(in: output, default: defaultFolder)
+            let (folder, store, lock) = try Self.openStore(
+                in: output, default: defaultFolder, storeFile: request.storeFile)
             return (folder, store, lock)
         }
         // The database first: a server that cannot be reached leaves no folder behind.
@@ -275,8 +297,9 @@ public struct CrawlJob: Sendable {
 
     /// Creates the output folder (with a reason in words when it cannot be) and opens its store:
     /// `--output`, or a folder of its own next to `defaultFolder` (never one an earlier run has).
-    /// A folder made here is removed again when the store cannot be opened in it.
-    private static func openStore(in output: String?, default defaultFolder: String)
+    /// A folder made here is removed again when the store cannot be opened in it. The store is
+    /// `storeFile` when given (locked too, `FILE.lock`, so two crawls never share it).
+    private static func openStore(in output: String?, default defaultFolder: String, storeFile: String?)
         throws(CrawlJobError) -> (folder: String, store: CrawlStore, lock: CrawlFolderLock)
     {
         let folder: String
@@ -292,8 +315,14 @@ public struct CrawlJob: Sendable {
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(error)")
         }
-        let storePath = (folder as NSString).appendingPathComponent(Self.storeName)
-        let lock = try CrawlFolderLock(folder: folder)
+        let storePath = Self.storePath(in: folder, storeFile: storeFile)
+        let lock: CrawlFolderLock
+        do {
+            lock = try CrawlFolderLock(folder: folder, keeping: try storeFile.map(CrawlFolderLock.init(storeFile:)))
+        } catch {
+            if created { try? FileManager.default.removeItem(atPath: folder) }
+            throw error
+        }
         do {
             return (folder, try CrawlStore(path: storePath), lock)
         } catch {

@@ -46,6 +46,9 @@ public struct CrawlRequest: Sendable {
     /// `--store postgres://…`: the crawl is registered in this PostgreSQL database, where
     /// `spotcheck worker` processes join it; nil: the output folder's SQLite store.
     public var sharedStore: String?
+    /// The crawl store's file when it is not the output folder's crawl.sqlite (`--store FILE`):
+    /// the reports still go to the output folder; `--resume` continues the crawl this file holds.
+    public var storeFile: String?
     /// `--lease`: seconds a host lease lasts without renewal (a shared crawl).
     public var leaseSeconds: Double = 30
 

@@ -82,9 +82,9 @@ public enum SharedCrawls {
             throw CrawlJobError(.storeUnusable, "\(error)")
         }
         guard let run, let id = database.crawlID else {
-            return .nothing(
-                crawl.map { noSuchCrawl($0, at: location) }
-                    ?? "\(location): no crawl is unfinished, so there is nothing to do")
+            // A crawl id that names no crawl is a mistake (exit 6), unlike no crawl left to join.
+            if let crawl { throw CrawlJobError(.cannotCrawl, noSuchCrawl(crawl, at: location)) }
+            return .nothing("\(location): no crawl is unfinished, so there is nothing to do")
         }
         if let finished = run.finishedAt {
             return .nothing("\(location): crawl \(id) finished at \(StoredCrawl.utcTime(finished)); nothing to do")

@@ -10,9 +10,10 @@ public import SpotlightIndex
 /// configuration, locale or extension is involved, so every server matches the same words. The
 /// four texts weigh as in SQLite's bm25: title A (1.0), display name B (0.6), keywords C (0.4),
 /// description D (0.2), ranked by `ts_rank` with its length normalisation 1 (a longer text ranks
-/// lower, as in bm25) × (1 + rankingHint / 100). Scores differ from SQLite's; the signals (field
-/// weights, term frequency, text length, ranking hint) and so the orders agree (the fixture's
-/// searches give the same results in the same order on both). Text columns compared or
+/// lower, as in bm25) × (1 + rankingHint / 100). This approximates bm25: it has no inverse
+/// document frequency and normalises by the whole text's length, not each field's, so scores
+/// differ and a multi-word search may order close results differently; the results are the
+/// same, and the fixture's searches come out in the same order on both. Text columns compared or
 /// ordered are `COLLATE "C"`, SQLite's byte order, so listings and domain ranges agree.
 ///
 /// Items are written in batches (a multi-row `INSERT … ON CONFLICT DO UPDATE` of up to 500),
@@ -29,7 +30,9 @@ public final class PostgresIndexStorage: IndexStorage {
     /// server, when it cannot be reached or refuses the login.
     public init(database: PostgresLocation) throws(PostgresStoreError) {
         self.database = database
-        session = PostgresSession(location: database)
+        // An index statement may rank or delete a million rows: 10 minutes before the connection is
+        // given up; a lost COMMIT is reported, not run again (an import is not re-applied blindly).
+        session = PostgresSession(location: database, statementSeconds: 600, rerunsAfterLostCommit: false)
         try PostgresSchema.migrate(
             session, versionTable: "spotcheck_index_schema", lock: Self.migrationLock, migrations: Self.migrations)
     }
@@ -48,9 +51,9 @@ public final class PostgresIndexStorage: IndexStorage {
         }
     }
 
-    public func read<T>(_ body: (any IndexStorageReader) throws -> T) throws -> T {
+    public func read<T>(rerunnable: Bool, _ body: (any IndexStorageReader) throws -> T) throws -> T {
         try passingOn { (bodyError: inout (any Error)?) throws(PostgresStoreError) in
-            try session.snapshot("read") { statements in
+            try session.snapshot("read", rerunnable: rerunnable) { statements in
                 try Self.noting(&bodyError) { try body(Reader(statements: statements)) }
             }
         }
@@ -455,14 +458,32 @@ extension PostgresIndexStorage {
         }
 
         func liveActivities(relatedTo identifier: String?, now: Double) throws -> [IndexedActivity] {
-            try statements.rows(
+            guard let identifier else {
+                var activities: [IndexedActivity] = []
+                try forEachLiveActivity(now: now) { activities.append($0) }
+                return activities
+            }
+            return try statements.rows(
                 """
                 SELECT \(unescaped: StoredActivity.columns) FROM activity
-                WHERE expires_at > \(now)
-                    AND (\(identifier)::text IS NULL OR related_unique_identifier = \(identifier)::text)
-                ORDER BY id
+                WHERE related_unique_identifier = \(identifier) AND expires_at > \(now) ORDER BY id
                 """
             ).map { try Self.activity($0.makeRandomAccess()) }
+        }
+
+        func forEachLiveActivity(now: Double, _ body: (IndexedActivity) throws -> Void) throws {
+            var after: Int64 = 0
+            while true {
+                let batch = try statements.rows(
+                    """
+                    SELECT \(unescaped: StoredActivity.columns) FROM activity
+                    WHERE expires_at > \(now) AND id > \(after) ORDER BY id LIMIT 1000
+                    """
+                ).map { try Self.activity($0.makeRandomAccess()) }
+                for activity in batch { try body(activity) }
+                guard let last = batch.last else { return }
+                after = last.id
+            }
         }
 
         func liveItems(expiringBy until: Double, now: Double) throws -> [IndexedItem] {
@@ -533,7 +554,8 @@ extension PostgresIndexStorage {
                 binds.append(type)
                 filters += " AND lower(content_type) = lower($\(binds.count)::text)"
             }
-            let page = max(32, query.limit * 2)
+            // Results merge (an item and its activities are one), so a page holds twice the limit.
+            let page = max(32, min(query.limit, 10_000) * 2)
             let itemColumns = StoredItem.columns.split(separator: ",").map { "i." + $0.trimmed }
             let activityColumns = StoredActivity.columns.split(separator: ",").map { "a." + $0.trimmed }
             let rank = "ts_rank(\(PostgresIndexStorage.rankWeights), search_vector, $1::tsquery, 1)"

@@ -89,7 +89,12 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// `postgres://user@host:port/database`: no password, ever.
     public var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        let options = serverSettings.sorted { $0.key < $1.key }.map { "-c\($0.key)=\($0.value)" }
+        // Percent-encoded, so the URL shown reads back as the same location.
+        let safe = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.~="))
+        let options = serverSettings.sorted { $0.key < $1.key }.map {
+            ("-c\($0.key)=" + $0.value.replacingOccurrences(of: " ", with: "\\ "))
+                .addingPercentEncoding(withAllowedCharacters: safe) ?? ""
+        }
         return "postgres://\(user)@\(shownHost):\(port)/\(database)"
             + (options.isEmpty ? "" : "?options=" + options.joined(separator: "%20"))
     }

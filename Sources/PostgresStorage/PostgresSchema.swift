@@ -37,8 +37,12 @@ enum PostgresSchema {
     {
         try session.transaction("migrate") { statements in
             try statements.execute("SELECT pg_advisory_xact_lock(\(lock))")
-            if let schema = firstSchema(of: session.location) {
-                try statements.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(quoted(schema))"))
+            // Created only when missing: CREATE SCHEMA IF NOT EXISTS needs the right to create
+            // schemas even when it exists, which a role given its own schema may not have.
+            if let schema = firstSchema(of: session.location),
+                try statements.rows("SELECT 1 FROM pg_namespace WHERE nspname = \(schema)").isEmpty
+            {
+                try statements.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(quoted(schema))"))
             }
             try statements.execute(
                 PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(versionTable) (version integer NOT NULL)"))

@@ -25,9 +25,21 @@ final class PostgresSession: @unchecked Sendable {
     /// How long a lost connection is tried again before the transaction fails.
     let reconnectSeconds: Double
 
-    init(location: PostgresLocation, reconnectSeconds: Double = 120) {
+    /// How long one statement may take before its connection is given up.
+    let statementSeconds: Double
+    /// Whether a transaction whose `COMMIT` lost its connection runs again. True for the crawl
+    /// store, whose transactions may apply twice (every write is keyed); false for the index,
+    /// where the caller is told the outcome is unknown instead.
+    let rerunsAfterLostCommit: Bool
+
+    init(
+        location: PostgresLocation, reconnectSeconds: Double = 120, statementSeconds: Double = 30,
+        rerunsAfterLostCommit: Bool = true
+    ) {
         self.location = location
         self.reconnectSeconds = reconnectSeconds
+        self.statementSeconds = statementSeconds
+        self.rerunsAfterLostCommit = rerunsAfterLostCommit
         var logger = Logger(label: "spotcheck.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -41,6 +53,7 @@ final class PostgresSession: @unchecked Sendable {
     struct Statements {
         fileprivate let connection: PostgresConnection
         fileprivate let logger: Logger
+        fileprivate let statementSeconds: Double
 
         /// Runs one statement; returns its rows.
         @discardableResult
@@ -64,21 +77,26 @@ final class PostgresSession: @unchecked Sendable {
                 outcome.withLock { $0 = result }
                 answered.signal()
             }
-            guard answered.wait(timeout: .now() + PostgresSession.statementSeconds) == .success else {
+            guard answered.wait(timeout: .now() + statementSeconds) == .success else {
                 connection.close().whenComplete { _ in }
-                throw NoAnswer()
+                throw NoAnswer(seconds: statementSeconds)
             }
-            return try outcome.withLock { $0 ?? .failure(NoAnswer()) }.get()
+            return try outcome.withLock { $0 ?? .failure(NoAnswer(seconds: statementSeconds)) }.get()
         }
     }
 
-    /// How long one statement may take before its connection is given up (none of the store's
-    /// statements comes near it).
-    static let statementSeconds = 30.0
-
     /// The server did not answer a statement in `statementSeconds`.
     struct NoAnswer: Error, CustomStringConvertible {
-        var description: String { "the server did not answer within \(Int(PostgresSession.statementSeconds)) s" }
+        var seconds: Double
+        var description: String { "the server did not answer within \(Int(seconds)) s" }
+    }
+
+    /// The connection was lost while the server committed: the transaction may have been applied.
+    struct CommitUnknown: Error, CustomStringConvertible {
+        var description: String {
+            "the connection was lost while the transaction committed, so whether it was applied is unknown; "
+                + "look at the data and run the command again if it was not"
+        }
     }
 
     @discardableResult
@@ -87,18 +105,22 @@ final class PostgresSession: @unchecked Sendable {
     func transaction<T>(
         _ operation: String, begin: PostgresQuery = "BEGIN", _ body: (Statements) throws -> T
     ) throws(PostgresStoreError) -> T {
-        try run(operation, begin: begin, body)
+        try run(operation, begin: begin, rerunnable: true, body)
     }
 
     /// Runs `body` in one read-only transaction that sees one snapshot throughout (`REPEATABLE
-    /// READ`): several statements read the same state while others write.
-    func snapshot<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
-        try run(operation, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
-    }
-
-    private func run<T>(_ operation: String, begin: PostgresQuery?, _ body: (Statements) throws -> T)
+    /// READ`): several statements read the same state while others write. With `rerunnable`
+    /// false a lost connection fails it (after reconnecting, the next call works) instead of
+    /// running `body` again: for a body that has handed rows on.
+    func snapshot<T>(_ operation: String, rerunnable: Bool = true, _ body: (Statements) throws -> T)
         throws(PostgresStoreError) -> T
     {
+        try run(operation, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", rerunnable: rerunnable, body)
+    }
+
+    private func run<T>(
+        _ operation: String, begin: PostgresQuery?, rerunnable: Bool, _ body: (Statements) throws -> T
+    ) throws(PostgresStoreError) -> T {
         lock.lock()
         defer { lock.unlock() }
         var backoff = 0.1
@@ -106,12 +128,18 @@ final class PostgresSession: @unchecked Sendable {
         var conflicts = 0
         while true {
             do {
-                let statements = Statements(connection: try connected(), logger: logger)
+                let statements = Statements(
+                    connection: try connected(), logger: logger, statementSeconds: statementSeconds)
                 guard let begin else { return try body(statements) }
                 try statements.execute(begin)
                 do {
                     let value = try body(statements)
-                    try statements.execute("COMMIT")
+                    do {
+                        try statements.execute("COMMIT")
+                    } catch where !rerunsAfterLostCommit && Self.isConnectionLoss(error) {
+                        dropConnection()
+                        throw CommitUnknown()
+                    }
                     return value
                 } catch {
                     if let connection, !connection.isClosed { _ = try? statements.execute("ROLLBACK") }
@@ -126,6 +154,10 @@ final class PostgresSession: @unchecked Sendable {
                 guard hasConnected, Self.isConnectionLoss(error), Date() < deadline else {
                     throw PostgresStoreError(wrapping: error, location: location, operation: operation)
                 }
+                guard rerunnable else {
+                    dropConnection()
+                    throw PostgresStoreError(wrapping: error, location: location, operation: operation)
+                }
                 dropConnection()
                 Thread.sleep(forTimeInterval: backoff)
                 backoff = min(5, backoff * 2)
@@ -137,7 +169,7 @@ final class PostgresSession: @unchecked Sendable {
     /// fewer); reconnection and retries as for `transaction`.
     @discardableResult
     func read<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
-        try run(operation, begin: nil, body)
+        try run(operation, begin: nil, rerunnable: true, body)
     }
 
     /// Closes the connection (the next transaction opens a new one).

@@ -17,8 +17,17 @@ public protocol IndexStorage: Sendable {
     /// runs.
     func write<T>(_ body: (any IndexStorageWriter) throws -> T) throws -> T
 
-    /// Runs `body` on one consistent snapshot of the index.
-    func read<T>(_ body: (any IndexStorageReader) throws -> T) throws -> T
+    /// Runs `body` on one consistent snapshot of the index. With `rerunnable` true the body may
+    /// run again from the start (a PostgreSQL connection lost and made again); false for a body
+    /// that hands rows to the caller as it goes (an export), which then fails instead.
+    func read<T>(rerunnable: Bool, _ body: (any IndexStorageReader) throws -> T) throws -> T
+}
+
+extension IndexStorage {
+    /// A read whose body may run again.
+    public func read<T>(_ body: (any IndexStorageReader) throws -> T) throws -> T {
+        try read(rerunnable: true, body)
+    }
 }
 
 /// The values of one item row (everything a search or a lookup reads), computed by `IndexWriter`.
@@ -120,6 +129,8 @@ public protocol IndexStorageReader {
     /// The live activities in the order they were first indexed; only those related to the item
     /// when `relatedTo` is given.
     func liveActivities(relatedTo identifier: String?, now: Double) throws -> [IndexedActivity]
+    /// Every live activity in the order they were first indexed, without holding them all in memory.
+    func forEachLiveActivity(now: Double, _ body: (IndexedActivity) throws -> Void) throws
     /// The live items expiring at or before `until`, soonest first (ties by identifier).
     func liveItems(expiringBy until: Double, now: Double) throws -> [IndexedItem]
     /// Every named index's client state, by name.

@@ -49,7 +49,9 @@ public final class LocalIndex: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in one write transaction: all of its changes or none. With `index` and
+    /// Runs `body` in one write transaction: all of its changes or none. On PostgreSQL, a
+    /// connection lost before the commit runs `body` again from the start on a new one, so it must
+    /// not keep state across runs. With `index` and
     /// `clientState`, the state is recorded for that named index in the same transaction (a
     /// batch). Throws `.batchingUnsupported` for a client state without an index name and
     /// `.invalidClientState` for one of 250 bytes or more, before writing anything.
@@ -231,12 +233,16 @@ public final class LocalIndex: Sendable {
     /// (expiration written out), then the activities, then every named index's client state.
     public func forEachRecord(_ body: (LocalRecord) throws -> Void) throws(LocalIndexError) {
         let now = clock()
-        try read("export") { reader in
-            try reader.forEachLiveItem(now: now) { try body(.item($0.exportedItem)) }
-            for activity in try reader.liveActivities(relatedTo: nil, now: now) {
-                try body(.activity(activity.exportedRecord))
+        do {
+            try storage.read(rerunnable: false) { reader in
+                try reader.forEachLiveItem(now: now) { try body(.item($0.exportedItem)) }
+                try reader.forEachLiveActivity(now: now) { try body(.activity($0.exportedRecord)) }
+                for (name, state) in try reader.clientStates() {
+                    try body(.clientState(indexName: name, state: state))
+                }
             }
-            for (name, state) in try reader.clientStates() { try body(.clientState(indexName: name, state: state)) }
+        } catch {
+            throw LocalIndexError(wrapping: error, path: location, operation: "export")
         }
     }
 

@@ -37,7 +37,7 @@ public final class SQLiteIndexStorage: IndexStorage {
         try pool.write { db in try body(Writer(db: db)) }
     }
 
-    public func read<T>(_ body: (any IndexStorageReader) throws -> T) throws -> T {
+    public func read<T>(rerunnable: Bool, _ body: (any IndexStorageReader) throws -> T) throws -> T {
         try pool.read { db in try body(Reader(db: db, path: path)) }
     }
 
@@ -301,13 +301,25 @@ extension SQLiteIndexStorage {
         }
 
         func liveActivities(relatedTo identifier: String?, now: Double) throws -> [IndexedActivity] {
-            try Row.fetchAll(
+            guard let identifier else {
+                var activities: [IndexedActivity] = []
+                try forEachLiveActivity(now: now) { activities.append($0) }
+                return activities
+            }
+            return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(StoredActivity.columns) FROM activity
-                    WHERE expires_at > ? AND (?2 IS NULL OR related_unique_identifier = ?2) ORDER BY id
-                    """, arguments: [now, identifier]
+                    WHERE related_unique_identifier = ? AND expires_at > ? ORDER BY id
+                    """, arguments: [identifier, now]
             ).map { try Self.activity($0) }
+        }
+
+        func forEachLiveActivity(now: Double, _ body: (IndexedActivity) throws -> Void) throws {
+            let activities = try Row.fetchCursor(
+                db, sql: "SELECT \(StoredActivity.columns) FROM activity WHERE expires_at > ? ORDER BY id",
+                arguments: [now])
+            while let row = try activities.next() { try body(Self.activity(row)) }
         }
 
         func liveItems(expiringBy until: Double, now: Double) throws -> [IndexedItem] {
@@ -377,29 +389,35 @@ extension SQLiteIndexStorage {
                 arguments["type"] = type
             }
             let weights = SearchQuery.columnWeights.map { String($0) }.joined(separator: ", ")
-            let itemColumns = StoredItem.columns.split(separator: ",").map { "i." + $0.trimmed }
-            let activityColumns = StoredActivity.columns.split(separator: ",").map { "a." + $0.trimmed }
+            // Only (hit, score) go through the sort of every match; each row is read when its hit
+            // is reached (most searches stop after `limit`).
             let sql = """
                 WITH hits AS (
                     SELECT rowid AS hit, bm25(search_text, \(weights)) AS relevance
                     FROM search_text WHERE search_text MATCH :match
                 )
-                SELECT h.hit, -h.relevance * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0) AS score,
-                    \((itemColumns + activityColumns).joined(separator: ", "))
+                SELECT h.hit, -h.relevance * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0) AS score
                 FROM hits h
                 LEFT JOIN item i ON h.hit > 0 AND i.id = h.hit
                 LEFT JOIN activity a ON h.hit < 0 AND a.id = -h.hit
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY score DESC, h.hit
                 """
+            let itemByID = try db.cachedStatement(sql: "SELECT \(StoredItem.columns) FROM item WHERE id = ?")
+            let activityByID = try db.cachedStatement(
+                sql: "SELECT \(StoredActivity.columns) FROM activity WHERE id = ?")
             let hits = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
             while let row = try hits.next() {
                 let rowid: Int64 = row[0]
                 let score: Double = row[1]
-                let match: SearchHit.Match =
-                    rowid > 0
-                    ? .item(try Self.item(row, from: 2))
-                    : .activity(try Self.activity(row, from: 2 + itemColumns.count))
+                let match: SearchHit.Match
+                if rowid > 0 {
+                    guard let found = try Row.fetchOne(itemByID, arguments: [rowid]) else { continue }
+                    match = .item(try Self.item(found))
+                } else {
+                    guard let found = try Row.fetchOne(activityByID, arguments: [-rowid]) else { continue }
+                    match = .activity(try Self.activity(found))
+                }
                 guard try body(SearchHit(match, score: score)) else { return }
             }
         }
@@ -418,6 +436,3 @@ extension SQLiteIndexStorage {
     }
 }
 
-extension Substring {
-    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
-}

@@ -68,11 +68,33 @@ public enum SearchTokens {
         return words
     }
 
-    /// The word lowercased with its diacritics removed ("Tomás" is "tomas"), as unicode61 with
-    /// `remove_diacritics 2` folds it. ASCII words take a fast path.
+    /// The word lowercased with the diacritics of Latin letters removed ("Tomás" is "tomas"), as
+    /// unicode61 with `remove_diacritics 2` folds it: marks on other scripts stay ("й" is not
+    /// "и"). ASCII words take a fast path.
     public static func folded(_ word: String) -> String {
         if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
-        return word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        var kept = String.UnicodeScalarView()
+        var baseIsLatin = false
+        for scalar in word.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar.properties.generalCategory == .nonspacingMark {
+                if !baseIsLatin { kept.append(scalar) }
+            } else {
+                baseIsLatin = isLatin(scalar)
+                kept.append(scalar)
+            }
+        }
+        return String(kept).precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether the scalar is a letter of the Latin script's blocks (Basic Latin to Latin
+    /// Extended-B, IPA, Latin Extended Additional, -C, -D and -E).
+    private static func isLatin(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x250...0x2AF, 0x1E00...0x1EFF, 0x2C60...0x2C7F,
+            0xA720...0xA7FF, 0xAB30...0xAB6F:
+            true
+        default: false
+        }
     }
 }
 

@@ -152,10 +152,10 @@ struct Crawl: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A PostgreSQL database (postgres://user@host:port/db) to register the crawl in, where `spotcheck worker` "
-                + "processes on any machine join it; the password comes from the URL, PGPASSWORD or ~/.pgpass "
-                + "(default: the output folder's crawl.sqlite).",
-            valueName: "postgres-url"))
+            "Where the crawl is stored: an SQLite file, or a PostgreSQL database (postgres://user@host:port/db) "
+                + "to register the crawl in, where `spotcheck worker` processes on any machine join it; the "
+                + "password comes from the URL, PGPASSWORD or ~/.pgpass (default: the output folder's crawl.sqlite).",
+            valueName: "file|url"))
     var store: String?
 
     @Option(parsing: .unconditional, help: "Seconds a host lease lasts unless renewed (--store; renewed every third).")
@@ -166,25 +166,24 @@ struct Crawl: AsyncParsableCommand {
 
     mutating func validate() throws {
         allowHost = try allowHost.map(Self.allowedHost)
-        if let store, !SharedCrawls.isDatabaseURL(store) {
-            throw ValidationError(
-                "--store: not a postgres:// URL (a crawl of one process keeps its store "
-                    + "in the output folder)")
+        if let store, !SharedCrawls.isDatabaseURL(store), store.isEmpty || store.hasSuffix("/") || store.contains("://") {
+            throw ValidationError("--store \(store): name a crawl store file (e.g. site.sqlite) or a postgres:// URL")
         }
-        if store != nil, resume {
+        if let store, SharedCrawls.isDatabaseURL(store), resume {
             throw ValidationError(
                 "--resume continues a crawl of the output folder's store; a crawl in --store goes on "
                     + "with `spotcheck worker --store URL --crawl ID`")
         }
         if lease < 3 { throw ValidationError("--lease \(lease): must be at least 3 seconds") }
-        if store != nil, !access.header.isEmpty || access.basicAuth != nil {
+        if let store, SharedCrawls.isDatabaseURL(store), !access.header.isEmpty || access.basicAuth != nil {
             throw ValidationError(
                 "--header and --basic-auth cannot go with --store: credentials are never stored, so the workers "
                     + "could not send them")
         }
-        if seeds.isEmpty, urlsFrom == nil, !(resume && output != nil) {
+        if seeds.isEmpty, urlsFrom == nil, !(resume && (output != nil || store != nil)) {
             throw ValidationError(
-                "name the seed: an http(s) URL or a folder (or --urls-from FILE, or --resume --output DIR)")
+                "name the seed: an http(s) URL or a folder (or --urls-from FILE, or --resume --output DIR, "
+                    + "or --resume --store FILE)")
         }
         if concurrency < 1 { throw ValidationError("--concurrency \(concurrency): must be at least 1 request") }
         if perHost < 1 { throw ValidationError("--per-host \(perHost): must be at least 1 request") }
@@ -228,7 +227,8 @@ struct Crawl: AsyncParsableCommand {
         Console.configure(verbose: verbosity.verbose)
         let console = CrawlConsole(verbosity: verbosity)
         let interruption = CrawlInterruption(
-            console: console, formats: reportFormats.formats, resumeHint: access.resumeHint)
+            console: console, formats: reportFormats.formats, resumeHint: access.resumeHint,
+            storeFile: store.flatMap { SharedCrawls.isDatabaseURL($0) ? nil : $0 })
         let outcome: CrawlOutcome
         do {
             outcome = try await CrawlJob(request).run { event in
@@ -285,7 +285,11 @@ struct Crawl: AsyncParsableCommand {
         request.credentials = try access.credentials()
         request.writeBaseline = gating.writeBaseline
         request.includesMarkup = includeMarkup
-        request.sharedStore = store
+        if let store, SharedCrawls.isDatabaseURL(store) {
+            request.sharedStore = store
+        } else {
+            request.storeFile = store
+        }
         request.leaseSeconds = lease
         return request
     }

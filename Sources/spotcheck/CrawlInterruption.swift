@@ -32,9 +32,12 @@ final class CrawlInterruption: Sendable {
     /// A line after the resume command: the `--header`/`--basic-auth` options to give again
     /// (their values are never stored).
     private let resumeHint: String?
+    /// `--store FILE`: where the pages are, and what the resume command names.
+    private let storeFile: String?
 
     /// Takes over SIGINT for the rest of the process.
-    init(console: CrawlConsole, formats: String, resumeHint: String? = nil) {
+    init(console: CrawlConsole, formats: String, resumeHint: String? = nil, storeFile: String? = nil) {
+        self.storeFile = storeFile
         self.console = console
         self.formats = formats
         self.resumeHint = resumeHint
@@ -62,14 +65,16 @@ final class CrawlInterruption: Sendable {
     }
 
     /// What to tell a person who pressed Ctrl-C at `stage`.
-    static func message(at stage: Stage, formats: String, resumeHint: String? = nil) -> String {
+    static func message(at stage: Stage, formats: String, resumeHint: String? = nil, storeFile: String? = nil)
+        -> String
+    {
         switch stage {
         case .starting:
             return "spotcheck: interrupted before the crawl started; nothing to resume\n"
         case .crawling(let folder):
             return """
-                spotcheck: interrupted; the pages crawled so far are in \(folder)/crawl.sqlite
-                spotcheck: continue the crawl with: spotcheck crawl --resume --output \(shellQuoted(folder))
+                spotcheck: interrupted; the pages crawled so far are in \(storeFile ?? folder + "/crawl.sqlite")
+                spotcheck: continue the crawl with: spotcheck crawl --resume --output \(shellQuoted(folder))\(storeFile.map { " --store " + shellQuoted($0) } ?? "")
                 \(resumeHint.map { "spotcheck: \($0)\n" } ?? "")
                 """
         case .sharing(let id, let store, let folder):
@@ -101,7 +106,7 @@ final class CrawlInterruption: Sendable {
         console.progress.finish()
         console.output.flush()
         let stage = state.withLock { $0.stage }
-        FileHandle.standardError.write(Data(Self.message(at: stage, formats: formats, resumeHint: resumeHint).utf8))
+        FileHandle.standardError.write(Data(Self.message(at: stage, formats: formats, resumeHint: resumeHint, storeFile: storeFile).utf8))
         // At once, as a kill would: the store is consistent after every committed page.
         _exit(ExitStatus.interrupted.rawValue)
     }

@@ -11,7 +11,8 @@ struct Worker: AsyncParsableCommand {
             each leases hosts (never single URLs), so the crawl's per-host limit, delay, Crawl-delay and \
             back-off hold across all of them, and a worker that dies gives its hosts back when its leases \
             expire (--lease on crawl). The crawl's settings and page rules are the ones it was started with. \
-            A worker exits 0 when the crawl is over, or at once, saying so, when there is nothing to do; the \
+            A worker exits 0 when the crawl is over, or at once, saying so, when there is nothing to do (exit 6 \
+            when --crawl names no crawl of the database); the \
             process that started the crawl writes the reports (spotcheck report URL --crawl ID writes them \
             again anywhere).
 

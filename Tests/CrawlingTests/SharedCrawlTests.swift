@@ -193,7 +193,16 @@ struct SharedCrawlTests {
         #expect(late.status == 0)
         #expect(late.output.contains("crawl \(crawl.id) finished"), "\(late.output)")
         #expect(late.output.contains("nothing to do"))
+        // A crawl id the database does not have is a mistake: exit 6, naming it.
+        let unknown = try await runProcess(
+            try spotcheckExecutable(), ["worker", "--store", try #require(TestDatabase.url), "--crawl", "987654321"])
+        #expect(unknown.status == 6, "\(unknown.output)")
+        #expect(unknown.output.contains("987654321"))
         // `crawls` lists it as finished with its 6 pages done.
+        // `diff --store` reports crawls of the database: the crawl against itself has no difference.
+        let diff = try await runProcess(
+            try spotcheckExecutable(), ["diff", crawl.id, crawl.id, "--store", try #require(TestDatabase.url)])
+        #expect(diff.status == 0, "\(diff.output)")
         let listing = try await runProcess(
             try spotcheckExecutable(), ["crawls", "--store", try #require(TestDatabase.url)])
         #expect(listing.status == 0)

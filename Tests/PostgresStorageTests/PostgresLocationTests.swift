@@ -68,6 +68,31 @@ struct PostgresLocationTests {
         #expect(PostgresLocation.withoutPassword(url) == shown)
     }
 
+    @Test(
+        "libpq's options become server settings, and the description reads back as the same location",
+        arguments: [
+            ("options=-csearch_path%3Dshop", ["search_path": "shop"]),
+            ("options=-c%20search_path%3Dshop%20--statement_timeout%3D5s", ["search_path": "shop", "statement_timeout": "5s"]),
+            ("options=-capplication_name%3Da%5C%20b", ["application_name": "a b"]),
+        ] as [(String, [String: String])])
+    func serverSettings(query: String, expected: [String: String]) throws {
+        let location = try PostgresLocation(
+            url: "postgres://u:secret@h:5/d?" + query, environment: [:], home: "/nonexistent")
+        #expect(location.serverSettings == expected)
+        let again = try PostgresLocation(url: location.description, environment: [:], home: "/nonexistent")
+        #expect(again.serverSettings == expected)
+        #expect(!location.description.contains("secret"))
+        #expect(PostgresSchema.firstSchema(of: location) == expected["search_path"])
+    }
+
+    @Test func optionsThatAreNotServerSettingsAreAClearError() {
+        #expect(throws: PostgresStoreError.self) {
+            try PostgresLocation(url: "postgres://h/d?options=-x", environment: [:], home: "/nonexistent")
+        }
+        #expect(PostgresLocation.serverSettings("-c") == nil)
+        #expect(PostgresLocation.serverSettings("-c =x") == nil)
+    }
+
     @Test func anUnknownSSLModeOrANonPostgresURLIsAClearError() {
         #expect(throws: PostgresStoreError.self) {
             try PostgresLocation(url: "postgres://u:secret@h/d?sslmode=sometimes", environment: [:], home: "/")

@@ -24,6 +24,16 @@ struct SearchTests {
         return index
     }
 
+    @Test(
+        "Words fold as FTS5's unicode61 with remove_diacritics 2: case always, diacritics on Latin letters only",
+        arguments: [
+            ("Tomás", "tomas"), ("ÉCOLE", "ecole"), ("Straße", "straße"), ("Ærøskøbing", "ærøskøbing"),
+            ("Йогурт", "йогурт"), ("がっこう", "がっこう"), ("Ελλάδα", "ελλάδα"), ("e\u{301}te\u{301}", "ete"),
+        ])
+    func folding(word: String, folded: String) {
+        #expect(SearchTokens.folded(word) == folded)
+    }
+
     @Test func wordsAreQuotedSoNoInputIsSyntax() {
         #expect(SearchQuery("pad").matchExpression == "\"pad\"*")
         #expect(

@@ -103,6 +103,21 @@ struct StorageEquivalenceTests {
         #expect(left[1].count == 1)
     }
 
+    @Test(
+        "Both storages fold the same words the same way",
+        arguments: ["ελλαδα", "Ελλάδα", "straße", "strasse", "TOMAS", "tomás", "йогурт", "иогурт", "ecole", "ÆRØ", "aero"])
+    func wordsMatchTheSameOnBothStorages(query: String) throws {
+        let indexes = try [makeIndex(.sqlite, "fold"), makeIndex(.postgres, "fold")]
+        for index in indexes {
+            try index.indexItems([
+                item("greek", title: "Ελλάδα"), item("german", title: "Straße"), item("spanish", title: "Tomás"),
+                item("russian", title: "Йогурт"), item("french", title: "École"), item("danish", title: "Ærøskøbing"),
+            ])
+        }
+        let found = try indexes.map { try Set($0.search(SearchQuery(query)).compactMap(\.uniqueIdentifier)) }
+        #expect(found[0] == found[1])
+    }
+
     @Test func theFixtureThroughTheCLIIsTheSameOnBothStorages() async throws {
         let folder = try temporaryFolder("cli-both")
         let url = try IndexBackend.freshPostgresURL("cli")
