@@ -22,7 +22,8 @@ do {
         let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         let domain = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
         let search = SearchQuery(
-            parts[0], domainIdentifier: domain, limit: limit, prefixMatchesLastWord: parts.count < 3 || parts[2] != "whole")
+            parts[0], domainIdentifier: domain, limit: limit,
+            prefixMatchesLastWord: parts.count < 3 || parts[2] != "whole")
         var count = 0
         let elapsed = try clock.measure { count = try index.search(search).count }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

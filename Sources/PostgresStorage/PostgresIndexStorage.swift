@@ -271,9 +271,12 @@ extension PostgresIndexStorage {
                 binds.append(item.urlKey)
                 binds.append(item.contentURLKey)
                 binds.append(PostgresIndexStorage.vector(item.searchText))
-                let types = ["text", "text", "text", "text", "float8", "float8", "text", "float8", "text", "text", "tsvector"]
+                let types = [
+                    "text", "text", "text", "text", "float8", "float8", "text", "float8", "text", "text", "tsvector",
+                ]
                 rows.append(
-                    "(" + types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ") + ")")
+                    "(" + types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ")
+                        + ")")
             }
             pending.removeAll(keepingCapacity: true)
             pendingIdentifiers.removeAll(keepingCapacity: true)
@@ -333,7 +336,9 @@ extension PostgresIndexStorage {
 
         /// Deletes the items `itemCondition` selects, the activities related to them, and the
         /// activities `activityCondition` selects, in one statement; the counts of each.
-        private func remove(items itemCondition: String, activities activityCondition: String, _ binds: PostgresBindings)
+        private func remove(
+            items itemCondition: String, activities activityCondition: String, _ binds: PostgresBindings
+        )
             throws -> Removal
         {
             try flush()

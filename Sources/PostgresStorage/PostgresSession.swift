@@ -136,7 +136,7 @@ final class PostgresSession: @unchecked Sendable {
                     let value = try body(statements)
                     do {
                         try statements.execute("COMMIT")
-                    } catch where !rerunsAfterLostCommit && Self.isConnectionLoss(error) {
+                    } catch  where !rerunsAfterLostCommit && Self.isConnectionLoss(error) {
                         dropConnection()
                         throw CommitUnknown()
                     }

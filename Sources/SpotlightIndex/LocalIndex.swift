@@ -91,7 +91,8 @@ public final class LocalIndex: Sendable {
                 message: "the default index does not support batches or client states; use a named index (AS016)")
         }
         guard !name.isEmpty else {
-            throw LocalIndexError(path: location, kind: .batchingUnsupported, message: "an index name must not be empty")
+            throw LocalIndexError(
+                path: location, kind: .batchingUnsupported, message: "an index name must not be empty")
         }
     }
 

@@ -1,5 +1,5 @@
-import SpotlightModel
 import Foundation
+import SpotlightModel
 
 /// A full-text query over the index.
 public struct SearchQuery: Sendable, Hashable {

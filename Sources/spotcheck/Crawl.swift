@@ -166,7 +166,8 @@ struct Crawl: AsyncParsableCommand {
 
     mutating func validate() throws {
         allowHost = try allowHost.map(Self.allowedHost)
-        if let store, !SharedCrawls.isDatabaseURL(store), store.isEmpty || store.hasSuffix("/") || store.contains("://") {
+        if let store, !SharedCrawls.isDatabaseURL(store), store.isEmpty || store.hasSuffix("/") || store.contains("://")
+        {
             throw ValidationError("--store \(store): name a crawl store file (e.g. site.sqlite) or a postgres:// URL")
         }
         if let store, SharedCrawls.isDatabaseURL(store), resume {

@@ -106,7 +106,8 @@ final class CrawlInterruption: Sendable {
         console.progress.finish()
         console.output.flush()
         let stage = state.withLock { $0.stage }
-        FileHandle.standardError.write(Data(Self.message(at: stage, formats: formats, resumeHint: resumeHint, storeFile: storeFile).utf8))
+        FileHandle.standardError.write(
+            Data(Self.message(at: stage, formats: formats, resumeHint: resumeHint, storeFile: storeFile).utf8))
         // At once, as a kill would: the store is consistent after every committed page.
         _exit(ExitStatus.interrupted.rawValue)
     }

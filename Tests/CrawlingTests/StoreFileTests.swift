@@ -14,7 +14,10 @@ struct StoreFileTests {
         let store = stores + "/fixture.sqlite"
         let crawl = try await runProcess(
             executable,
-            ["crawl", TestSite.fixtureRoot, "--store", store, "--output", root + "/out", "--quiet", "--app-id", "1234567890"])
+            [
+                "crawl", TestSite.fixtureRoot, "--store", store, "--output", root + "/out", "--quiet", "--app-id",
+                "1234567890",
+            ])
         #expect(crawl.status == 0, "\(crawl.output)")
         #expect(FileManager.default.fileExists(atPath: store))
         #expect(!FileManager.default.fileExists(atPath: root + "/out/crawl.sqlite"))

@@ -72,7 +72,10 @@ struct PostgresLocationTests {
         "libpq's options become server settings, and the description reads back as the same location",
         arguments: [
             ("options=-csearch_path%3Dshop", ["search_path": "shop"]),
-            ("options=-c%20search_path%3Dshop%20--statement_timeout%3D5s", ["search_path": "shop", "statement_timeout": "5s"]),
+            (
+                "options=-c%20search_path%3Dshop%20--statement_timeout%3D5s",
+                ["search_path": "shop", "statement_timeout": "5s"]
+            ),
             ("options=-capplication_name%3Da%5C%20b", ["application_name": "a b"]),
         ] as [(String, [String: String])])
     func serverSettings(query: String, expected: [String: String]) throws {

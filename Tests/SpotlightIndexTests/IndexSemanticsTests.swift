@@ -9,7 +9,8 @@ import Testing
 
 @Suite("Items: upsert, isUpdate, deletes")
 struct ItemTests {
-    @Test(arguments: IndexBackend.available) func indexingTheSameIdentifierReplacesTheItem(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func indexingTheSameIdentifierReplacesTheItem(backend: IndexBackend) throws
+    {
         let index = try makeIndex(backend)
         try index.indexItems([item("a", domain: "movies", title: "Old", keywords: ["x"])])
         try index.indexItems([item("a", title: "New")])
@@ -68,7 +69,8 @@ struct ItemTests {
 
     @Test(
         "Deleting a domain deletes its sub-domains, not its look-alikes",
-        arguments: IndexBackend.available, [
+        arguments: IndexBackend.available,
+        [
             ("a", ["ab", "b", "none"]),
             ("a.b", ["a", "a.bc", "ab", "b", "none"]),
             ("a.b.c", ["a", "a.b", "a.bc", "ab", "b", "none"]),
@@ -85,7 +87,9 @@ struct ItemTests {
         #expect(try index.identifiers() == remaining)
     }
 
-    @Test(arguments: IndexBackend.available) func deleteAllClearsItemsActivitiesAndEveryClientState(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func deleteAllClearsItemsActivitiesAndEveryClientState(
+        backend: IndexBackend
+    ) throws {
         let index = try makeIndex(backend)
         var batch = try index.beginBatch(index: "one")
         batch.indexItems([item("a", title: "Up")])
@@ -168,7 +172,8 @@ struct ExpirationTests {
 
     @Test(
         "reindexDue lists what expires within the window, soonest first",
-        arguments: IndexBackend.available, [
+        arguments: IndexBackend.available,
+        [
             (1.0, [String]()),
             (3.0, ["in2days"]),
             (7.0, ["in2days", "in7days"]),
@@ -213,7 +218,8 @@ struct BatchTests {
 
     @Test(
         "A client state under 250 bytes is kept; 250 or more is rejected and the batch not applied",
-        arguments: IndexBackend.available, [(0, true), (1, true), (249, true), (250, false), (251, false), (4096, false)])
+        arguments: IndexBackend.available,
+        [(0, true), (1, true), (249, true), (250, false), (251, false), (4096, false)])
     func clientStateLimit(backend: IndexBackend, example: (Int, Bool)) throws {
         let (bytes, accepted) = example
         let index = try makeIndex(backend)
@@ -247,7 +253,9 @@ struct BatchTests {
         #expect(try index.lastClientState(index: "never") == nil)
     }
 
-    @Test(arguments: IndexBackend.available) func aBatchFailingHalfWayLeavesTheIndexAsItWas(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func aBatchFailingHalfWayLeavesTheIndexAsItWas(backend: IndexBackend)
+        throws
+    {
         let index = try makeIndex(backend)
         var first = try index.beginBatch(index: "app")
         first.indexItems([item("kept", title: "Kept")])
@@ -280,7 +288,9 @@ struct BatchTests {
 
 @Suite("relatedUniqueIdentifier lifetimes and de-duplication")
 struct RelatedActivityTests {
-    @Test(arguments: IndexBackend.available) func anActivityWhoseRelatedItemIsNotIndexedIsNotStored(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func anActivityWhoseRelatedItemIsNotIndexedIsNotStored(
+        backend: IndexBackend
+    ) throws {
         let index = try makeIndex(backend)
         let report = try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
         #expect(report.activitiesIndexed == 0)
@@ -289,7 +299,9 @@ struct RelatedActivityTests {
         #expect(try index.activities().isEmpty)
     }
 
-    @Test(arguments: IndexBackend.available) func anActivityRelatedToAnExpiredItemIsNotStored(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func anActivityRelatedToAnExpiredItemIsNotStored(backend: IndexBackend)
+        throws
+    {
         let clock = TestClock()
         let index = try makeIndex(backend, clock: clock)
         try index.indexItems([item("movie-up", expiration: "2026-01-02T00:00:00Z")])
@@ -311,7 +323,9 @@ struct RelatedActivityTests {
         #expect(try index.activities().map(\.record.activity.title) == ["Other"])
     }
 
-    @Test(arguments: IndexBackend.available) func deletingTheItemsDomainDeletesItsActivities(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func deletingTheItemsDomainDeletesItsActivities(backend: IndexBackend)
+        throws
+    {
         let index = try makeIndex(backend)
         try index.indexItems([item("movie-up", domain: "movies.pixar", title: "Up")])
         try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
@@ -347,7 +361,9 @@ struct RelatedActivityTests {
         #expect(try index.activities().map(\.record.activity.title) == ["Up", "B"])
     }
 
-    @Test(arguments: IndexBackend.available) func anItemAndItsRelatedActivityAreOneSearchResult(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func anItemAndItsRelatedActivityAreOneSearchResult(backend: IndexBackend)
+        throws
+    {
         let index = try makeIndex(backend)
         try index.indexItems([item("movie-up", title: "Up", description: "Balloons")])
         try index.indexActivities([activity("view", title: "Up", related: "movie-up")])
@@ -361,7 +377,8 @@ struct RelatedActivityTests {
 
     @Test(
         "An activity whose webpageURL is an item's identifier, url or contentURL joins that item",
-        arguments: IndexBackend.available, [
+        arguments: IndexBackend.available,
+        [
             ("https://www.example.com/movies/up.html", nil, nil),
             ("movie-up", "https://www.example.com/movies/up.html", nil),
             ("movie-up", nil, "https://www.example.com/movies/up.html"),
@@ -382,7 +399,9 @@ struct RelatedActivityTests {
         #expect(results.first?.activityTypes == ["view"])
     }
 
-    @Test(arguments: IndexBackend.available) func activitiesNotEligibleForSearchAreNotFound(backend: IndexBackend) throws {
+    @Test(arguments: IndexBackend.available) func activitiesNotEligibleForSearchAreNotFound(backend: IndexBackend)
+        throws
+    {
         let index = try makeIndex(backend)
         try index.indexActivities([
             activity("view", title: "Office", webpageURL: "https://example.com/office", eligibleForSearch: false)

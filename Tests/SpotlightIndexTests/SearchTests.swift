@@ -45,7 +45,8 @@ struct SearchTests {
 
     @Test(
         "Queries with FTS5 syntax, quotes, operators and any Unicode never fail",
-        arguments: IndexBackend.available, [
+        arguments: IndexBackend.available,
+        [
             "\"", "\"\"", "'", "*", "**", "a*b", "^up", "up:", "title:up", "-up", "+up", "up OR", "OR", "AND", "NOT",
             "NEAR", "NEAR(up house, 2)", "(", ")", "{title}: up", "up\"house", "\u{0}", "\\", "%", "_",
             "'; DROP TABLE item; --",
@@ -105,7 +106,8 @@ struct SearchTests {
 
     @Test(
         "The domain filter takes sub-domains and not look-alikes",
-        arguments: IndexBackend.available, [
+        arguments: IndexBackend.available,
+        [
             ("movies", ["movie-up", "movie-paddington"]),
             ("movies.pixar", ["movie-up"]),
             ("moviesx", ["movie-balloon-doc"]),

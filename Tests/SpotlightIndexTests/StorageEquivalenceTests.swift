@@ -105,7 +105,9 @@ struct StorageEquivalenceTests {
 
     @Test(
         "Both storages fold the same words the same way",
-        arguments: ["ελλαδα", "Ελλάδα", "straße", "strasse", "TOMAS", "tomás", "йогурт", "иогурт", "ecole", "ÆRØ", "aero"])
+        arguments: [
+            "ελλαδα", "Ελλάδα", "straße", "strasse", "TOMAS", "tomás", "йогурт", "иогурт", "ecole", "ÆRØ", "aero",
+        ])
     func wordsMatchTheSameOnBothStorages(query: String) throws {
         let indexes = try [makeIndex(.sqlite, "fold"), makeIndex(.postgres, "fold")]
         for index in indexes {
@@ -131,7 +133,8 @@ struct StorageEquivalenceTests {
             var seen = [String(imported.output.prefix { $0 != ";" })]
             for command in [
                 ["list"], ["export"], ["show", "movie-up"], ["search", "pixar", "--format", "json"],
-                ["search", "lindq", "--type", "public.contact"], ["search", "lantern street", "--domain", "colleagues"],
+                ["search", "lindq", "--type", "public.contact"],
+                ["search", "lantern street", "--domain", "colleagues"],
                 ["reindex-due", "--within", "10000d"],
             ] {
                 let run = try await runSpotcheck(["index"] + command + ["--index", location], in: folder)
@@ -160,7 +163,9 @@ struct StorageEquivalenceTests {
         let run = try await runSpotcheck(
             ["index", "search", "x", "--index", try #require(components.string)], in: try temporaryFolder("wrong"))
         #expect(run.status == 9)
-        #expect(run.errors.contains("postgres://\(components.user ?? "")@\(components.host ?? ""):\(components.port ?? 0)/"))
+        #expect(
+            run.errors.contains("postgres://\(components.user ?? "")@\(components.host ?? ""):\(components.port ?? 0)/")
+        )
         #expect(run.errors.contains("28P01"))
         #expect(!run.errors.contains("not-the-password-4242"))
         #expect(!run.output.contains("not-the-password-4242"))

@@ -1,6 +1,6 @@
 import Foundation
-import SpotCheckTestSupport
 import PostgresStorage
+import SpotCheckTestSupport
 import SpotlightIndex
 import SpotlightModel
 import Synchronization
@@ -69,7 +69,9 @@ func makeIndex(_ backend: IndexBackend = .sqlite, _ name: String = "index", cloc
 }
 
 /// Shows in the test log that the PostgreSQL half of the index suites did not run.
-@Test("The index suites also ran on PostgreSQL", .enabled(if: IndexBackend.postgresURL != nil, IndexBackend.postgresSkipped))
+@Test(
+    "The index suites also ran on PostgreSQL",
+    .enabled(if: IndexBackend.postgresURL != nil, IndexBackend.postgresSkipped))
 func indexSuitesRanOnPostgres() throws {
     let index = try makeIndex(.postgres, "marker")
     #expect(index.location.hasPrefix("postgres://"))
