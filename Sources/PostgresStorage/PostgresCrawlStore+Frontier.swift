@@ -252,16 +252,21 @@ extension PostgresCrawlStore {
         }
     }
 
-    /// Whether the starting process is reading sitemaps (the crawl cannot end while it is).
+    /// Whether the starting process is reading sitemaps: the crawl cannot end while it is and
+    /// the process is alive (it renews the harvest with its leases; a harvest not renewed for
+    /// `leaseSeconds` is given up, and the crawl ends without the sitemaps' URLs).
     public func harvest(pending: Bool) throws(CrawlStoreError) {
+        let until = pending ? clock() + leaseSeconds : 0
         try withCrawl("harvest") { statements, id in
-            try statements.execute("UPDATE crawl SET harvest_pending = \(pending) WHERE id = \(id)")
+            try statements.execute(
+                "UPDATE crawl SET harvest_pending = \(pending), harvest_until = \(until) WHERE id = \(id)")
             if !pending { try Self.notify(statements, crawl: id) }
         }
+        harvesting.withLock { $0 = pending }
     }
 
     /// Called when this worker has nothing to do: true when the crawl is over (finished by
-    /// another worker, or now: nothing queued, nothing in flight, no harvest pending, so it is
+    /// another worker, or now: nothing queued, nothing in flight, no live harvest pending, so it is
     /// marked finished here, once); otherwise waits up to `timeout` seconds for a notification
     /// of new work and returns false. Expired leases are recovered first.
     public func awaitWork(timeout: Double) throws(CrawlStoreError) -> Bool {
@@ -272,7 +277,7 @@ extension PostgresCrawlStore {
             try Self.recoverExpiredLeases(statements, crawl: id, now: now)
             let (finished, harvesting, queued, inFlight) = try statements.rows(
                 """
-                SELECT finished_at IS NOT NULL, harvest_pending,
+                SELECT finished_at IS NOT NULL, harvest_pending AND harvest_until >= \(now),
                     EXISTS (SELECT 1 FROM frontier WHERE crawl_id = \(id) AND state = 0),
                     EXISTS (SELECT 1 FROM frontier WHERE crawl_id = \(id) AND state = 1)
                 FROM crawl WHERE id = \(id)

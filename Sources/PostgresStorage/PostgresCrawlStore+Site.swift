@@ -54,7 +54,7 @@ extension PostgresCrawlStore {
     public func addSitemapHarvest(
         _ entries: [CrawlStore.SitemapEntryRecord], enqueue frontier: [FrontierEntry], skipped: [SkippedURL]
     ) throws(CrawlStoreError) -> [FrontierEntry] {
-        try withCrawl("addSitemapHarvest") { statements, id in
+        let added = try withCrawl("addSitemapHarvest") { statements, id in
             if !entries.isEmpty {
                 try statements.execute(
                     """
@@ -73,6 +73,8 @@ extension PostgresCrawlStore {
             try Self.notify(statements, crawl: id)
             return added
         }
+        harvesting.withLock { $0 = false }
+        return added
     }
 
     public func sitemapEntries() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {

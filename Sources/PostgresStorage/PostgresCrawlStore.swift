@@ -31,6 +31,8 @@ public final class PostgresCrawlStore: Sendable {
     public let maximumLeases: Int
     let session: PostgresSession
     private let crawl = Mutex<Int64?>(nil)
+    /// Whether this process has a sitemap harvest pending (its renewal keeps the harvest alive).
+    let harvesting = Mutex(false)
     let clock: @Sendable () -> Double
     private let onRegistered: (@Sendable (Int64) -> Void)?
     private let renewal: LeaseRenewal
@@ -181,9 +183,14 @@ public final class PostgresCrawlStore: Sendable {
     private func renewLeases() {
         guard let id = crawlID else { return }
         let until = clock() + leaseSeconds
+        let harvesting = harvesting.withLock { $0 }
         _ = try? session.transaction("renewLeases") { statements in
             try statements.execute(
                 "UPDATE crawl_host SET lease_until = \(until) WHERE crawl_id = \(id) AND lease_owner = \(worker)")
+            if harvesting {
+                try statements.execute(
+                    "UPDATE crawl SET harvest_until = \(until) WHERE id = \(id) AND harvest_pending")
+            }
         }
     }
 

@@ -10,7 +10,14 @@ enum PostgresSchema {
     static let migrationLock: Int64 = 0x5350_4F54
 
     /// The migrations, oldest first; version `n` is `migrations[n - 1]`.
-    static let migrations: [String] = [v1]
+    static let migrations: [String] = [v1, v2]
+
+    /// Until when the process reading the sitemaps is known to be alive: set with the pending
+    /// harvest and renewed with its host leases, so a starter killed while it reads sitemaps no
+    /// longer keeps the crawl from ending once this time has passed.
+    private static let v2 = """
+        ALTER TABLE crawl ADD COLUMN harvest_until double precision NOT NULL DEFAULT 0
+        """
 
     /// The first schema of the location's `search_path` setting, where the tables are made
     /// (created when missing); nil without one, or when it is `$user` or `public`.

@@ -93,6 +93,24 @@ struct PostgresCrawlStoreTests {
         #expect(try first.knownKeys(["a.example/5"]).isEmpty)
     }
 
+    @Test func aHarvestWhoseProcessStoppedRenewingItNoLongerHoldsTheCrawlOpen() throws {
+        let location = try TestDatabase.location()
+        let starter = try PostgresCrawlStore(
+            location: location, worker: "S-\(UUID())", leaseSeconds: 30, clock: { 1000 })
+        _ = try starter.beginRun(seed: "http://a.example/", settingsJSON: "{}", at: 1000)
+        try starter.harvest(pending: true)
+        func worker(at now: Double) throws -> PostgresCrawlStore {
+            let store = try PostgresCrawlStore(location: location, worker: "W-\(UUID())", clock: { now })
+            _ = try #require(try store.open(crawl: starter.crawlID))
+            return store
+        }
+        // Within the starter's lease the harvest holds the crawl open.
+        #expect(try worker(at: 1029).awaitWork(timeout: 0.05) == false)
+        // Past it (the starter was killed: nothing renewed it), the crawl ends.
+        #expect(try worker(at: 1031).awaitWork(timeout: 0.05) == true)
+        #expect(try starter.currentRun()?.finishedAt == 1031)
+    }
+
     @Test func aWorkerLeasesAtMostItsShareOfHosts() throws {
         let (first, second) = try Self.twoWorkers(maximumLeases: 1)
         _ = try first.enqueue([Self.entry("/1", host: "a.example"), Self.entry("/1", host: "b.example")])
