@@ -75,15 +75,9 @@ public enum SharedCrawls {
     /// Crawl `crawl` (nil: the oldest unfinished one), if it is there and unfinished.
     private static func join(_ crawl: Int64?, at location: PostgresLocation) throws(CrawlJobError) -> Joined {
         let database = try open(location)
-        let run: CrawlRun?
-        do {
-            run = try database.open(crawl: crawl)
-        } catch {
-            throw CrawlJobError(.storeUnusable, "\(error)")
-        }
-        guard let run, let id = database.crawlID else {
-            // A crawl id that names no crawl is a mistake (exit 6), unlike no crawl left to join.
-            if let crawl { throw CrawlJobError(.cannotCrawl, noSuchCrawl(crawl, at: location)) }
+        // A crawl id that names no crawl is a mistake (exit 6), unlike no crawl left to join.
+        let found = if let crawl { try run(crawl, of: database, at: location) } else { try opened(nil, in: database) }
+        guard let run = found, let id = database.crawlID else {
             return .nothing("\(location): no crawl is unfinished, so there is nothing to do")
         }
         if let finished = run.finishedAt {
@@ -113,16 +107,30 @@ public enum SharedCrawls {
     ) throws(CrawlJobError) -> [String] {
         let location = try location(store)
         let database = try open(location)
-        let run: CrawlRun?
-        do {
-            run = try database.open(crawl: crawl)
-        } catch {
-            throw CrawlJobError(.storeUnusable, "\(error)")
-        }
-        guard let run else { throw CrawlJobError(.cannotCrawl, noSuchCrawl(crawl, at: location)) }
+        let run = try run(crawl, of: database, at: location)
         return try StoredCrawl.writeReports(
             of: database, run: run, into: folder ?? "reports/crawl-\(crawl)", siteRules: configuration,
             reportFiles: reportFiles, includesMarkup: includesMarkup)
+    }
+
+    /// `database` opened on crawl `crawl` (nil: the oldest unfinished one), and its run, if any.
+    private static func opened(_ crawl: Int64?, in database: PostgresCrawlStore) throws(CrawlJobError) -> CrawlRun? {
+        do {
+            return try database.open(crawl: crawl)
+        } catch {
+            throw CrawlJobError(.storeUnusable, "\(error)")
+        }
+    }
+
+    /// `database` opened on crawl `crawl`, and its run; a crawl id that names no crawl is
+    /// `.cannotCrawl`.
+    private static func run(_ crawl: Int64, of database: PostgresCrawlStore, at location: PostgresLocation)
+        throws(CrawlJobError) -> CrawlRun
+    {
+        guard let run = try opened(crawl, in: database) else {
+            throw CrawlJobError(.cannotCrawl, noSuchCrawl(crawl, at: location))
+        }
+        return run
     }
 
     /// "there is no crawl ID", with the command that lists them.

@@ -252,14 +252,30 @@ extension PostgresIndexStorage {
             if pending.count >= Self.batchSize { try flush() }
         }
 
+        /// The item and activity upserts' columns, the shared ones then the `tsvector`, with the
+        /// type each parameter is cast to (a NULL parameter has no type of its own).
+        private static let itemColumns = ItemColumns.sharedColumns + ["search_vector"]
+        private static let itemTypes = [
+            "text", "text", "text", "text", "float8", "float8", "text", "float8", "text", "text", "tsvector",
+        ]
+        private static let activityColumns = ActivityColumns.sharedColumns + ["search_vector"]
+        private static let activityTypes =
+            Array(repeating: "text", count: 7) + Array(repeating: "boolean", count: 4)
+            + Array(repeating: "text", count: 6) + ["float8", "float8", "text", "float8", "tsvector"]
+
+        /// `($first::type, $first+1::type, …)`: one row of parameters.
+        private static func row(_ types: [String], from first: Int) -> String {
+            "(" + types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ") + ")"
+        }
+
         /// Sends the pending items in one statement.
         func flush() throws {
             guard !pending.isEmpty else { return }
-            var binds = PostgresBindings(capacity: pending.count * 11)
+            var binds = PostgresBindings(capacity: pending.count * Self.itemTypes.count)
             var rows: [String] = []
             rows.reserveCapacity(pending.count)
             for item in pending {
-                let first = binds.count + 1
+                rows.append(Self.row(Self.itemTypes, from: binds.count + 1))
                 binds.append(item.uniqueIdentifier)
                 binds.append(item.domainIdentifier)
                 binds.append(item.attributeSetJSON)
@@ -271,67 +287,46 @@ extension PostgresIndexStorage {
                 binds.append(item.urlKey)
                 binds.append(item.contentURLKey)
                 binds.append(PostgresIndexStorage.vector(item.searchText))
-                let types = [
-                    "text", "text", "text", "text", "float8", "float8", "text", "float8", "text", "text", "tsvector",
-                ]
-                rows.append(
-                    "(" + types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ")
-                        + ")")
             }
             pending.removeAll(keepingCapacity: true)
             pendingIdentifiers.removeAll(keepingCapacity: true)
             try statements.execute(
                 PostgresQuery(
-                    unsafeSQL: """
-                        INSERT INTO item (unique_identifier, domain_identifier, attribute_set_json, expiration_text,
-                            expires_at, indexed_at, content_type, ranking_hint, url_key, content_url_key, search_vector)
-                        VALUES \(rows.joined(separator: ", "))
-                        ON CONFLICT (unique_identifier) DO UPDATE SET
-                            domain_identifier = excluded.domain_identifier,
-                            attribute_set_json = excluded.attribute_set_json,
-                            expiration_text = excluded.expiration_text, expires_at = excluded.expires_at,
-                            indexed_at = excluded.indexed_at, content_type = excluded.content_type,
-                            ranking_hint = excluded.ranking_hint, url_key = excluded.url_key,
-                            content_url_key = excluded.content_url_key, search_vector = excluded.search_vector
-                        """, binds: binds))
+                    unsafeSQL: Upsert.statement(
+                        into: "item", columns: Self.itemColumns, values: rows.joined(separator: ", ")),
+                    binds: binds))
         }
 
         func upsertActivity(_ activity: ActivityColumns) throws {
             try flush()
-            let vector = PostgresIndexStorage.vector(activity.searchText)
+            var binds = PostgresBindings(capacity: Self.activityTypes.count)
+            binds.append(activity.key)
+            binds.append(activity.activityType)
+            binds.append(activity.title)
+            binds.append(activity.keywordsJSON)
+            binds.append(activity.webpageURL)
+            binds.append(activity.webpageURLKey)
+            binds.append(activity.persistentIdentifier)
+            binds.append(activity.isEligibleForSearch)
+            binds.append(activity.isEligibleForPublicIndexing)
+            binds.append(activity.isEligibleForHandoff)
+            binds.append(activity.isEligibleForPrediction)
+            binds.append(activity.requiredUserInfoKeysJSON)
+            binds.append(activity.userInfoJSON)
+            binds.append(activity.contentAttributeSetJSON)
+            binds.append(activity.relatedUniqueIdentifier)
+            binds.append(activity.domainIdentifier)
+            binds.append(activity.expirationText)
+            binds.append(activity.expiresAt)
+            binds.append(activity.indexedAt)
+            binds.append(activity.contentType)
+            binds.append(activity.rankingHint)
+            binds.append(PostgresIndexStorage.vector(activity.searchText))
             try statements.execute(
-                """
-                INSERT INTO activity (activity_key, activity_type, title, keywords_json, webpage_url, webpage_url_key,
-                    persistent_identifier, is_eligible_for_search, is_eligible_for_public_indexing,
-                    is_eligible_for_handoff, is_eligible_for_prediction, required_user_info_keys_json, user_info_json,
-                    content_attribute_set_json, related_unique_identifier, domain_identifier, expiration_text,
-                    expires_at, indexed_at, content_type, ranking_hint, search_vector)
-                VALUES (\(activity.key), \(activity.activityType), \(activity.title), \(activity.keywordsJSON),
-                    \(activity.webpageURL), \(activity.webpageURLKey), \(activity.persistentIdentifier),
-                    \(activity.isEligibleForSearch), \(activity.isEligibleForPublicIndexing),
-                    \(activity.isEligibleForHandoff), \(activity.isEligibleForPrediction),
-                    \(activity.requiredUserInfoKeysJSON)::text, \(activity.userInfoJSON)::text,
-                    \(activity.contentAttributeSetJSON)::text, \(activity.relatedUniqueIdentifier)::text,
-                    \(activity.domainIdentifier)::text, \(activity.expirationText)::text, \(activity.expiresAt),
-                    \(activity.indexedAt), \(activity.contentType)::text, \(activity.rankingHint)::float8,
-                    \(vector)::tsvector)
-                ON CONFLICT (activity_key) DO UPDATE SET
-                    activity_type = excluded.activity_type, title = excluded.title,
-                    keywords_json = excluded.keywords_json, webpage_url = excluded.webpage_url,
-                    webpage_url_key = excluded.webpage_url_key, persistent_identifier = excluded.persistent_identifier,
-                    is_eligible_for_search = excluded.is_eligible_for_search,
-                    is_eligible_for_public_indexing = excluded.is_eligible_for_public_indexing,
-                    is_eligible_for_handoff = excluded.is_eligible_for_handoff,
-                    is_eligible_for_prediction = excluded.is_eligible_for_prediction,
-                    required_user_info_keys_json = excluded.required_user_info_keys_json,
-                    user_info_json = excluded.user_info_json,
-                    content_attribute_set_json = excluded.content_attribute_set_json,
-                    related_unique_identifier = excluded.related_unique_identifier,
-                    domain_identifier = excluded.domain_identifier, expiration_text = excluded.expiration_text,
-                    expires_at = excluded.expires_at, indexed_at = excluded.indexed_at,
-                    content_type = excluded.content_type, ranking_hint = excluded.ranking_hint,
-                    search_vector = excluded.search_vector
-                """)
+                PostgresQuery(
+                    unsafeSQL: Upsert.statement(
+                        into: "activity", columns: Self.activityColumns, values: Self.row(Self.activityTypes, from: 1)),
+                    binds: binds))
         }
 
         /// Deletes the items `itemCondition` selects, the activities related to them, and the

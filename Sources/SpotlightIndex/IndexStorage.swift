@@ -76,6 +76,39 @@ public struct ActivityColumns: Sendable, Hashable {
     public var rankingHint: Double?
 }
 
+extension ItemColumns {
+    /// The item columns both storages keep, the conflict key first; each storage adds the columns
+    /// it searches (SQLite the four texts, PostgreSQL a `tsvector`).
+    public static let sharedColumns = [
+        "unique_identifier", "domain_identifier", "attribute_set_json", "expiration_text", "expires_at", "indexed_at",
+        "content_type", "ranking_hint", "url_key", "content_url_key",
+    ]
+}
+
+extension ActivityColumns {
+    /// The activity columns both storages keep, the conflict key first (see `ItemColumns.sharedColumns`).
+    public static let sharedColumns = [
+        "activity_key", "activity_type", "title", "keywords_json", "webpage_url", "webpage_url_key",
+        "persistent_identifier", "is_eligible_for_search", "is_eligible_for_public_indexing",
+        "is_eligible_for_handoff", "is_eligible_for_prediction", "required_user_info_keys_json", "user_info_json",
+        "content_attribute_set_json", "related_unique_identifier", "domain_identifier", "expiration_text",
+        "expires_at", "indexed_at", "content_type", "ranking_hint",
+    ]
+}
+
+/// The SQL both storages' upserts share (SQLite and PostgreSQL spell `ON CONFLICT` alike).
+public enum Upsert {
+    /// `INSERT INTO table (columns) VALUES rows ON CONFLICT (first column) DO UPDATE SET` every
+    /// other column to the inserted value: a row with the same key is replaced (its id kept).
+    public static func statement(into table: String, columns: [String], values rows: String) -> String {
+        let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        return """
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(rows)
+            ON CONFLICT (\(columns[0])) DO UPDATE SET \(assignments)
+            """
+    }
+}
+
 /// The four searched texts of an item or activity, weighted title 10, display name 6, keywords 4,
 /// description 2 (`SearchQuery.columnWeights`).
 public struct SearchableText: Sendable, Hashable {

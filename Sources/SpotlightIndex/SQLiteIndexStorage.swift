@@ -112,67 +112,38 @@ extension SQLiteIndexStorage {
             try Reader.liveItem(db, identifier: identifier, now: now)
         }
 
+        /// The item and activity upserts: the shared columns, then the four searched texts.
+        private static let upsertItemSQL = upsert(
+            into: "item", ItemColumns.sharedColumns + ["title", "display_name", "content_description", "keywords_text"])
+        private static let upsertActivitySQL = upsert(
+            into: "activity",
+            ActivityColumns.sharedColumns + ["search_title", "display_name", "content_description", "keywords_text"])
+
+        private static func upsert(into table: String, _ columns: [String]) -> String {
+            Upsert.statement(
+                into: table, columns: columns,
+                values: "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")")
+        }
+
         func upsertItem(_ item: ItemColumns) throws {
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO item (unique_identifier, domain_identifier, attribute_set_json, expiration_text,
-                        expires_at, indexed_at, title, display_name, content_description, keywords_text, content_type,
-                        ranking_hint, url_key, content_url_key)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (unique_identifier) DO UPDATE SET
-                        domain_identifier = excluded.domain_identifier,
-                        attribute_set_json = excluded.attribute_set_json,
-                        expiration_text = excluded.expiration_text, expires_at = excluded.expires_at,
-                        indexed_at = excluded.indexed_at, title = excluded.title, display_name = excluded.display_name,
-                        content_description = excluded.content_description, keywords_text = excluded.keywords_text,
-                        content_type = excluded.content_type, ranking_hint = excluded.ranking_hint,
-                        url_key = excluded.url_key, content_url_key = excluded.content_url_key
-                    """)
             let text = item.searchText
-            try statement.execute(arguments: [
+            try db.cachedStatement(sql: Self.upsertItemSQL).execute(arguments: [
                 item.uniqueIdentifier, item.domainIdentifier, item.attributeSetJSON, item.expirationText,
-                item.expiresAt, item.indexedAt, text.title, text.displayName, text.contentDescription, text.keywords,
-                item.contentType, item.rankingHint, item.urlKey, item.contentURLKey,
+                item.expiresAt, item.indexedAt, item.contentType, item.rankingHint, item.urlKey, item.contentURLKey,
+                text.title, text.displayName, text.contentDescription, text.keywords,
             ])
         }
 
         func upsertActivity(_ activity: ActivityColumns) throws {
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO activity (activity_key, activity_type, title, keywords_json, webpage_url, webpage_url_key,
-                        persistent_identifier, is_eligible_for_search, is_eligible_for_public_indexing,
-                        is_eligible_for_handoff, is_eligible_for_prediction, required_user_info_keys_json, user_info_json,
-                        content_attribute_set_json, related_unique_identifier, domain_identifier, expiration_text,
-                        expires_at, indexed_at, search_title, display_name, content_description, keywords_text,
-                        content_type, ranking_hint)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (activity_key) DO UPDATE SET
-                        activity_type = excluded.activity_type, title = excluded.title,
-                        keywords_json = excluded.keywords_json, webpage_url = excluded.webpage_url,
-                        webpage_url_key = excluded.webpage_url_key, persistent_identifier = excluded.persistent_identifier,
-                        is_eligible_for_search = excluded.is_eligible_for_search,
-                        is_eligible_for_public_indexing = excluded.is_eligible_for_public_indexing,
-                        is_eligible_for_handoff = excluded.is_eligible_for_handoff,
-                        is_eligible_for_prediction = excluded.is_eligible_for_prediction,
-                        required_user_info_keys_json = excluded.required_user_info_keys_json,
-                        user_info_json = excluded.user_info_json,
-                        content_attribute_set_json = excluded.content_attribute_set_json,
-                        related_unique_identifier = excluded.related_unique_identifier,
-                        domain_identifier = excluded.domain_identifier, expiration_text = excluded.expiration_text,
-                        expires_at = excluded.expires_at, indexed_at = excluded.indexed_at,
-                        search_title = excluded.search_title, display_name = excluded.display_name,
-                        content_description = excluded.content_description, keywords_text = excluded.keywords_text,
-                        content_type = excluded.content_type, ranking_hint = excluded.ranking_hint
-                    """)
             let text = activity.searchText
-            try statement.execute(arguments: [
+            try db.cachedStatement(sql: Self.upsertActivitySQL).execute(arguments: [
                 activity.key, activity.activityType, activity.title, activity.keywordsJSON, activity.webpageURL,
                 activity.webpageURLKey, activity.persistentIdentifier, activity.isEligibleForSearch,
                 activity.isEligibleForPublicIndexing, activity.isEligibleForHandoff, activity.isEligibleForPrediction,
                 activity.requiredUserInfoKeysJSON, activity.userInfoJSON, activity.contentAttributeSetJSON,
                 activity.relatedUniqueIdentifier, activity.domainIdentifier, activity.expirationText,
-                activity.expiresAt, activity.indexedAt, text.title, text.displayName, text.contentDescription,
-                text.keywords, activity.contentType, activity.rankingHint,
+                activity.expiresAt, activity.indexedAt, activity.contentType, activity.rankingHint,
+                text.title, text.displayName, text.contentDescription, text.keywords,
             ])
         }
 
@@ -253,28 +224,28 @@ extension SQLiteIndexStorage {
             return try Row.fetchOne(statement, arguments: [identifier, now]).map { try Self.item($0) }
         }
 
-        static func item(_ row: Row, from column: Int = 0) throws -> IndexedItem {
+        static func item(_ row: Row) throws -> IndexedItem {
             try StoredItem(
-                uniqueIdentifier: row.decode(atIndex: column), domainIdentifier: row.decode(atIndex: column + 1),
-                attributeSetJSON: row.decode(atIndex: column + 2), expirationText: row.decode(atIndex: column + 3),
-                expiresAt: row.decode(atIndex: column + 4), indexedAt: row.decode(atIndex: column + 5)
+                uniqueIdentifier: row.decode(atIndex: 0), domainIdentifier: row.decode(atIndex: 1),
+                attributeSetJSON: row.decode(atIndex: 2), expirationText: row.decode(atIndex: 3),
+                expiresAt: row.decode(atIndex: 4), indexedAt: row.decode(atIndex: 5)
             ).indexed
         }
 
-        static func activity(_ row: Row, from column: Int = 0) throws -> IndexedActivity {
+        static func activity(_ row: Row) throws -> IndexedActivity {
             try StoredActivity(
-                id: row.decode(atIndex: column), activityType: row.decode(atIndex: column + 1),
-                title: row.decode(atIndex: column + 2), keywordsJSON: row.decode(atIndex: column + 3),
-                webpageURL: row.decode(atIndex: column + 4), persistentIdentifier: row.decode(atIndex: column + 5),
-                isEligibleForSearch: row.decode(atIndex: column + 6),
-                isEligibleForPublicIndexing: row.decode(atIndex: column + 7),
-                isEligibleForHandoff: row.decode(atIndex: column + 8),
-                isEligibleForPrediction: row.decode(atIndex: column + 9),
-                requiredUserInfoKeysJSON: row.decode(atIndex: column + 10),
-                userInfoJSON: row.decode(atIndex: column + 11),
-                contentAttributeSetJSON: row.decode(atIndex: column + 12),
-                expirationText: row.decode(atIndex: column + 13), expiresAt: row.decode(atIndex: column + 14),
-                indexedAt: row.decode(atIndex: column + 15)
+                id: row.decode(atIndex: 0), activityType: row.decode(atIndex: 1),
+                title: row.decode(atIndex: 2), keywordsJSON: row.decode(atIndex: 3),
+                webpageURL: row.decode(atIndex: 4), persistentIdentifier: row.decode(atIndex: 5),
+                isEligibleForSearch: row.decode(atIndex: 6),
+                isEligibleForPublicIndexing: row.decode(atIndex: 7),
+                isEligibleForHandoff: row.decode(atIndex: 8),
+                isEligibleForPrediction: row.decode(atIndex: 9),
+                requiredUserInfoKeysJSON: row.decode(atIndex: 10),
+                userInfoJSON: row.decode(atIndex: 11),
+                contentAttributeSetJSON: row.decode(atIndex: 12),
+                expirationText: row.decode(atIndex: 13), expiresAt: row.decode(atIndex: 14),
+                indexedAt: row.decode(atIndex: 15)
             ).indexed
         }
 
