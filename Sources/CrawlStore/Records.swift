@@ -118,10 +118,12 @@ public struct FindingCounts: Sendable, Hashable, Codable {
 /// with its provenance and deep links, candidacy, diagnostics) and `markupDumpJSON` (the raw
 /// markup: JSON-LD, Microdata, RDFa, Open Graph, links …).
 public struct PageRecord: Sendable, Hashable, Codable {
-    /// The current payload version. 3 (since 2026-11-25): `markupJSON` is the analysis exactly as
-    /// report.json shows it and the raw dump is in `markupDumpJSON`; 2: `markupJSON` held both; 1:
-    /// as 2, with a summary object spliced in first (now typed columns).
-    public static let currentPayloadVersion = 3
+    /// The current payload version. 4 (since 2026-11-26): as 3, but the attribute set is only in
+    /// `attributeSetJSON`, and report.json shows it as the analysis's first member (a big value is
+    /// stored once); 3: `markupJSON` is the analysis exactly as report.json shows it and the raw
+    /// dump is in `markupDumpJSON`; 2: `markupJSON` held both; 1: as 2, with a summary object
+    /// spliced in first (now typed columns).
+    public static let currentPayloadVersion = 4
 
     /// The frontier entry this page completes.
     public var frontierID: Int64

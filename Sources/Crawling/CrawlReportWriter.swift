@@ -315,7 +315,7 @@ public struct CrawlReportWriter: Sendable {
 
     /// A page as report.json has it, as compact JSON text: the typed columns serialized, and the
     /// JSON the crawl stored (redirects, timings, headers, findings and, from payload version 3,
-    /// the analysis) spliced in as it was written, not parsed again. Analyses of earlier payloads
+    /// the analysis, from 4 with the attribute set) spliced in as it was written, not parsed again. Analyses of earlier payloads
     /// are parsed to leave their raw dump out; with `--include-markup` the dump is added back.
     private func pageText(_ page: PageRecord) -> String {
         var text = CompactObjectText()
@@ -337,10 +337,12 @@ public struct CrawlReportWriter: Sendable {
         text.append("headers", verbatim: page.headersJSON)
         if let findings = page.findingsJSON { text.append("findings", verbatim: findings) }
         if let markup = page.markupJSON {
+            let analysis = StoredMarkup.shownAnalysisText(
+                markup, attributeSet: page.attributeSetJSON, payloadVersion: page.payloadVersion)
             if page.payloadVersion >= 3 && !includesMarkup {
-                text.append("markup", verbatim: markup)
+                text.append("markup", verbatim: analysis)
             } else {
-                text.append("markup", .object(shownAnalysis(markup, dump: page.markupDumpJSON)))
+                text.append("markup", .object(shownAnalysis(analysis, dump: page.markupDumpJSON)))
             }
         }
         return text.closed()

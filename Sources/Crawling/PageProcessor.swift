@@ -230,14 +230,15 @@ struct PageProcessor: Sendable {
         let set = page.attributes.attributeSet
         record.verdict = PageVerdict(
             uniqueIdentifier: page.attributes.uniqueIdentifier, canonical: page.markup.canonicals.first?.content,
-            appArgument: page.markup.smartAppBanner?.appArgument, title: set.title,
-            contentDescription: set.contentDescription, thumbnailURL: set.thumbnailURL,
+            appArgument: page.markup.smartAppBanner?.appArgument, title: set.title.map(PageVerdict.comparable),
+            contentDescription: set.contentDescription.map(PageVerdict.comparable), thumbnailURL: set.thumbnailURL,
             isCandidate: candidacy.isCandidate, failingConditions: candidacy.failing.map(\.rawValue))
         json.append(
             "links",
             .array(page.markup.links.map { ["href": .string($0.href), "line": JSONValue($0.line)] })
         )
-        // The analysis as report.json shows it, and the raw dump beside it (payload version 3).
+        // The analysis as report.json shows it, the raw dump beside it, and the attribute set once,
+        // in its own column (payload version 4: the report splices it back into the analysis).
         let (analysis, dump) = StoredMarkup.split(json)
         record.markupJSON = JSONValue.object(analysis).serialized(pretty: false)
         record.markupDumpJSON = JSONValue.object(dump).serialized(pretty: false)

@@ -10,11 +10,16 @@ enum StoredMarkup {
         "links", "sources", "summary",
     ]
 
-    /// `page` split into the analysis (its other members, in order) and the dump (in order).
+    /// The analysis member stored in a column of its own (payload version 4): the attribute set,
+    /// which the index feed and the candidates read without the rest of the analysis.
+    static let attributeSetKey = "attributeSet"
+
+    /// `page` split into the analysis (its other members, in order, without the attribute set) and
+    /// the dump (in order).
     static func split(_ page: JSONObject) -> (analysis: JSONObject, dump: JSONObject) {
         var analysis = JSONObject()
         var dump = JSONObject()
-        for member in page.members {
+        for member in page.members where member.key != attributeSetKey {
             if dumpKeys.contains(member.key) {
                 dump.append(member.key, member.value)
             } else {
@@ -22,6 +27,19 @@ enum StoredMarkup {
             }
         }
         return (analysis, dump)
+    }
+}
+
+extension StoredMarkup {
+    /// The analysis report.json shows, as compact JSON text: from payload version 4 the stored
+    /// analysis with the attribute set spliced back in as its first member (the store keeps one
+    /// copy of it, issue 17 §2.10); earlier payloads stored it inside the analysis.
+    static func shownAnalysisText(_ analysis: String, attributeSet: String?, payloadVersion: Int) -> String {
+        guard payloadVersion >= 4, let attributeSet else { return analysis }
+        var text = "{\"\(attributeSetKey)\":" + attributeSet
+        let rest = analysis.utf8.dropFirst()
+        if rest.first != UInt8(ascii: "}") { text += "," }
+        return text + String(Substring(rest))
     }
 }
 

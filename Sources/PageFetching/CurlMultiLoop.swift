@@ -478,6 +478,10 @@ private final class ActiveTransfers {
         // CURLE_RECV_ERROR. Neither is retried (`isTransient`).
         case CURLE_RECV_ERROR where message.localizedCaseInsensitiveContains("chunk"):
             kind = .protocolError
+        // A broken HTTP/2 frame sequence (nghttp2 refusing it, e.g. "Too many CONTINUATION frames
+        // following a HEADER frame") also arrives as CURLE_RECV_ERROR; only the message tells.
+        case CURLE_RECV_ERROR where message.contains("nghttp2"):
+            kind = .protocolError
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR: kind = .connectionDropped
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM: kind = .protocolError
         case CURLE_UNSUPPORTED_PROTOCOL

@@ -59,13 +59,6 @@ public enum SitemapReader {
     /// `<loc>` each kept 1 GB of rejected URLs for the report).
     public static let maximumDroppedLocationLength = 512
 
-    /// `location`, or its first `maximumDroppedLocationLength` characters and how long it was.
-    static func shortened(_ location: String) -> String {
-        guard location.utf8.count > maximumDroppedLocationLength else { return location }
-        let prefix = location.unicodeScalars.prefix(maximumDroppedLocationLength)
-        return String(String.UnicodeScalarView(prefix)) + "… (\(location.utf8.count) bytes in all)"
-    }
-
     /// Reads a sitemap served from `sitemapURL`. `sameHostOnly` relaxes the location rule to
     /// scheme + host + port (Google's practice) instead of also requiring the sitemap's folder.
     public static func read(
@@ -113,7 +106,7 @@ public enum SitemapReader {
                     checkFolder: sitemap.kind != .sitemapIndex && !sameHostOnly)
             {
                 sitemap.dropped.append(
-                    Sitemap.Dropped(location: Self.shortened(entry.location), reason: reason, line: entry.line))
+                    Sitemap.Dropped(location: entry.location.abbreviated(toScalars: maximumDroppedLocationLength), reason: reason, line: entry.line))
             } else {
                 kept.append(entry)
             }

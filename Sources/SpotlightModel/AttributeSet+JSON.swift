@@ -1,4 +1,5 @@
 public import LenientJSON
+import URLNormalization
 
 extension AttributeSet {
     /// Core Spotlight property names; absent and empty fields are left out. Dates are written as
@@ -75,13 +76,6 @@ extension PageAttributes {
     /// reported once more in the provenance).
     public static let provenanceValueLength = 1_024
 
-    /// `value`, or its first `provenanceValueLength` characters and how long it was.
-    static func provenanceText(_ value: String) -> String {
-        guard value.utf8.count > provenanceValueLength else { return value }
-        let prefix = value.unicodeScalars.prefix(provenanceValueLength)
-        return String(String.UnicodeScalarView(prefix)) + "… (\(value.utf8.count) bytes in all)"
-    }
-
     /// The provenance of each chosen value and the conflicting values that lost (values longer than
     /// `provenanceValueLength` shortened).
     public var provenanceJSON: JSONValue {
@@ -89,7 +83,7 @@ extension PageAttributes {
             provenance.map { entry in
                 var object = JSONObject()
                 object.append("field", .string(entry.field))
-                object.append("value", .string(Self.provenanceText(entry.chosen.value)))
+                object.append("value", .string(entry.chosen.value.abbreviated(toScalars: Self.provenanceValueLength)))
                 object.append("source", .string(entry.chosen.source.source))
                 object.append("line", JSONValue(entry.chosen.source.line))
                 if !entry.conflicting.isEmpty {
@@ -98,7 +92,7 @@ extension PageAttributes {
                         .array(
                             entry.conflicting.map {
                                 [
-                                    "value": .string(Self.provenanceText($0.value)),
+                                    "value": .string($0.value.abbreviated(toScalars: Self.provenanceValueLength)),
                                     "source": .string($0.source.source),
                                     "line": JSONValue($0.source.line),
                                 ]

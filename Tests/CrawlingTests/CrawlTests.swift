@@ -183,13 +183,16 @@ struct CrawlTests {
         #expect(robots.body.count == 500 << 10)
     }
 
-    /// Issue 17 §2: zstd decompression bombs as robots.txt and sitemap.xml (32 KiB each that
-    /// decode to 1 GiB): robots.txt is cut at RFC 9309's 500 KiB and its rules obeyed, the
-    /// sitemap stops at the 50 MiB sitemap limit and is reported, and the crawl goes on.
-    @Test("zstd bombs as robots.txt and sitemap.xml stop at their limits; the crawl goes on")
-    func zstdBombsStopAtTheirLimits() async throws {
-        let server = try await TortureServer(root: TestSite.fixtureRoot, zstdBombs: true).start()
-        let folder = try temporaryFolder("zstd-bombs")
+    /// Issue 17 §2: zstd and brotli decompression bombs as robots.txt and sitemap.xml (32 KiB or a
+    /// few hundred bytes that decode to 1 GiB): robots.txt is cut at RFC 9309's 500 KiB and its
+    /// rules obeyed, the sitemap stops at the 50 MiB sitemap limit and is reported, and the crawl
+    /// goes on.
+    @Test(
+        "decompression bombs as robots.txt and sitemap.xml stop at their limits; the crawl goes on",
+        arguments: BombEncoding.allCases)
+    func decompressionBombsStopAtTheirLimits(encoding: BombEncoding) async throws {
+        let server = try await TortureServer(root: TestSite.fixtureRoot, bombs: encoding).start()
+        let folder = try temporaryFolder("\(encoding)-bombs")
         let store = try CrawlStore(path: folder + "/crawl.sqlite")
         var settings = CrawlSettings(seed: server.baseURL, delay: 0)
         settings.maximumPages = 20

@@ -79,9 +79,10 @@ struct FetcherTests {
         #expect(error?.message.contains("1048576") == true)
     }
 
-    @Test func aZstdBombStopsAtTheBodyCap() async throws {
+    @Test(arguments: ["/torture/zstd-bomb", "/torture/brotli-bomb"])
+    func aZstdOrBrotliBombStopsAtTheBodyCap(path: String) async throws {
         let fetcher = try makeFetcher(maximumBodyBytes: 1 << 20)
-        let error = await Self.failure(fetcher, "/torture/zstd-bomb")
+        let error = await Self.failure(fetcher, path)
         #expect(error?.kind == .tooLarge)
         #expect(error?.message.contains("1048576") == true)
     }

@@ -51,7 +51,7 @@ final class OpenSSLServer: Sendable {
 
     var pageURL: String { "https://127.0.0.1:\(port)/page.html" }
 
-    private static func freePort() throws -> UInt16 {
+    static func freePort() throws -> UInt16 {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
         var address = sockaddr_in()
@@ -70,7 +70,7 @@ final class OpenSSLServer: Sendable {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    private static func waitUntilListening(_ port: UInt16) throws {
+    static func waitUntilListening(_ port: UInt16) throws {
         for _ in 0..<200 {
             let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
@@ -86,7 +86,7 @@ final class OpenSSLServer: Sendable {
             if connected == 0 { return }
             usleep(25_000)
         }
-        throw TestFailure("openssl s_server did not listen on \(port)")
+        throw TestFailure("no server listened on 127.0.0.1:\(port)")
     }
 }
 

@@ -31,6 +31,7 @@ import Synchronization
 /// |---|---|
 /// | `/torture/large/{n}` | 200 `text/plain`, `n` bytes of `x` |
 /// | `/torture/zstd-bomb` | 200 `text/html`, `Content-Encoding: zstd`: 6 KiB that decode to 200 MiB of spaces |
+/// | `/torture/brotli-bomb` | 200 `text/html`, `Content-Encoding: br`: a few hundred bytes that decode to 200 MiB of spaces |
 /// | `/torture/drip/{name}` | the drip, at a path of the test's own (to wait for its request with ``requestArrived(path:count:)``) |
 /// | `/torture/retry-after/{status}/{seconds}` | `status` (429 or 503) with `Retry-After: seconds`, every time |
 ///
@@ -49,8 +50,9 @@ import Synchronization
 /// `robotsFailures` requests when that is set, then the file). With `largeRobotsBytes`,
 /// `/robots.txt` is that many bytes: `User-agent: *`, `Disallow: /private/`, comment lines, and
 /// past 600 KiB a `Disallow: /movies/` a parser keeping to RFC 9309's 500 KiB never sees. With
-/// `zstdBombs`, `/robots.txt` (`User-agent: *`, `Disallow: /movies/`, then `#` to 1 GiB) and
-/// `/sitemap.xml` (an `<urlset>` opened, then spaces to 1 GiB) are zstd frames of 32 KiB.
+/// `bombs`, `/robots.txt` (`User-agent: *`, `Disallow: /movies/`, then `#` to 1 GiB) and
+/// `/sitemap.xml` (an `<urlset>` opened, then spaces to 1 GiB) are decompression bombs in that
+/// encoding: zstd frames of 32 KiB, or brotli streams of a few hundred bytes.
 public struct TortureServer: Sendable {
     /// The fixture folder served for every path no torture route answers.
     public let root: String
@@ -64,8 +66,9 @@ public struct TortureServer: Sendable {
     public let robotsFailures: Int?
     /// When set, `/robots.txt` is a generated file of this many bytes (at least 700 KiB is useful).
     public let largeRobotsBytes: Int?
-    /// When set, `/robots.txt` and `/sitemap.xml` are zstd decompression bombs (1 GiB each).
-    public let zstdBombs: Bool
+    /// When set, `/robots.txt` and `/sitemap.xml` are decompression bombs (1 GiB each) in this
+    /// content encoding.
+    public let bombs: BombEncoding?
     /// How many `/slow/{n}.html` pages exist.
     public let slowPageCount: Int
     /// How long each `/slow/` page waits before it answers.
@@ -104,7 +107,7 @@ public struct TortureServer: Sendable {
         robotsStatus: Int? = nil,
         robotsFailures: Int? = nil,
         largeRobotsBytes: Int? = nil,
-        zstdBombs: Bool = false,
+        bombs: BombEncoding? = nil,
         slowPageCount: Int = 400,
         slowDelay: Duration = .milliseconds(20),
         slowGauge: ConcurrencyGauge? = nil,
@@ -116,7 +119,7 @@ public struct TortureServer: Sendable {
         self.robotsStatus = robotsStatus
         self.robotsFailures = robotsFailures
         self.largeRobotsBytes = largeRobotsBytes
-        self.zstdBombs = zstdBombs
+        self.bombs = bombs
         self.slowPageCount = slowPageCount
         self.slowDelay = slowDelay
         self.slowGauge = slowGauge
@@ -152,22 +155,15 @@ public struct TortureServer: Sendable {
                 Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: body))
             }
         }
-        if zstdBombs {
-            let robots = ByteBuffer(
-                bytes: ZstdBomb.frame(
-                    prefix: Array("User-agent: *\nDisallow: /movies/\n#".utf8), filler: UInt8(ascii: "#"),
-                    total: 1 << 30))
-            let sitemap = ByteBuffer(
-                bytes: ZstdBomb.frame(
-                    prefix: Array(
-                        #"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#.utf8),
-                    filler: UInt8(ascii: " "), total: 1 << 30))
+        if let bombs {
+            let robots = ByteBuffer(bytes: bombs.robots)
+            let sitemap = ByteBuffer(bytes: bombs.sitemap)
             for (path, body, type) in [
                 ("/robots.txt", robots, "text/plain"), ("/sitemap.xml", sitemap, "application/xml"),
             ] {
                 router.get(RouterPath(path)) { _, _ in
                     Response(
-                        status: .ok, headers: [.contentType: type, .contentEncoding: "zstd"],
+                        status: .ok, headers: [.contentType: type, .contentEncoding: bombs.rawValue],
                         body: ResponseBody(byteBuffer: body))
                 }
             }
@@ -180,6 +176,9 @@ public struct TortureServer: Sendable {
         bytes: ZstdBomb.frame(
             prefix: Array("<!doctype html><html><head><title>zstd</title></head><body>".utf8),
             filler: UInt8(ascii: " "), total: 200 << 20))
+
+    /// `/torture/brotli-bomb`'s body: 200 MiB of spaces after an HTML start, as a brotli stream.
+    static let brotliPageBomb = ByteBuffer(bytes: BrotliBomb.page)
 
     /// The staging site's basic-auth user and password.
     public static let stagingUser = "staging"
@@ -241,6 +240,12 @@ public struct TortureServer: Sendable {
             Response(
                 status: .ok, headers: [.contentType: "text/html", .contentEncoding: "zstd"],
                 body: ResponseBody(byteBuffer: Self.zstdPageBomb))
+        }
+
+        router.get("/torture/brotli-bomb") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html", .contentEncoding: "br"],
+                body: ResponseBody(byteBuffer: Self.brotliPageBomb))
         }
 
         router.get("/torture/huge-headers") { _, _ in
@@ -550,3 +555,39 @@ struct RequestRecord: Sendable {
 }
 
 private let requestLog = Mutex(RequestRecord())
+
+/// A content encoding the torture server's robots.txt and sitemap bombs are sent in.
+public enum BombEncoding: String, Sendable, CaseIterable, CustomStringConvertible {
+    case zstd
+    case brotli = "br"
+
+    public var description: String {
+        switch self {
+        case .zstd: "zstd"
+        case .brotli: "brotli"
+        }
+    }
+
+    /// `User-agent: *`, `Disallow: /movies/`, then `#` to 1 GiB.
+    var robots: [UInt8] {
+        switch self {
+        case .zstd:
+            ZstdBomb.frame(
+                prefix: Array("User-agent: *\nDisallow: /movies/\n#".utf8), filler: UInt8(ascii: "#"),
+                total: 1 << 30)
+        case .brotli: BrotliBomb.robots
+        }
+    }
+
+    /// An `<urlset>` opened, then spaces to 1 GiB.
+    var sitemap: [UInt8] {
+        switch self {
+        case .zstd:
+            ZstdBomb.frame(
+                prefix: Array(
+                    #"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#.utf8),
+                filler: UInt8(ascii: " "), total: 1 << 30)
+        case .brotli: BrotliBomb.sitemap
+        }
+    }
+}
