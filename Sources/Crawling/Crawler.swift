@@ -172,8 +172,10 @@ public struct Crawler: Sendable {
             throw CrawlError((error as? CrawlStoreError)?.description ?? "\(error)")
         }
         // Images and sitemaps are fetched beside the pages, as politely: at most --per-host in flight
-        // per origin, --delay between two starts.
-        let sideRequests = HostGate(limit: settings.perHost, delay: settings.delay)
+        // per origin, --delay or Crawl-delay between two starts, held back after 429/503.
+        let sideRequests = HostGate(limit: settings.perHost, delay: settings.delay) { origin in
+            await robots.answer(forOrigin: origin).crawlDelay
+        }
         let processor = PageProcessor(
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
             clock: clock, verifier: verifier, isRecrawl: run.generation > 1,

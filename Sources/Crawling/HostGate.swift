@@ -1,40 +1,88 @@
 import CrawlScheduling
+import PageFetching
 
 /// The politeness of a crawl's side requests (images, sitemaps) to one origin, whichever task
-/// asks: at most `limit` in flight (`--per-host`) and `delay` seconds between two starts
-/// (`--delay`; loopback origins are not delayed, as for pages). A page naming many images on one
-/// host does not open many connections to it, and many pages naming images there do not either.
-/// Waiters enter in order.
+/// asks: at most `limit` in flight (`--per-host`), and starts paced as pages are, by a
+/// `HostScheduler` of their own: `--delay` apart, or the origin's robots.txt `Crawl-delay` when
+/// longer; a 429 or 503 holds the origin until its `Retry-After` and, like failures and slow
+/// answers, doubles the spacing, which healthy answers halve back (loopback origins are not
+/// delayed, as for pages). A page naming many images on one host does not open many connections
+/// to it, and many pages naming images there do not either. Waiters enter in order. A side
+/// request whose turn is more than `longestWait` away is not sent (`throttled`): a host that asks
+/// for minutes between requests is left alone, and the pages naming its images do not wait on it.
 actor HostGate {
+    /// The longest a side request waits for its turn, in seconds.
+    static let longestWait: Double = 30
+
     private let limit: Int
-    private let delay: Double
+    /// The origin's robots.txt `Crawl-delay` (the crawl's `RobotsBook`, which fetches it once).
+    private let crawlDelay: (@Sendable (_ origin: String) async -> Double?)?
+    private var pace: HostScheduler
     private var inFlight: [String: Int] = [:]
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
-    private var nextStart: [String: ContinuousClock.Instant] = [:]
+    private let epoch = ContinuousClock.now
 
-    init(limit: Int, delay: Double = 0) {
+    init(
+        limit: Int, delay: Double = 0, crawlDelay: (@Sendable (_ origin: String) async -> Double?)? = nil
+    ) {
         self.limit = max(1, limit)
-        self.delay = max(0, delay)
+        self.crawlDelay = crawlDelay
+        pace = HostScheduler(
+            policy: PolitenessPolicy(perHostConcurrency: .max, globalConcurrency: .max, delay: max(0, delay)))
     }
 
-    /// Runs `work` once a slot for `origin` (`scheme://host:port`) is free and its delay has
-    /// passed, and frees the slot after, whether `work` returns or throws.
-    func run<Output: Sendable, Failure: Error>(
-        host origin: String, _ work: @Sendable () async throws(Failure) -> Output
-    ) async throws(Failure) -> Output {
+    /// Runs `work` once a slot for `origin` (`scheme://host:port`) is free and its turn has come,
+    /// frees the slot after, whether `work` returns or throws, and paces the origin's next starts
+    /// by the answer.
+    func run(
+        host origin: String, _ work: @Sendable () async throws(FetchError) -> FetchResponse
+    ) async throws(FetchError) -> FetchResponse {
+        let host = Self.authority(of: origin)
+        if let crawlDelay { pace.setCrawlDelay(await crawlDelay(origin), for: host) }
         await enter(origin)
-        await waitForTurn(origin)
         defer { leave(origin) }
-        return try await work()
+        try await waitForTurn(host, origin: origin)
+        let started = now
+        do {
+            let response = try await work()
+            let retryAfter = response.header("Retry-After").flatMap(PageProcessor.retryAfterSeconds)
+            pace.finished(
+                host, at: now, outcome: .answered(status: response.status, seconds: now - started, retryAfter: retryAfter))
+            return response
+        } catch {
+            // No answer (a timeout, a dropped connection) slows the origin down; an answer the
+            // crawl refused (too large, not HTTP) does not.
+            pace.finished(
+                host, at: now,
+                outcome: error.isTransient ? .failed : .answered(status: 0, seconds: now - started, retryAfter: nil))
+            throw error
+        }
     }
 
-    /// Sleeps until `delay` after the previous start on `origin` (each caller takes the next turn).
-    private func waitForTurn(_ origin: String) async {
-        guard delay > 0, !HostScheduler.isLoopback(Self.authority(of: origin)) else { return }
-        let now = ContinuousClock.now
-        let start = max(now, nextStart[origin] ?? now)
-        nextStart[origin] = start + .milliseconds(Int(delay * 1000))
-        if start > now { try? await Task.sleep(until: start, clock: .continuous) }
+    /// The spacing between two side requests to `origin` now (tests).
+    func delay(forOrigin origin: String) -> Double { pace.delay(for: Self.authority(of: origin)) }
+
+    /// Seconds since the gate was made.
+    private var now: Double {
+        let elapsed = ContinuousClock.now - epoch
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Sleeps until the host's pace lets one more start, then records the start. Callers woken
+    /// together check again in turn, so each start keeps the spacing from the one before.
+    private func waitForTurn(_ host: String, origin: String) async throws(FetchError) {
+        while !Task.isCancelled {
+            let wait = pace.nextStart(for: host) - now
+            if wait <= 0 { break }
+            guard wait <= Self.longestWait else {
+                throw FetchError(
+                    kind: .throttled, url: origin,
+                    message: "\(origin) asked to wait \(Int(wait.rounded(.up))) s more (Retry-After or back-off "
+                        + "after 429/503); side requests wait at most \(Int(Self.longestWait)) s")
+            }
+            try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9)), clock: .continuous)
+        }
+        pace.started(host, at: now)
     }
 
     /// `host:port` of `scheme://host:port`.
@@ -43,23 +91,23 @@ actor HostGate {
         return String(origin[separator.upperBound...])
     }
 
-    private func enter(_ host: String) async {
-        if inFlight[host, default: 0] < limit {
-            inFlight[host, default: 0] += 1
+    private func enter(_ origin: String) async {
+        if inFlight[origin, default: 0] < limit {
+            inFlight[origin, default: 0] += 1
             return
         }
-        await withCheckedContinuation { waiting[host, default: []].append($0) }
+        await withCheckedContinuation { waiting[origin, default: []].append($0) }
     }
 
-    private func leave(_ host: String) {
-        if var queue = waiting[host], !queue.isEmpty {
+    private func leave(_ origin: String) {
+        if var queue = waiting[origin], !queue.isEmpty {
             // The slot passes to the first waiter: in flight stays the same.
             let next = queue.removeFirst()
-            waiting[host] = queue.isEmpty ? nil : queue
+            waiting[origin] = queue.isEmpty ? nil : queue
             next.resume()
         } else {
-            inFlight[host, default: 1] -= 1
-            if inFlight[host] == 0 { inFlight[host] = nil }
+            inFlight[origin, default: 1] -= 1
+            if inFlight[origin] == 0 { inFlight[origin] = nil }
         }
     }
 }

@@ -112,6 +112,8 @@ struct ImageBook: Sendable {
                         FetchRequest(url: url, headers: [HTTPHeader("Accept", "image/*,*/*;q=0.5")]))
                 }
             } catch {
+                // The host asked for a long pause: the image is not checked, as over the budget.
+                if error.kind == .throttled { return nil }
                 if error.kind == .tooLarge {
                     return ImageProbe(
                         status: 200, redirects: chain.hops.count, byteCount: maximumBodyBytes, isTruncated: true,

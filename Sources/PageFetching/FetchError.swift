@@ -27,6 +27,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case badURL = "bad-url"
         /// The request was cancelled (the crawl stopped).
         case cancelled
+        /// Not sent: the host asked the crawl to wait (a 429 or 503 with `Retry-After`, or the
+        /// back-off after them) longer than a side request (an image, a sitemap) waits.
+        case throttled
         /// Anything else libcurl reported.
         case other
     }

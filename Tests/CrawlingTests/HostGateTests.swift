@@ -1,10 +1,13 @@
 import CrawlScheduling
+import PageFetching
+import Synchronization
 import Testing
 
 @testable import Crawling
 
-/// The politeness of side requests (images, sitemaps): `--per-host` in flight, `--delay` between
-/// starts on one origin, none for loopback origins.
+/// The politeness of side requests (images, sitemaps): `--per-host` in flight, `--delay` or the
+/// origin's `Crawl-delay` between starts on one origin, none for loopback origins, and a pause
+/// after 429/503 that a side request either waits out or, when long, is not sent for.
 @Suite("HostGate: side requests in flight and apart per origin")
 struct HostGateTests {
     /// When each piece of work started, and the most that ran at once.
@@ -20,36 +23,115 @@ struct HostGateTests {
         }
 
         func end() { running -= 1 }
+
+        /// The gaps between consecutive starts.
+        var gaps: [Duration] {
+            let sorted = starts.sorted()
+            return zip(sorted, sorted.dropFirst()).map { $1 - $0 }
+        }
+    }
+
+    static func answer(status: Int = 200, headers: [HTTPHeader] = []) -> FetchResponse {
+        FetchResponse(
+            url: "https://www.example.com/a.png", status: status, httpVersion: "1.1", headers: headers, body: [],
+            wireBytes: 0, timings: FetchTimings(), remoteAddress: nil)
+    }
+
+    /// Runs `count` side requests on one origin at once, each taking 20 ms.
+    static func requests(_ count: Int, through gate: HostGate, recorder: Recorder) async {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    _ = try? await gate.run(host: "https://www.example.com") { () async throws(FetchError) in
+                        await recorder.begin()
+                        try? await Task.sleep(for: .milliseconds(20))
+                        await recorder.end()
+                        return answer()
+                    }
+                }
+            }
+        }
     }
 
     @Test func startsOnOneOriginAreDelayApartAndAtMostLimitRunAtOnce() async {
         let gate = HostGate(limit: 2, delay: 0.05)
         let recorder = Recorder()
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<5 {
-                group.addTask {
-                    await gate.run(host: "https://www.example.com") {
-                        await recorder.begin()
-                        try? await Task.sleep(for: .milliseconds(20))
-                        await recorder.end()
-                    }
-                }
-            }
-        }
-        let sorted = await recorder.starts.sorted()
-        #expect(sorted.count == 5)
+        await Self.requests(5, through: gate, recorder: recorder)
+        #expect(await recorder.starts.count == 5)
         // Sleeping never ends early: each start is at least the delay after the one before.
-        for (earlier, later) in zip(sorted, sorted.dropFirst()) {
-            #expect(later - earlier >= .milliseconds(49))
-        }
+        for gap in await recorder.gaps { #expect(gap >= .milliseconds(49)) }
         #expect(await recorder.mostRunning <= 2)
+    }
+
+    @Test func aLongerCrawlDelayOfTheOriginSpacesTheStarts() async {
+        let gate = HostGate(limit: 4, delay: 0.01) { origin in origin == "https://www.example.com" ? 0.12 : nil }
+        let recorder = Recorder()
+        await Self.requests(4, through: gate, recorder: recorder)
+        #expect(await recorder.starts.count == 4)
+        for gap in await recorder.gaps { #expect(gap >= .milliseconds(119)) }
+    }
+
+    @Test func aShortRetryAfterIsWaitedOut() async throws {
+        let gate = HostGate(limit: 2, delay: 0)
+        let first = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in
+            Self.answer(status: 429, headers: [HTTPHeader("Retry-After", "1")])
+        }
+        #expect(first.status == 429)
+        let asked = ContinuousClock.now
+        let second = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in
+            Self.answer()
+        }
+        #expect(second.status == 200)
+        #expect(ContinuousClock.now - asked >= .milliseconds(990))
+        // Other origins are not held.
+        let other = ContinuousClock.now
+        _ = try await gate.run(host: "https://cdn.example.net") { () async throws(FetchError) in Self.answer() }
+        #expect(ContinuousClock.now - other < .milliseconds(500))
+    }
+
+    @Test func aLongRetryAfterLeavesTheOriginAloneWithoutWaiting() async throws {
+        let gate = HostGate(limit: 2, delay: 0)
+        _ = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in
+            Self.answer(status: 503, headers: [HTTPHeader("Retry-After", "120")])
+        }
+        let sent = Mutex(false)
+        let asked = ContinuousClock.now
+        do {
+            _ = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in
+                sent.withLock { $0 = true }
+                return Self.answer()
+            }
+            Issue.record("expected the request to be held back")
+        } catch {
+            #expect(error.kind == .throttled)
+            #expect(error.message.contains("120 s"), "\(error.message)")
+        }
+        #expect(!sent.withLock { $0 })
+        #expect(ContinuousClock.now - asked < .seconds(1))
+    }
+
+    @Test func failuresSlowTheOriginDownAndHealthyAnswersSpeedItUpAgain() async throws {
+        let gate = HostGate(limit: 1, delay: 0.01)
+        _ = try? await gate.run(host: "https://www.example.com") { () async throws(FetchError) -> FetchResponse in
+            throw FetchError(kind: .timeout, url: "https://www.example.com/a.png", message: "timed out")
+        }
+        #expect(await gate.delay(forOrigin: "https://www.example.com") == 0.02)
+        _ = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in Self.answer() }
+        #expect(await gate.delay(forOrigin: "https://www.example.com") == 0.01)
+        // An answer the crawl refused (too large) is not the host's distress.
+        _ = try? await gate.run(host: "https://www.example.com") { () async throws(FetchError) -> FetchResponse in
+            throw FetchError(kind: .tooLarge, url: "https://www.example.com/a.png", message: "over the cap")
+        }
+        #expect(await gate.delay(forOrigin: "https://www.example.com") == 0.01)
     }
 
     @Test(arguments: [
         ("http://127.0.0.1:8080", true), ("http://localhost:9", true), ("https://[::1]:443", true),
         ("https://www.example.com", false),
     ])
-    func loopbackOriginsAreNotDelayed(origin: String, isLoopback: Bool) {
+    func loopbackOriginsAreNotDelayed(origin: String, isLoopback: Bool) async {
         #expect(HostScheduler.isLoopback(HostGate.authority(of: origin)) == isLoopback)
+        let gate = HostGate(limit: 1, delay: 5) { _ in 10 }
+        #expect(await gate.delay(forOrigin: origin) == (isLoopback ? 0 : 5))
     }
 }

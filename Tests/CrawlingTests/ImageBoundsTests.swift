@@ -11,21 +11,29 @@ import Testing
 actor SlowImageSite: PageFetcher {
     private let pages: [String: String]
     private let imageDelay: Duration
+    /// robots.txt of every host, when set (else 404).
+    private let robots: String?
     private(set) var imageRequests = 0
+    private(set) var imageStarts: [ContinuousClock.Instant] = []
     private(set) var imagesInFlight = 0
     private(set) var mostImagesInFlight = 0
 
-    init(pages: [String: String], imageDelay: Duration = .milliseconds(50)) {
+    init(pages: [String: String], imageDelay: Duration = .milliseconds(50), robots: String? = nil) {
         self.pages = pages
         self.imageDelay = imageDelay
+        self.robots = robots
     }
 
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         if let html = pages[request.url] {
             return Self.response(request.url, "text/html", Array(html.utf8))
         }
+        if let robots, request.url.hasSuffix("/robots.txt") {
+            return Self.response(request.url, "text/plain", Array(robots.utf8))
+        }
         guard request.url.hasSuffix(".png") else { return Self.response(request.url, "text/plain", [], status: 404) }
         imageRequests += 1
+        imageStarts.append(.now)
         imagesInFlight += 1
         mostImagesInFlight = max(mostImagesInFlight, imagesInFlight)
         try? await Task.sleep(for: imageDelay)
@@ -73,6 +81,22 @@ struct ImageBoundsTests {
         #expect(await site.mostImagesInFlight == 2)
         let home = analysis(try store.pagesByURL()[Self.origin + "/"])
         #expect(home?["imagesNotChecked"]?.intValue == 1_000 - CrawlSettings.imagesCheckedPerPage)
+    }
+
+    /// Issue 17: side requests keep the image host's robots.txt `Crawl-delay`, as pages do.
+    @Test func imagesOnAHostKeepItsCrawlDelay() async throws {
+        let images = (0..<3).map { "http://cdn.test/img/\($0).png" }
+        let site = SlowImageSite(
+            pages: [Self.origin + "/": SlowImageSite.page("Home", images: images)], imageDelay: .zero,
+            robots: "User-agent: *\nCrawl-delay: 0.25\n")
+        let folder = try temporaryFolder("image-crawl-delay")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        var settings = CrawlSettings(seed: Self.origin + "/", perHost: 4, delay: 0, useSitemaps: false)
+        settings.allowedHosts = ["cdn.test"]
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let starts = await site.imageStarts.sorted()
+        #expect(starts.count == 3)
+        for (earlier, later) in zip(starts, starts.dropFirst()) { #expect(later - earlier >= .milliseconds(249)) }
     }
 
     @Test func theRunsImageBudgetIsSpentOnceAndSaidOnce() async throws {

@@ -104,9 +104,22 @@ struct ReportPassTests {
         #expect(leanSize < fullSize)
     }
 
+    /// A page as payload version 3 stored it: the attribute set inside the analysis too.
+    @Sendable static func payloadThree(_ page: PageRecord) -> PageRecord {
+        var page = page
+        if let markup = page.markupJSON, let attributes = page.attributeSetJSON {
+            var analysis = JSONObject()
+            analysis.append("attributeSet", JSONParser.parse(attributes, lenient: false).value ?? .null)
+            analysis.members += (JSONParser.parse(markup, lenient: false).value?.objectValue ?? JSONObject()).members
+            page.markupJSON = JSONValue.object(analysis).serialized()
+        }
+        page.payloadVersion = 3
+        return page
+    }
+
     /// A page as payload version 2 stored it: the analysis and the raw dump in one object.
     @Sendable static func payloadTwo(_ page: PageRecord) -> PageRecord {
-        var page = page
+        var page = payloadThree(page)
         if let markup = page.markupJSON, let dump = page.markupDumpJSON {
             var merged = JSONParser.parse(markup, lenient: false).value?.objectValue ?? JSONObject()
             merged.members += (JSONParser.parse(dump, lenient: false).value?.objectValue ?? JSONObject()).members
@@ -117,7 +130,7 @@ struct ReportPassTests {
         return page
     }
 
-    @Test("the stored analysis is report.json's markup verbatim; the raw dump is stored beside it")
+    @Test("the stored analysis is report.json's markup verbatim after the attribute set; the raw dump is beside it")
     func storedAnalysisIsWhatTheReportShows() async throws {
         let folder = try temporaryFolder("report-payload")
         let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
@@ -127,8 +140,9 @@ struct ReportPassTests {
         let report = try String(
             contentsOfFile: try CrawlReportWriter(store: store, mapping: nil).write(into: folder).path, encoding: .utf8)
         for page in analysed {
-            #expect(page.payloadVersion == 3)
+            #expect(page.payloadVersion == 4)
             let analysisText = try #require(page.markupJSON)
+            let attributeSetText = try #require(page.attributeSetJSON)
             let dumpText = try #require(page.markupDumpJSON)
             let analysis = try #require(JSONParser.parse(analysisText, lenient: false).value)
             let dump = try #require(JSONParser.parse(dumpText, lenient: false).value)
@@ -136,13 +150,18 @@ struct ReportPassTests {
                 #expect(analysis[key] == nil, "\(key)")
                 #expect(dump[key] != nil, "\(key)")
             }
-            #expect(analysis["attributeSet"] != nil && analysis["candidate"] != nil)
-            #expect(report.contains("\"markup\":" + analysisText + "}"), "\(page.finalURL)")
+            // The attribute set is stored once, in its own column (issue 17 §2.10).
+            #expect(analysis["attributeSet"] == nil && analysis["candidate"] != nil)
+            #expect(JSONParser.parse(attributeSetText, lenient: false).value?.objectValue != nil)
+            let shown = #"{"attributeSet":"# + attributeSetText + "," + analysisText.dropFirst()
+            #expect(report.contains("\"markup\":" + shown + "}"), "\(page.finalURL)")
         }
     }
 
-    @Test("pages stored by payload version 2 give the same report.json pages", arguments: [false, true])
-    func payloadTwoStoresReportTheSame(includingMarkup: Bool) async throws {
+    @Test(
+        "pages stored by payload versions 2 and 3 give the same report.json pages",
+        arguments: [2, 3], [false, true])
+    func olderPayloadsReportTheSame(version: Int, includingMarkup: Bool) async throws {
         let folder = try temporaryFolder("report-payload-two")
         let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
         func pages(_ source: any CrawlRecordSource, _ name: String) throws -> [JSONValue] {
@@ -153,8 +172,9 @@ struct ReportPassTests {
             let report = JSONParser.parse(try String(contentsOfFile: path, encoding: .utf8), lenient: false).value
             return report?["pages"]?.arrayValue ?? []
         }
-        let current = try pages(store, "three")
-        let older = try pages(CountingSource(store, storedAs: Self.payloadTwo), "two")
+        let current = try pages(store, "current")
+        let older = try pages(
+            CountingSource(store, storedAs: version == 2 ? Self.payloadTwo : Self.payloadThree), "v\(version)")
         #expect(current.count == older.count && current.count > 10)
         /// Members in key order: with --include-markup the dump follows the analysis in payload 3.
         func sorted(_ value: JSONValue) -> JSONValue {
@@ -191,5 +211,41 @@ struct ReportPassTests {
         #expect(streamed.contains("Local items ("), "the linking section is filled in after the pass")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".partial") }
         #expect(leftovers.isEmpty)
+    }
+}
+
+/// Issue 17 §2.10: a big value is kept once by the analysis: the store holds a 2 MB description in
+/// the raw JSON-LD and in the attribute set only (not in the analysis, the provenance or the typed
+/// column), and report.json shows it once.
+@Suite("a big description is stored and reported once")
+struct BigValueTests {
+    @Test func aTwoMegabyteDescriptionIsStoredTwiceAndShownOnce() async throws {
+        let origin = "http://big.test"
+        let description = "Big " + String(repeating: "ab", count: 1 << 20)
+        let page = """
+            <!doctype html><html><head><title>Big</title>
+            <script type="application/ld+json">{"@context": "https://schema.org", "@type": "Article",
+            "headline": "Big", "description": "\(description)"}</script></head><body></body></html>
+            """
+        let site = SlowImageSite(pages: [origin + "/": page])
+        let folder = try temporaryFolder("big-value")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: origin + "/", delay: 0, useSitemaps: false)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let record = try #require(try store.pagesByURL()[origin + "/"])
+        let marker = String(description.prefix(4_096))
+
+        #expect(record.attributeSetJSON?.contains(description) == true)
+        #expect(record.markupDumpJSON?.contains(description) == true)
+        #expect(record.markupJSON?.contains(marker) == false)
+        let typed = try #require(record.verdict?.contentDescription)
+        #expect(typed.utf8.count < 1_200)
+        #expect(typed.contains("(\(description.utf8.count) bytes in all) sha256:"), "\(typed.suffix(120))")
+
+        let written = try CrawlReportWriter(store: store, mapping: nil).write(into: folder)
+        let report = try String(contentsOfFile: written.path, encoding: .utf8)
+        #expect(report.components(separatedBy: marker).count - 1 == 1)
+        let shown = JSONParser.parse(report, lenient: false).value?["pages"]?[0]?["markup"]?["attributeSet"]
+        #expect(shown?["contentDescription"]?.stringValue == description)
     }
 }
