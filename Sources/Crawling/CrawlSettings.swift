@@ -66,6 +66,9 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// `--throttle-loopback`: loopback hosts get the per-host limit and delay too (tests of the
     /// politeness of a cluster on one machine); nil: not (and left out of the stored settings).
     public var throttleLoopback: Bool?
+    /// `--consumers`: the consumers (`Consumer.all` names) every HTML page is fetched again as, for
+    /// IX010; nil: none.
+    public var consumers: [String]?
     /// A crawl shared with workers (`--store postgres://…`): the page rules every worker applies;
     /// nil for a crawl of one process.
     public var pageRules: SharedPageRules?

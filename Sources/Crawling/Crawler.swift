@@ -2,6 +2,7 @@ public import CrawlScheduling
 public import CrawlStore
 import Foundation
 import LenientJSON
+import MarkupExtraction
 public import PageFetching
 import ProjectConfiguration
 import RobotsExclusion
@@ -176,7 +177,7 @@ public struct Crawler: Sendable {
         let sideRequests = HostGate(limit: settings.perHost, delay: settings.delay) { origin in
             await robots.answer(forOrigin: origin).crawlDelay
         }
-        let processor = PageProcessor(
+        var processor = PageProcessor(
             settings: settings, fetcher: fetcher, robots: robots, store: store, scope: scope, mapping: mapping,
             clock: clock, verifier: verifier, isRecrawl: run.generation > 1,
             images: ImageBook(
@@ -187,6 +188,11 @@ public struct Crawler: Sendable {
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))
+        if let names = settings.consumers, !names.isEmpty {
+            processor.consumers = ConsumerFetches(
+                consumers: names.compactMap(Consumer.named), fetcher: fetcher, robots: robots, scope: scope,
+                mapping: mapping, gate: sideRequests, extractorOptions: MarkupExtractor.Options())
+        }
         // A process joining a shared crawl (a worker) fetches pages only: the process that
         // started the crawl checks the marketing pages and reads the sitemaps.
         let joinsSharedCrawl = resume && self.store.isShared

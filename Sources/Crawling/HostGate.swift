@@ -47,7 +47,8 @@ actor HostGate {
             let response = try await work()
             let retryAfter = response.header("Retry-After").flatMap(PageProcessor.retryAfterSeconds)
             pace.finished(
-                host, at: now, outcome: .answered(status: response.status, seconds: now - started, retryAfter: retryAfter))
+                host, at: now,
+                outcome: .answered(status: response.status, seconds: now - started, retryAfter: retryAfter))
             return response
         } catch {
             // No answer (a timeout, a dropped connection) slows the origin down; an answer the

@@ -40,6 +40,8 @@ struct PageProcessor: Sendable {
     let images: ImageBook
     /// Each host's apple-app-site-association, for the universal-link rules.
     let associations: AssociationBook
+    /// `--consumers`: the page fetched again as each consumer, for IX010; nil: not.
+    var consumers: ConsumerFetches? = nil
     /// Links seen on earlier pages resolve from here (navigation repeats on every page).
     let linkCache = LinkCache()
 
@@ -209,7 +211,7 @@ struct PageProcessor: Sendable {
             headers: response.headers.map { (name: $0.name, value: $0.value) }, charset: response.charset,
             applebotAllowed: record.applebotAllowed)
         let checked = await pipeline.check(html: response.body, url: publicURL, facts: facts) { pending in
-            await lookups(for: pending)
+            await lookups(for: pending, fetchedFrom: record.finalURL)
         }
         let page = AnalyzedPage(input: PageInput(path: record.finalURL, url: publicURL), checked: checked)
         let context = checked.context
@@ -219,6 +221,9 @@ struct PageProcessor: Sendable {
         if let verdict = context.canonicalLink { json.append("universalLink", .string(verdict.summary)) }
         if checked.imagesNotChecked > 0 {
             json.append("imagesNotChecked", JSONValue(checked.imagesNotChecked))
+        }
+        if !context.consumerViews.isEmpty {
+            json.append("consumers", .array(context.consumerViews.map { .object($0.json) }))
         }
         let candidacy = checked.candidacy
         let candidate: JSONValue = [
@@ -256,8 +261,8 @@ struct PageProcessor: Sendable {
     }
 
     /// What the pipeline asks of the crawl: the hosts' AASA verdicts and the images, each fetched
-    /// once per crawl.
-    private func lookups(for pending: PendingPage) async -> PageLookups {
+    /// once per crawl, and with `--consumers` the page as each consumer gets it from `url`.
+    private func lookups(for pending: PendingPage, fetchedFrom url: String) async -> PageLookups {
         var lookups = PageLookups(canonicalLink: await associations.verdict(for: pending.canonicalLinkURL))
         if let argument = pending.appArgumentLinkURL {
             lookups.appArgumentLink = await associations.verdict(for: argument)
@@ -265,6 +270,7 @@ struct PageProcessor: Sendable {
         let pageImages = await images.probe(pending.imageReferences)
         lookups.imageProbes = pageImages.probes
         lookups.imagesNotChecked = pageImages.notChecked
+        if let consumers { lookups.consumerViews = await consumers.views(of: url) }
         return lookups
     }
 

@@ -41,6 +41,8 @@ public struct PageLookups: Sendable {
     public var imageProbes: [(ImageReference, ImageProbe)]
     /// Images the page names that were not fetched: past the per-page or per-run limit.
     public var imagesNotChecked = 0
+    /// What each consumer got when the crawl fetched the page as it (`crawl --consumers`).
+    public var consumerViews: [ConsumerView] = []
 
     public init(
         canonicalLink: UniversalLinkVerdict? = nil, appArgumentLink: UniversalLinkVerdict? = nil,
@@ -163,6 +165,7 @@ public struct PagePipeline: Sendable {
         var context = pending.context
         context.canonicalLink = lookups.canonicalLink
         context.appArgumentLink = lookups.appArgumentLink
+        context.consumerViews = lookups.consumerViews
         var findings: [Finding] = []
         if let verifier {
             findings = verifier.verify(pending.markup, attributes: pending.attributes, context: context)

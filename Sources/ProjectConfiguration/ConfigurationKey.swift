@@ -90,6 +90,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         ConfigurationKey("exclude", .strings, [.crawl]),
         ConfigurationKey("maxBody", .integer, [.crawl]),
         ConfigurationKey("maxImages", .integer, [.crawl]),
+        ConfigurationKey("consumers", .strings, [.crawl]),
         ConfigurationKey("caFile", .string, [.crawl]),
         ConfigurationKey("timeout", .number, [.crawl]),
         ConfigurationKey("robotsRetry", .number, [.crawl]),

@@ -106,7 +106,9 @@ public enum SitemapReader {
                     checkFolder: sitemap.kind != .sitemapIndex && !sameHostOnly)
             {
                 sitemap.dropped.append(
-                    Sitemap.Dropped(location: entry.location.abbreviated(toScalars: maximumDroppedLocationLength), reason: reason, line: entry.line))
+                    Sitemap.Dropped(
+                        location: entry.location.abbreviated(toScalars: maximumDroppedLocationLength), reason: reason,
+                        line: entry.line))
             } else {
                 kept.append(entry)
             }

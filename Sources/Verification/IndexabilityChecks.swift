@@ -4,8 +4,8 @@ import RuleIDs
 import URLNormalization
 
 /// The indexability rules (apple-markup-rules.md §7.8) that one page and its response decide.
-/// IX009 (fragment-only duplicates) needs the whole crawl; IX010 (a second fetch as another
-/// User-Agent) and IX011 (the App Store Connect support URL) need data SpotCheck does not have.
+/// IX009 (fragment-only duplicates) needs the whole crawl; IX010 (a fetch as another User-Agent)
+/// is `ConsumerChecks`'; IX011 (the App Store Connect support URL) needs data SpotCheck does not have.
 struct IndexabilityChecks: PageRuleGroup {
     let page: PageMarkup
     let context: PageContext

@@ -19,6 +19,8 @@ public struct PageContext: Sendable, Hashable {
     public var canonicalLink: UniversalLinkVerdict?
     /// The same for the Smart App Banner's https `app-argument`, against its own host's file.
     public var appArgumentLink: UniversalLinkVerdict?
+    /// What each consumer `crawl --consumers` names got when it fetched the page (IX010).
+    public var consumerViews: [ConsumerView] = []
 
     public init(
         status: Int? = nil, mediaType: String? = nil, robotsHeaders: [String] = [], headerCanonicals: [String] = [],

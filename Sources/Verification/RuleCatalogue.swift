@@ -13,7 +13,7 @@ public enum RuleCatalogue {
     /// Every group of checks, each registering the rules it can report.
     static let groups: [any RuleGroup.Type] = [
         SmartAppBannerChecks.self, TwitterAppLinksChecks.self, OpenGraphChecks.self, StructuredDataChecks.self,
-        ContentChecks.self, IndexabilityChecks.self, DeepLinkChecks.self, UniversalLinkChecks.self,
+        ContentChecks.self, IndexabilityChecks.self, ConsumerChecks.self, DeepLinkChecks.self, UniversalLinkChecks.self,
         AssetChecks.self, SiteVerifier.self, UniversalLinkFileRules.self, LocalItemLinker.self,
         MarketingPageRules.self,
     ]
@@ -25,7 +25,8 @@ public enum RuleCatalogue {
     /// How to fix each implemented rule.
     public static let fixHints: [RuleID: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
-        indexabilityFixHints, deepLinkFixHints, siteFixHints, assetFixHints, universalLinkPageFixHints,
+        indexabilityFixHints, consumerFixHints, deepLinkFixHints, siteFixHints, assetFixHints,
+        universalLinkPageFixHints,
         universalLinkFileFixHints, localItemFixHints, marketingPageFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }
 

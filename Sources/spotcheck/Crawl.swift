@@ -95,6 +95,14 @@ struct Crawl: AsyncParsableCommand {
         help: "A PEM file of certificate authorities to trust instead of the system's (a staging site's own CA).")
     var caFile: String?
 
+    @Option(
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "Fetch every HTML page again as these consumers (comma-separated or repeated) and report what differs (IX010).",
+            discussion: "Known: \(Consumer.all.map(\.name).joined(separator: ", ")); docs/crawl.md lists their sources."
+        ))
+    var consumers: [String] = []
+
     @Option(parsing: .unconditional, help: "Seconds per request.")
     var timeout = 30.0
 
@@ -192,6 +200,11 @@ struct Crawl: AsyncParsableCommand {
         if depth < 0 { throw ValidationError("--depth \(depth): must be 0 (the seed only) or more") }
         if maxPages < 1 { throw ValidationError("--max-pages \(maxPages): must be at least 1 page") }
         if maxImages < 0 { throw ValidationError("--max-images \(maxImages): must be 0 (none) or more images") }
+        if let unknown = consumerNames.first(where: { Consumer.named($0) == nil }) {
+            throw ValidationError(
+                "--consumers \(unknown): not a consumer SpotCheck knows (\(Consumer.all.map(\.name).joined(separator: ", ")))"
+            )
+        }
         if maxBody < 1024 { throw ValidationError("--max-body \(maxBody): must be at least 1024 bytes") }
         if timeout <= 0 { throw ValidationError("--timeout \(timeout): must be more than 0 seconds") }
         if robotsRetry < 0 {
@@ -205,6 +218,14 @@ struct Crawl: AsyncParsableCommand {
     /// An `--allow-host` value as the crawl scope compares hosts: lower-case, IDN as punycode
     /// (`Bücher.example` → `xn--bcher-kva.example`), IPv6 in brackets. A URL, a port, a path or
     /// user info is refused with a message saying what to write instead.
+    /// `--consumers`' names, split at commas, lower-cased, each once, in order.
+    var consumerNames: [String] {
+        var seen: Set<String> = []
+        return consumers.flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
     static func allowedHost(_ value: String) throws(ValidationError) -> String {
         let text = value.trimmingCharacters(in: .whitespaces)
         func refuse(_ why: String) -> ValidationError {
@@ -273,6 +294,7 @@ struct Crawl: AsyncParsableCommand {
             settings.certificateAuthorities = path
         }
         settings.maximumImages = maxImages == CrawlSettings.defaultMaximumImages ? nil : maxImages
+        settings.consumers = consumerNames.isEmpty ? nil : consumerNames
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
         settings.microdataContentOnAnyElement = !microdataWhatwg
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore

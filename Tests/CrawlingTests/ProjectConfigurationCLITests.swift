@@ -95,6 +95,9 @@ struct ProjectConfigurationCLITests {
         ConfiguredKey(command: "crawl", key: "maxBody", value: "65536", check: setting("maximumBodyBytes", is: 65536)),
         ConfiguredKey(command: "crawl", key: "maxImages", value: "3", check: setting("maximumImages", is: 3)),
         ConfiguredKey(
+            command: "crawl", key: "consumers", value: #"["Twitterbot", "safari,applebot"]"#,
+            check: setting("consumers", is: ["twitterbot", "safari", "applebot"])),
+        ConfiguredKey(
             command: "crawl", key: "caFile", value: "\"\(testCA)\"",
             check: setting("certificateAuthorities", is: .string(testCA))),
         ConfiguredKey(command: "crawl", key: "timeout", value: "12", check: numberSetting("timeout", is: 12)),

@@ -25,6 +25,8 @@ import Synchronization
 /// | `/torture/soft-404` | 200 with a "Page not found" page |
 /// | `/torture/drop` | `Content-Length: 100000`, 1,000 bytes, then the connection closes |
 ///
+/// `/consumers/` and `/consumers/cloaked` answer by User-Agent (``addConsumerRoutes(to:)``).
+///
 /// Not linked from the index (tests name them):
 ///
 /// | Path | Answer |
@@ -196,6 +198,36 @@ public struct TortureServer: Sendable {
 
     // MARK: - Routes
 
+    /// `/consumers/` (the same page to everyone; it links `/consumers/cloaked` and the fixture home)
+    /// and `/consumers/cloaked`, which answers 403 to any User-Agent containing
+    /// `facebookexternalhit` (as a WAF rule does, which also catches Messages' previews) and other
+    /// metadata to one containing `Applebot` (issue 14 §4).
+    private func addConsumerRoutes(to router: Router<BasicRequestContext>) {
+        let image = #"<meta property="og:image" content="/images/logo.png">"#
+        router.get("/consumers/") { _, _ in
+            Self.html(
+                title: "Every consumer gets this page", description: "The same page for every user agent.",
+                head: #"<meta property="og:title" content="Same for all">"# + image,
+                body: #"<a href="/consumers/cloaked">cloaked</a> <a href="/">home</a>"#)
+        }
+        router.get("/consumers/cloaked") { request, _ in
+            let agent = request.headers[.userAgent] ?? ""
+            if agent.contains("facebookexternalhit") {
+                var response = Self.html(title: "Forbidden", body: "<p>Bots are not welcome.</p>")
+                response.status = .forbidden
+                return response
+            }
+            if agent.contains("Applebot") {
+                return Self.html(
+                    title: "Special offer for search engines", description: "Keywords for crawlers only.",
+                    head: #"<meta property="og:title" content="For Applebot only">"# + image, body: "<p>Cloaked.</p>")
+            }
+            return Self.html(
+                title: "A cloaked page", description: "What people see.",
+                head: #"<meta property="og:title" content="A cloaked page">"# + image, body: "<p>Cloaked.</p>")
+        }
+    }
+
     private func addTortureRoutes(to router: Router<BasicRequestContext>, gzipBomb: ByteBuffer) {
         router.get("/torture") { _, _ in
             let items = Self.routes.map { "<li><a href=\"\($0)\">\($0)</a></li>" }.joined(separator: "\n")
@@ -224,6 +256,8 @@ public struct TortureServer: Sendable {
             }
             return Self.html(title: "Patience rewarded", body: "<p>Served after a 429.</p>")
         }
+
+        addConsumerRoutes(to: router)
 
         router.get("/torture/drip") { _, _ in Self.drip() }
         router.get("/torture/drip/:name") { _, _ in Self.drip() }
