@@ -72,10 +72,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "PageFetching", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        // Headless Chromium over the DevTools protocol on a pipe (issue 14: crawl --render).
+        .target(name: "BrowserRendering", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .target(
             name: "Crawling",
             dependencies: [
-                "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction", "PageAnalysis",
+                "BrowserRendering", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction",
+                "PageAnalysis",
                 "PageFetching", "ProjectConfiguration", "RedirectFollowing", "Reports", "RobotsExclusion", "RuleIDs",
                 "Sitemaps",
                 "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
@@ -236,6 +239,11 @@ let package = Package(
         .testTarget(
             name: "PageAnalysisTests",
             dependencies: ["PageAnalysis", "MarkupExtraction", "LenientJSON", "Verification"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BrowserRenderingTests",
+            dependencies: ["BrowserRendering", "LoopbackServer", "SpotCheckTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

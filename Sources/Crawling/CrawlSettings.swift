@@ -66,6 +66,8 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     /// `--throttle-loopback`: loopback hosts get the per-host limit and delay too (tests of the
     /// politeness of a cluster on one machine); nil: not (and left out of the stored settings).
     public var throttleLoopback: Bool?
+    /// `--render`: every HTML page also rendered in headless Chromium; nil: not.
+    public var render: RenderSettings?
     /// `--consumers`: the consumers (`Consumer.all` names) every HTML page is fetched again as, for
     /// IX010; nil: none.
     public var consumers: [String]?
@@ -152,5 +154,21 @@ public struct SharedPageRules: Sendable, Hashable, Codable {
             try configuration.set(rule, level, origin: "the crawl's stored settings")
         }
         return PageVerifier(configuration: configuration, appStoreID: appStoreID, appIDs: appIDs)
+    }
+}
+
+/// `crawl --render`: how pages are rendered in headless Chromium.
+public struct RenderSettings: Sendable, Hashable, Codable {
+    /// `--render-concurrency`: tabs rendering at once.
+    public var concurrency: Int
+    /// `--render-timeout`: seconds per page, from navigation to the DOM read.
+    public var timeout: Double
+
+    public static let defaultConcurrency = 4
+    public static let defaultTimeout = 15.0
+
+    public init(concurrency: Int = RenderSettings.defaultConcurrency, timeout: Double = RenderSettings.defaultTimeout) {
+        self.concurrency = concurrency
+        self.timeout = timeout
     }
 }

@@ -1,3 +1,4 @@
+import BrowserRendering
 public import CrawlScheduling
 public import CrawlStore
 import Foundation
@@ -188,6 +189,24 @@ public struct Crawler: Sendable {
             associations: AssociationBook(
                 fetcher: fetcher, store: store, scope: scope, mapping: mapping, appIDs: appIDs, verifier: verifier,
                 clock: clock))
+        var renderer: ChromiumRenderer?
+        defer { renderer?.shutdown() }
+        if let render = settings.render {
+            do {
+                renderer = try ChromiumRenderer(
+                    options: ChromiumRenderer.Options(
+                        concurrency: render.concurrency, timeout: render.timeout, userAgent: settings.userAgent))
+            } catch {
+                throw CrawlError(error.description)
+            }
+            processor.rendering = renderer.map {
+                PageRendering(
+                    renderer: $0, robots: robots, mapping: mapping,
+                    extractorOptions: MarkupExtractor.Options(
+                        microdataContentOnAnyElement: settings.microdataContentOnAnyElement,
+                        microdataOrphanItems: settings.microdataContentOnAnyElement))
+            }
+        }
         if let names = settings.consumers, !names.isEmpty {
             processor.consumers = ConsumerFetches(
                 consumers: names.compactMap(Consumer.named), fetcher: fetcher, robots: robots, scope: scope,

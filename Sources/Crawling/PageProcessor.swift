@@ -42,6 +42,8 @@ struct PageProcessor: Sendable {
     let associations: AssociationBook
     /// `--consumers`: the page fetched again as each consumer, for IX010; nil: not.
     var consumers: ConsumerFetches? = nil
+    /// `--render`: the page rendered in headless Chromium, for DL005, IX015 and IX016; nil: not.
+    var rendering: PageRendering? = nil
     /// Links seen on earlier pages resolve from here (navigation repeats on every page).
     let linkCache = LinkCache()
 
@@ -222,6 +224,9 @@ struct PageProcessor: Sendable {
         if checked.imagesNotChecked > 0 {
             json.append("imagesNotChecked", JSONValue(checked.imagesNotChecked))
         }
+        if let rendered = context.rendered {
+            json.append("rendered", .object(rendered.json(served: page.markup)))
+        }
         if !context.consumerViews.isEmpty {
             json.append("consumers", .array(context.consumerViews.map { .object($0.json) }))
         }
@@ -271,6 +276,7 @@ struct PageProcessor: Sendable {
         lookups.imageProbes = pageImages.probes
         lookups.imagesNotChecked = pageImages.notChecked
         if let consumers { lookups.consumerViews = await consumers.views(of: url) }
+        if let rendering { lookups.rendered = await rendering.view(of: url) }
         return lookups
     }
 

@@ -43,6 +43,8 @@ public struct PageLookups: Sendable {
     public var imagesNotChecked = 0
     /// What each consumer got when the crawl fetched the page as it (`crawl --consumers`).
     public var consumerViews: [ConsumerView] = []
+    /// The page rendered in headless Chromium (`crawl --render`).
+    public var rendered: RenderedView?
 
     public init(
         canonicalLink: UniversalLinkVerdict? = nil, appArgumentLink: UniversalLinkVerdict? = nil,
@@ -166,6 +168,7 @@ public struct PagePipeline: Sendable {
         context.canonicalLink = lookups.canonicalLink
         context.appArgumentLink = lookups.appArgumentLink
         context.consumerViews = lookups.consumerViews
+        context.rendered = lookups.rendered
         var findings: [Finding] = []
         if let verifier {
             findings = verifier.verify(pending.markup, attributes: pending.attributes, context: context)

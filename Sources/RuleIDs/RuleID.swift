@@ -349,6 +349,10 @@ public enum RuleID: String, CaseIterable, Sendable, Comparable, Codable, CustomS
     case ix013 = "IX013"
     /// IX014 (info): A sitemap `<loc>` is not the page's canonical URL (the sitemap lists a duplicate).
     case ix014 = "IX014"
+    /// IX015 (warning): Title, meta description, og:title, og:description, og:image or JSON-LD present only after JavaScript (in the rendered page, not the served HTML): link previews and other fetchers that run no script do not see it.
+    case ix015 = "IX015"
+    /// IX016 (warning): A script, stylesheet or XHR/fetch the rendered page loads is disallowed for Applebot by robots.txt: Applebot may not render the page as browsers do.
+    case ix016 = "IX016"
     /// TW006 (info): `twitter:url` differs from the canonical URL after normalization.
     case tw006 = "TW006"
     /// SAB023 (error): `apple-itunes-app` written with `property=` and no `<meta name="apple-itunes-app">` on the page: the banner is specified as a `name=` meta tag, so Safari shows no banner.

@@ -4,8 +4,8 @@ import SpotlightModel
 import URLNormalization
 
 /// The deep-link rules (apple-markup-rules.md §7.2) besides DL003 (with the X/App Links checks).
-/// DL005 (deep links that appear only after JavaScript) needs a rendering fetch, which SpotCheck
-/// does not do.
+/// DL005 (deep links that appear only after JavaScript) compares the rendered page:
+/// `RenderingChecks`.
 struct DeepLinkChecks: PageRuleGroup {
     let page: PageMarkup
     let attributes: PageAttributes

@@ -21,6 +21,8 @@ public struct PageContext: Sendable, Hashable {
     public var appArgumentLink: UniversalLinkVerdict?
     /// What each consumer `crawl --consumers` names got when it fetched the page (IX010).
     public var consumerViews: [ConsumerView] = []
+    /// The page rendered in headless Chromium (`crawl --render`: DL005, IX015, IX016).
+    public var rendered: RenderedView?
 
     public init(
         status: Int? = nil, mediaType: String? = nil, robotsHeaders: [String] = [], headerCanonicals: [String] = [],

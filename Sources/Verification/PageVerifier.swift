@@ -83,6 +83,7 @@ public struct PageVerifier: Sendable {
         run(ContentChecks(page: page, attributes: attributes))
         run(IndexabilityChecks(page: page, context: context))
         run(ConsumerChecks(page: page, context: context))
+        run(RenderingChecks(page: page, attributes: attributes, context: context))
     }
 
     /// IX004 for a response that was never parsed (not 200, or not HTML).

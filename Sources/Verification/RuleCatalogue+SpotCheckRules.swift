@@ -28,6 +28,16 @@ extension RuleCatalogue {
             #"[I] SpotCheck; sitemaps.org [S] (list canonical URLs)"#
         ),
         (
+            ownSection, .ix015, .warning,
+            #"Title, meta description, og:title, og:description, og:image or JSON-LD present only after JavaScript (in the rendered page, not the served HTML): link previews and other fetchers that run no script do not see it."#,
+            #"[I] SpotCheck, from TN3156 Create rich previews for Messages (its previews run no JavaScript)"#
+        ),
+        (
+            ownSection, .ix016, .warning,
+            #"A script, stylesheet or XHR/fetch the rendered page loads is disallowed for Applebot by robots.txt: Applebot may not render the page as browsers do."#,
+            #"[I] SpotCheck, from About Applebot as the reference's §2 has it (Applebot may render pages in a browser; JavaScript, CSS and XHR blocked by robots.txt can keep it from rendering them properly)"#
+        ),
+        (
             ownSection, .tw006, .info, #"`twitter:url` differs from the canonical URL after normalization."#,
             #"[I] SpotCheck"#
         ),

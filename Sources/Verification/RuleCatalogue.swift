@@ -13,7 +13,8 @@ public enum RuleCatalogue {
     /// Every group of checks, each registering the rules it can report.
     static let groups: [any RuleGroup.Type] = [
         SmartAppBannerChecks.self, TwitterAppLinksChecks.self, OpenGraphChecks.self, StructuredDataChecks.self,
-        ContentChecks.self, IndexabilityChecks.self, ConsumerChecks.self, DeepLinkChecks.self, UniversalLinkChecks.self,
+        ContentChecks.self, IndexabilityChecks.self, ConsumerChecks.self, RenderingChecks.self, DeepLinkChecks.self,
+        UniversalLinkChecks.self,
         AssetChecks.self, SiteVerifier.self, UniversalLinkFileRules.self, LocalItemLinker.self,
         MarketingPageRules.self,
     ]
@@ -25,7 +26,7 @@ public enum RuleCatalogue {
     /// How to fix each implemented rule.
     public static let fixHints: [RuleID: String] = [
         smartAppBannerFixHints, twitterAppLinksFixHints, openGraphFixHints, structuredDataFixHints, contentFixHints,
-        indexabilityFixHints, consumerFixHints, deepLinkFixHints, siteFixHints, assetFixHints,
+        indexabilityFixHints, consumerFixHints, renderingFixHints, deepLinkFixHints, siteFixHints, assetFixHints,
         universalLinkPageFixHints,
         universalLinkFileFixHints, localItemFixHints, marketingPageFixHints,
     ].reduce(into: [:]) { all, hints in all.merge(hints) { first, _ in first } }

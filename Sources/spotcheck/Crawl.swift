@@ -116,6 +116,19 @@ struct Crawl: AsyncParsableCommand {
     @Flag(help: "Do not read robots.txt Sitemap: lines and /sitemap.xml.")
     var noSitemaps = false
 
+    @Flag(
+        help: """
+            Also load every HTML page in headless Chromium (Debian's chromium) and compare the rendered page \
+            with the served one (DL005, IX015, IX016).
+            """)
+    var render = false
+
+    @Option(parsing: .unconditional, help: "With --render: pages rendered at once (Chromium tabs).")
+    var renderConcurrency = RenderSettings.defaultConcurrency
+
+    @Option(parsing: .unconditional, help: "With --render: seconds per page, from loading to reading its DOM.")
+    var renderTimeout = RenderSettings.defaultTimeout
+
     @Flag(help: ArgumentHelp(MicrodataWHATWG.help))
     var microdataWhatwg = false
 
@@ -204,6 +217,12 @@ struct Crawl: AsyncParsableCommand {
             throw ValidationError(
                 "--consumers \(unknown): not a consumer SpotCheck knows (\(Consumer.all.map(\.name).joined(separator: ", ")))"
             )
+        }
+        if renderConcurrency < 1 {
+            throw ValidationError("--render-concurrency \(renderConcurrency): must be at least 1 page")
+        }
+        if renderTimeout <= 0 {
+            throw ValidationError("--render-timeout \(renderTimeout): must be more than 0 seconds")
         }
         if maxBody < 1024 { throw ValidationError("--max-body \(maxBody): must be at least 1024 bytes") }
         if timeout <= 0 { throw ValidationError("--timeout \(timeout): must be more than 0 seconds") }
@@ -295,6 +314,7 @@ struct Crawl: AsyncParsableCommand {
         }
         settings.maximumImages = maxImages == CrawlSettings.defaultMaximumImages ? nil : maxImages
         settings.consumers = consumerNames.isEmpty ? nil : consumerNames
+        settings.render = render ? RenderSettings(concurrency: renderConcurrency, timeout: renderTimeout) : nil
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
         settings.microdataContentOnAnyElement = !microdataWhatwg
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore

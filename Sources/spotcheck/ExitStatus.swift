@@ -19,7 +19,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
     /// An output (report, export) could not be written.
     case outputNotWritable = 5
     /// The crawl could not run: the seed is neither a folder nor an http(s) URL, the seed could not
-    /// be fetched, a folder could not be served, there is no crawl to resume or report.
+    /// be fetched, a folder could not be served, there is no crawl to resume or report, `--render`
+    /// finds no Chromium.
     case crawlFailed = 6
     /// The configuration is invalid: the project file (`.spotcheck.json`, `--config`), `--rule`, or an
     /// `--aasa` file that is not usable.
@@ -46,7 +47,8 @@ enum ExitStatus: Int32, CaseIterable, Error {
         case .noInput: "no input at all (no HTML file among the arguments)"
         case .outputNotWritable: "an output (report, export) could not be written"
         case .crawlFailed:
-            "the crawl could not run: bad seed, seed unreachable, folder not servable, nothing to resume or report"
+            "the crawl could not run: bad seed, seed unreachable, folder not servable, nothing to resume or report, "
+                + "no Chromium for --render"
         case .badConfiguration:
             "invalid configuration: the project file (.spotcheck.json, --config), --rule, or an unusable --aasa file"
         case .databaseUnusable:

@@ -34,8 +34,8 @@ struct CrawlJobTests {
             Self.request(seed: Self.fixtures, output: output, formats: [.json, .sarif, .html])
         )
         .run { event in events.withLock { $0.append(event) } }
-        #expect(outcome.summary.fetched == 40)
-        #expect(outcome.totals.pages == 40)
+        #expect(outcome.summary.fetched == 42)
+        #expect(outcome.totals.pages == 42)
         #expect(outcome.seedNotFetched == nil)
         #expect(outcome.severitiesFound.contains(.error))
         for file in ["report.json", "candidates.jsonl", "findings.sarif", "index.html", "crawl.sqlite"] {
@@ -129,6 +129,6 @@ struct CrawlJobTests {
         withExtendedLifetime(held) {}
         held = nil
         let outcome = try await CrawlJob(Self.request(seed: Self.fixtures, output: output)).run()
-        #expect(outcome.summary.fetched == 40)
+        #expect(outcome.summary.fetched == 42)
     }
 }

@@ -51,6 +51,15 @@ struct ProjectConfigurationCLITests {
         return try #require(JSONParser.parse(text, lenient: false).value)
     }
 
+    /// The stored `render` settings (their members in any order).
+    static func renderSetting(concurrency: Int, timeout: Double) -> @Sendable (String, String) throws -> Void {
+        { tmp, _ in
+            let render = try settings(tmp)["render"]
+            #expect(render?["concurrency"]?.intValue == concurrency)
+            #expect(render?["timeout"]?.numberValue == timeout)
+        }
+    }
+
     static func setting(_ name: String, is expected: JSONValue) -> @Sendable (String, String) throws -> Void {
         { tmp, _ in
             let json = try settings(tmp)
@@ -97,6 +106,15 @@ struct ProjectConfigurationCLITests {
         ConfiguredKey(
             command: "crawl", key: "consumers", value: #"["Twitterbot", "safari,applebot"]"#,
             check: setting("consumers", is: ["twitterbot", "safari", "applebot"])),
+        ConfiguredKey(
+            command: "crawl", key: "render", value: "true",
+            check: renderSetting(concurrency: 4, timeout: 15)),
+        ConfiguredKey(
+            command: "crawl", key: "renderConcurrency", value: "1", extra: ["--render"],
+            check: renderSetting(concurrency: 1, timeout: 15)),
+        ConfiguredKey(
+            command: "crawl", key: "renderTimeout", value: "7.5", extra: ["--render"],
+            check: renderSetting(concurrency: 4, timeout: 7.5)),
         ConfiguredKey(
             command: "crawl", key: "caFile", value: "\"\(testCA)\"",
             check: setting("certificateAuthorities", is: .string(testCA))),

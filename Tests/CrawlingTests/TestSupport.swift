@@ -51,7 +51,9 @@ func runProcess(_ executable: String, _ arguments: [String], in directory: Strin
 }
 
 /// Starts a child process whose output goes to a temporary file.
-func startProcess(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> (
+func startProcess(
+    _ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+) throws -> (
     process: Process, outputPath: String
 ) {
     let outputPath = NSTemporaryDirectory() + "spotcheck-child-\(UUID().uuidString).log"
@@ -63,6 +65,9 @@ func startProcess(_ executable: String, _ arguments: [String], in directory: Str
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardOutput = output
     process.standardError = output
     try process.run()

@@ -21,7 +21,7 @@ struct AASAFixtureTests {
         let document = try #require(result.document)
         #expect(document.applinks?.details.count == 1)
         #expect(document.applinks?.details.first?.appIDs == [Self.appID])
-        #expect(document.applinks?.details.first?.components?.count == 10)
+        #expect(document.applinks?.details.first?.components?.count == 11)
         #expect(document.applinks?.apps == [])
         #expect(document.webcredentials?.apps == [Self.appID])
         #expect(document.appclips?.apps == ["ABCDE12345.com.example.familycinema.Clip"])
