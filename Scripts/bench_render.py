@@ -2,7 +2,7 @@
 """Rendered-crawl benchmark (issue 14): `spotcheck crawl --render` against the same crawl without
 it, on the fixture site and on N pages of the benchmark site (bench_crawl.py's site: real pages of
 ../shared/corpora/realpages, served on loopback). Prints pages/s with and without rendering,
-spotcheck's peak RSS (wait4), Chromium's peak RSS (the sum over all its processes, sampled every
+spotcheck's peak RSS (wait4), Chromium's peak memory (the sum of its processes' PSS, sampled every
 100 ms from /proc: the crawl's Chromium is found by the crawl's own TMPDIR in its command line),
 and whether any Chromium process was left after the crawl.
 
@@ -20,7 +20,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def chromium_rss(marker: str) -> int:
-    """KiB resident over every Chromium process whose command line names `marker`."""
+    """KiB of memory over every Chromium process whose command line names `marker`: the sum of
+    their proportional set sizes (PSS, /proc/PID/smaps_rollup: a shared page counts once in all),
+    which is what the processes together hold; a sum of RSS would count shared pages again in
+    each process."""
     total = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -29,8 +32,8 @@ def chromium_rss(marker: str) -> int:
             command = open(f"/proc/{entry}/cmdline", "rb").read().replace(b"\0", b" ")
             if b"chrom" not in command or marker.encode() not in command:
                 continue
-            for line in open(f"/proc/{entry}/status"):
-                if line.startswith("VmRSS:"):
+            for line in open(f"/proc/{entry}/smaps_rollup"):
+                if line.startswith("Pss:"):
                     total += int(line.split()[1])
         except OSError:
             continue
@@ -82,7 +85,7 @@ def main():
     args = parser.parse_args()
     bench_crawl.BIN = pathlib.Path(args.binary)
     print(f"| site | pages | without --render | with --render (concurrency {args.render_concurrency}) | "
-          "spotcheck peak RSS | Chromium peak RSS | Chromium left |")
+          "spotcheck peak RSS | Chromium peak (PSS, all processes) | Chromium left |")
     print("|---|---|---|---|---|---|---|")
     fixture = [str(ROOT / "Fixtures/html")]
     runs = [("fixture site", fixture)]

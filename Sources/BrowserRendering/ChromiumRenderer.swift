@@ -86,6 +86,15 @@ public final class ChromiumRenderer: Sendable {
     private let connection: DevToolsConnection
     private let tabs: TabSlots
 
+    /// Where Chromium is looked for when no executable is named.
+    public static var searchedPlaces: [String] { ChromiumProcess.candidates }
+
+    /// The Chromium executable `executable` names, or the first of `searchedPlaces`; nil when
+    /// there is none.
+    public static func browserExecutable(_ executable: String? = nil) -> String? {
+        ChromiumProcess.locate(executable)
+    }
+
     /// Starts Chromium.
     public init(options: Options) throws(RenderError) {
         guard let executable = ChromiumProcess.locate(options.executable) else {

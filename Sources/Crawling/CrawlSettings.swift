@@ -1,3 +1,4 @@
+import BrowserRendering
 public import Verification
 
 /// Everything that shapes a crawl; stored with the crawl so `--resume` continues the same one.
@@ -164,11 +165,28 @@ public struct RenderSettings: Sendable, Hashable, Codable {
     /// `--render-timeout`: seconds per page, from navigation to the DOM read.
     public var timeout: Double
 
+    /// The Chromium executable (`SPOTCHECK_CHROMIUM`); nil: where Debian's package puts it (or
+    /// another usual place).
+    public var executable: String?
+
     public static let defaultConcurrency = 4
     public static let defaultTimeout = 15.0
 
-    public init(concurrency: Int = RenderSettings.defaultConcurrency, timeout: Double = RenderSettings.defaultTimeout) {
+    public init(
+        concurrency: Int = RenderSettings.defaultConcurrency, timeout: Double = RenderSettings.defaultTimeout,
+        executable: String? = nil
+    ) {
         self.concurrency = concurrency
         self.timeout = timeout
+        self.executable = executable
+    }
+
+    /// Why these settings cannot render, before any work starts: no Chromium where it is looked
+    /// for (the message names the package to install); nil when one is there.
+    public var missingBrowser: String? {
+        ChromiumRenderer.browserExecutable(executable) == nil
+            ? RenderError.chromiumMissing(searched: executable.map { [$0] } ?? ChromiumRenderer.searchedPlaces)
+                .description
+            : nil
     }
 }

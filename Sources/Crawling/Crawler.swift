@@ -195,7 +195,8 @@ public struct Crawler: Sendable {
             do {
                 renderer = try ChromiumRenderer(
                     options: ChromiumRenderer.Options(
-                        concurrency: render.concurrency, timeout: render.timeout, userAgent: settings.userAgent))
+                        concurrency: render.concurrency, timeout: render.timeout, userAgent: settings.userAgent,
+                        executable: render.executable))
             } catch {
                 throw CrawlError(error.description)
             }

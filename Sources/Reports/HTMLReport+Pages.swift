@@ -109,7 +109,78 @@ extension HTMLReport {
             findings.isEmpty
             ? "<p class=\"muted\">None.</p>\n" : findings.map { findingHTML($0.element, glossary: glossary) }.joined()
         html += attributeTable(page)
+        html += renderedSection(page)
+        html += consumersSection(page)
         return html + "<p><a href=\"#pages\">back to the list</a></p></div></details>\n"
+    }
+
+    /// `crawl --render`: the served attribute set beside the rendered one (differences marked),
+    /// what only JavaScript added, and the requests robots.txt kept from Applebot.
+    func renderedSection(_ page: ReportPage) -> String {
+        guard let rendered = page.analysis["rendered"] else { return "" }
+        var html = "<h4>Served and rendered (headless Chromium)</h4>\n"
+        if let failure = rendered["failure"]?.stringValue {
+            return html + "<p class=\"muted\">Not rendered: \(failure.htmlEscaped)</p>\n"
+        }
+        if rendered["timedOut"]?.boolValue == true {
+            html +=
+                "<p class=\"muted\">The network was still busy at the render timeout: the DOM is what there was then.</p>\n"
+        }
+        let only = rendered["onlyAfterJavaScript"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if !only.isEmpty {
+            html +=
+                "<p>Only after JavaScript: \(only.map { "<code>\($0.htmlEscaped)</code>" }.joined(separator: ", "))</p>\n"
+        }
+        let served = page.attributeSet
+        let after = rendered["attributeSet"]?.objectValue ?? JSONObject()
+        var keys = served.map(\.key)
+        keys += after.map(\.key).filter { !keys.contains($0) }
+        html +=
+            "<table class=\"grid attrs\"><thead><tr><th>attribute</th><th>served</th><th>rendered</th></tr></thead><tbody>"
+        for key in keys {
+            let before = served[key]?.displayText ?? "—"
+            let later = after[key]?.displayText ?? "—"
+            let mark = before == later ? "" : " \u{2260}"
+            html += "<tr><th>\(key.htmlEscaped)\(mark)</th><td>\(Self.shortened(before).htmlEscaped)</td>"
+            html += "<td>\(Self.shortened(later).htmlEscaped)</td></tr>"
+        }
+        html += "</tbody></table>\n"
+        let blocked = rendered["blockedForApplebot"]?.arrayValue ?? []
+        if !blocked.isEmpty {
+            html += "<p>Requests robots.txt keeps from Applebot (not made while rendering):</p><ul>"
+            for request in blocked {
+                let url = request["url"]?.stringValue ?? ""
+                let type = request["resourceType"]?.stringValue ?? ""
+                html += "<li><code>\(url.htmlEscaped)</code> <span class=\"muted\">(\(type.htmlEscaped))</span></li>"
+            }
+            html += "</ul>\n"
+        }
+        return html
+    }
+
+    /// `crawl --consumers`: what each consumer got, the fields it reads side by side.
+    func consumersSection(_ page: ReportPage) -> String {
+        guard let views = page.analysis["consumers"]?.arrayValue, !views.isEmpty else { return "" }
+        var html = "<h4>As each consumer gets it</h4>\n<table class=\"grid attrs\"><thead><tr><th>consumer</th>"
+        html += "<th>answer</th><th>what it reads</th></tr></thead><tbody>"
+        for view in views {
+            let name = view["consumer"]?.stringValue ?? ""
+            var answer: String
+            if view["disallowedByRobots"]?.boolValue == true {
+                answer = "robots.txt disallows it"
+            } else if let failure = view["failure"]?.stringValue {
+                answer = "no answer: " + failure
+            } else {
+                answer = "HTTP \(view["status"]?.intValue.map(String.init) ?? "?")"
+                if let final = view["finalURL"]?.stringValue, final != page.finalURL { answer += " at " + final }
+            }
+            let reads = (view["reads"]?.objectValue ?? JSONObject()).map { member in
+                "\(member.key.htmlEscaped): \(Self.shortened(member.value.stringValue ?? "none", limit: 80).htmlEscaped)"
+            }
+            html += "<tr><th title=\"\((view["userAgent"]?.stringValue ?? "").htmlEscaped)\">\(name.htmlEscaped)</th>"
+            html += "<td>\(answer.htmlEscaped)</td><td>\(reads.joined(separator: "<br>"))</td></tr>"
+        }
+        return html + "</tbody></table>\n"
     }
 
     /// The finding counts as badges: the severity's symbol and the count (the title says it in words).

@@ -314,7 +314,15 @@ struct Crawl: AsyncParsableCommand {
         }
         settings.maximumImages = maxImages == CrawlSettings.defaultMaximumImages ? nil : maxImages
         settings.consumers = consumerNames.isEmpty ? nil : consumerNames
-        settings.render = render ? RenderSettings(concurrency: renderConcurrency, timeout: renderTimeout) : nil
+        if render {
+            let chromium = ProcessInfo.processInfo.environment["SPOTCHECK_CHROMIUM"].flatMap { $0.isEmpty ? nil : $0 }
+            settings.render = RenderSettings(
+                concurrency: renderConcurrency, timeout: renderTimeout, executable: chromium)
+            if let missing = settings.render?.missingBrowser {
+                Console.log.error("--render: \(missing)")
+                throw ExitStatus.crawlFailed
+            }
+        }
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
         settings.microdataContentOnAnyElement = !microdataWhatwg
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore

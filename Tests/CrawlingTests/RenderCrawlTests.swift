@@ -99,3 +99,21 @@ struct RenderCrawlTests {
         for pid in Self.chromium(of: scratch) { kill(pid, SIGKILL) }
     }
 }
+
+/// `crawl --render` without Chromium: refused before any work, naming the package (issue 14 §1).
+@Suite("crawl --render without Chromium")
+struct MissingChromiumTests {
+    @Test func theCrawlStopsBeforeAnyWorkNamingThePackage() async throws {
+        let folder = try temporaryFolder("render-missing")
+        let child = try startProcess(
+            try spotcheckExecutable(),
+            ["crawl", TestSite.fixtureRoot, "--render", "--output", folder + "/out", "--quiet", "--no-progress"],
+            environment: ["SPOTCHECK_CHROMIUM": "/nonexistent/chromium"])
+        let status = await waitForExit(child.process)
+        let output = try String(contentsOfFile: child.outputPath, encoding: .utf8)
+        #expect(status == 6, "\(output)")
+        #expect(output.contains("/nonexistent/chromium"), "\(output)")
+        #expect(output.contains("apt-get install chromium"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out"), "no output folder before the check")
+    }
+}

@@ -33,6 +33,19 @@ struct HTMLReportTests {
             "appStoreIDs": [["id": hostile, "source": hostile, "line": 5]],
             "universalLink": hostile,
             "candidate": ["isCandidate": false, "failing": [hostile]],
+            "rendered": [
+                "attributeSet": ["title": hostile, "contentDescription": hostile],
+                "onlyAfterJavaScript": [hostile], "timedOut": true,
+                "blockedForApplebot": [["url": hostile, "resourceType": hostile]],
+            ],
+            "consumers": [
+                [
+                    "consumer": hostile, "userAgent": hostile, "status": 403, "finalURL": hostile,
+                    "reads": [payload: hostile],
+                ],
+                ["consumer": hostile, "userAgent": hostile, "failure": hostile],
+                ["consumer": hostile, "userAgent": hostile, "disallowedByRobots": true],
+            ],
         ]
         let page: JSONValue = [
             "url": "javascript:alert(1)", "finalURL": hostile, "status": 200, "timings": ["total": 0.012],
@@ -126,6 +139,11 @@ struct HTMLReportTests {
             images.first?.attributes.contains { $0 == ("data-src", "https://www.example.com/up.png?a=1&amp;b=2") }
                 == true)
         #expect(html.contains("thumbnail not shown"))
+        // The rendered page and the consumers' views are shown, escaped like the rest.
+        #expect(html.contains("Served and rendered (headless Chromium)"))
+        #expect(html.contains("As each consumer gets it"))
+        #expect(html.contains("robots.txt disallows it"))
+        #expect(html.contains("<td>HTTP 403</td>"))
     }
 
     @Test func theContentSecurityPolicyAdmitsExactlyTheReportsStyleAndScript() throws {
