@@ -18,7 +18,10 @@ final class ChromiumProcess: Sendable {
     ]
 
     let processID: pid_t
-    private let toBrowser: Int32
+    /// The command pipe's write end; nil once closed. Writes and the close happen under the lock,
+    /// so no write reaches a descriptor number the process has since reused, and two commands
+    /// never interleave.
+    private let toBrowser: Mutex<Int32?>
     private let fromBrowser: Int32
     let profile: String
     private let ended = Mutex(false)
@@ -30,6 +33,8 @@ final class ChromiumProcess: Sendable {
 
     /// Starts `executable` headless with `arguments` added.
     init(executable: String, arguments: [String]) throws(RenderError) {
+        // A write to a Chromium that has just died must fail with EPIPE, not kill the crawl.
+        signal(SIGPIPE, SIG_IGN)
         profile = NSTemporaryDirectory() + "spotcheck-render-\(UUID().uuidString)"
         do {
             try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
@@ -38,8 +43,10 @@ final class ChromiumProcess: Sendable {
         }
         var commands: [Int32] = [-1, -1]
         var replies: [Int32] = [-1, -1]
-        guard pipe(&commands) == 0, pipe(&replies) == 0 else {
-            throw .couldNotStart("pipe: \(String(cString: strerror(errno)))")
+        guard pipe(&commands) == 0 else { throw Self.failure("pipe", profile: profile) }
+        guard pipe(&replies) == 0 else {
+            commands.forEach { close($0) }
+            throw Self.failure("pipe", profile: profile)
         }
         // Close-on-exec, so no other child this process starts inherits them (Glibc does not
         // export pipe2): Chromium gets its two ends by dup2 below.
@@ -70,26 +77,38 @@ final class ChromiumProcess: Sendable {
         guard status == 0 else {
             close(commands[1])
             close(replies[0])
+            try? FileManager.default.removeItem(atPath: profile)
             throw .couldNotStart("\(executable): \(String(cString: strerror(status)))")
         }
         processID = pid
-        toBrowser = commands[1]
+        toBrowser = Mutex(commands[1])
         fromBrowser = replies[0]
+    }
+
+    private static func failure(_ call: String, profile: String) -> RenderError {
+        let reason = String(cString: strerror(errno))
+        try? FileManager.default.removeItem(atPath: profile)
+        return .couldNotStart("\(call): \(reason)")
     }
 
     /// Writes all of `bytes` to Chromium's command pipe.
     func write(_ bytes: [UInt8]) throws(RenderError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(toBrowser, buffer.baseAddress! + offset, buffer.count - offset)
+        let failure: String? = toBrowser.withLock { descriptor in
+            guard let descriptor else { return "Chromium was ended" }
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { buffer in
+                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return "writing to Chromium: \(String(cString: strerror(errno)))"
+                }
+                offset += written
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .browserExited("writing to Chromium: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+            return nil
         }
+        if let failure { throw .browserExited(failure) }
     }
 
     /// Reads what Chromium wrote next (blocking); empty at the end of the pipe.
@@ -110,7 +129,10 @@ final class ChromiumProcess: Sendable {
             return !ended
         }
         guard first else { return }
-        close(toBrowser)
+        toBrowser.withLock { descriptor in
+            if let open = descriptor { close(open) }
+            descriptor = nil
+        }
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(grace)
         while waitpid(processID, &status, WNOHANG) == 0 {

@@ -144,7 +144,7 @@ public final class ChromiumRenderer: Sendable {
         }
         let events = connection.listen(to: session)
         defer { connection.stopListening(to: session) }
-        let tab = Tab(connection: connection, session: session, pageURL: url, isAllowed: isAllowed)
+        let tab = Tab(connection: connection, session: session, mainFrame: targetID, isAllowed: isAllowed)
         try await tab.prepare(userAgent: options.userAgent)
         let timedOut = try await tab.load(url, events: events, timeout: options.timeout)
         let (finalURL, html) = try await tab.document()
@@ -192,17 +192,20 @@ private actor TabSlots {
 private final class Tab: Sendable {
     let connection: DevToolsConnection
     let session: String
-    let pageURL: String
+    /// The main frame's id, which is the target's id.
+    let mainFrame: String
     let isAllowed: @Sendable (String) async -> Bool
     private let made = Mutex<[RenderedRequest]>([])
+    /// Whether the page's own document request (the first of the main frame) has gone.
+    private let documentRequested = Mutex(false)
 
     init(
-        connection: DevToolsConnection, session: String, pageURL: String,
+        connection: DevToolsConnection, session: String, mainFrame: String,
         isAllowed: @escaping @Sendable (String) async -> Bool
     ) {
         self.connection = connection
         self.session = session
-        self.pageURL = pageURL
+        self.mainFrame = mainFrame
         self.isAllowed = isAllowed
     }
 
@@ -220,40 +223,42 @@ private final class Tab: Sendable {
         _ = try await send("Page.setLifecycleEventsEnabled", ["enabled": true])
     }
 
-    /// Navigates to `url` and waits for the network to be idle after the load, answering the paused
-    /// requests meanwhile; true when `timeout` came first.
+    /// Navigates to `url` and waits for the network to be idle after the load of the main frame's
+    /// latest document (a script or meta-refresh navigation starts another), answering the paused
+    /// requests meanwhile, each in a task of its own; true when `timeout` came first.
     func load(_ url: String, events: AsyncStream<DevToolsEvent>, timeout: Double) async throws(RenderError) -> Bool {
         let idle = OneShot()
-        let loader = Mutex<String?>(nil)
-        func finish(_ timedOut: Bool) { idle.fire(timedOut) }
+        let timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+            idle.fire(true)
+        }
+        defer { timer.cancel() }
         let handler = Task {
-            for await event in events {
-                switch event.method {
-                case "Fetch.requestPaused": await answer(event.parameters)
-                case "Page.lifecycleEvent":
-                    let current = event.parameters["loaderId"]?.stringValue
-                    if event.parameters["name"]?.stringValue == "networkIdle",
-                        current != nil, current == loader.withLock({ $0 })
-                    {
-                        finish(false)
+            var loader: String?
+            await withDiscardingTaskGroup { group in
+                for await event in events {
+                    switch event.method {
+                    case "Fetch.requestPaused":
+                        group.addTask { await self.answer(event.parameters) }
+                    case "Page.lifecycleEvent" where event.parameters["frameId"]?.stringValue == mainFrame:
+                        let current = event.parameters["loaderId"]?.stringValue
+                        switch event.parameters["name"]?.stringValue {
+                        case "init": loader = current
+                        case "networkIdle" where current != nil && current == loader: idle.fire(false)
+                        default: break
+                        }
+                    case "Inspector.targetCrashed": idle.fire(false)
+                    default: break
                     }
-                case "Inspector.targetCrashed": finish(false)
-                default: break
                 }
             }
-            finish(false)
+            idle.fire(false)
         }
         defer { handler.cancel() }
         let navigation = try await send("Page.navigate", ["url": .string(url)])
         if let failure = navigation["errorText"]?.stringValue, !failure.isEmpty {
             throw .protocolError(method: "Page.navigate", message: "\(url): \(failure)")
         }
-        loader.withLock { $0 = navigation["loaderId"]?.stringValue }
-        let timer = Task {
-            try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
-            finish(true)
-        }
-        defer { timer.cancel() }
         return await idle.value()
     }
 
@@ -262,7 +267,14 @@ private final class Tab: Sendable {
         guard let id = parameters["requestId"]?.stringValue, let url = parameters["request"]?["url"]?.stringValue
         else { return }
         let type = parameters["resourceType"]?.stringValue ?? "Other"
-        let allowed = (type == "Document" && url == pageURL) || url.hasPrefix("data:") ? true : await isAllowed(url)
+        // The page's own document (the main frame's first request) was fetched by the crawl already.
+        let isPage =
+            type == "Document" && parameters["frameId"]?.stringValue == mainFrame
+            && documentRequested.withLock { requested in
+                defer { requested = true }
+                return !requested
+            }
+        let allowed = isPage || url.hasPrefix("data:") ? true : await isAllowed(url)
         made.withLock { $0.append(RenderedRequest(url: url, resourceType: type, blocked: !allowed)) }
         if allowed {
             _ = try? await send("Fetch.continueRequest", ["requestId": .string(id)])

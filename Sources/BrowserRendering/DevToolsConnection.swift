@@ -99,11 +99,17 @@ final class DevToolsConnection: Sendable {
         while true {
             let chunk = process.read()
             if chunk.isEmpty { break }
+            // Only the new bytes are searched for message ends, and the delivered messages are
+            // dropped from the buffer at once: a many-megabyte DOM costs one pass.
+            var start = 0
+            var searched = pending.count
             pending += chunk
-            while let end = pending.firstIndex(of: 0) {
-                deliver(Array(pending[..<end]))
-                pending.removeSubrange(...end)
+            while let end = pending[searched...].firstIndex(of: 0) {
+                deliver(Array(pending[start..<end]))
+                start = end + 1
+                searched = start
             }
+            if start > 0 { pending.removeSubrange(..<start) }
         }
         process.closeReplies()
         let (waiting, listeners) = state.withLock { state in

@@ -136,6 +136,13 @@ public struct HostScheduler: Sendable {
         inFlight += 1
     }
 
+    /// Records that a request to `host` ended without saying anything about the host (it was
+    /// cancelled): its slot is free, its pace unchanged.
+    public mutating func abandoned(_ host: String) {
+        hosts[host, default: HostState()].inFlight = max(0, (hosts[host]?.inFlight ?? 1) - 1)
+        inFlight = max(0, inFlight - 1)
+    }
+
     /// Records a finished request and adapts the host's pace: 429/503 (and failures) double the
     /// backoff, `Retry-After` holds the host until then, a slow answer doubles it too, a healthy
     /// answer halves it back towards 1.

@@ -1,5 +1,6 @@
 import LenientJSON
 import MarkupExtraction
+import PageAnalysis
 import PageFetching
 import RedirectFollowing
 import URLNormalization
@@ -72,9 +73,12 @@ struct ConsumerFetches: Sendable {
     private func answered(_ response: FetchResponse, at url: String) -> ConsumerView.Outcome {
         let publicURL = mapping?.publicURL(url) ?? url
         let isHTML = response.status == 200 && (response.mediaType ?? "text/html").contains("html")
+        var options = extractorOptions
+        // The header's charset decides, as it does for the page itself (`PagePipeline.begin`).
+        if let charset = response.charset.flatMap(PagePipeline.plausibleCharset) { options.encoding = charset }
         let metadata =
             isHTML
-            ? ConsumerMetadata(MarkupExtractor(options: extractorOptions).extract(html: response.body, url: publicURL))
+            ? ConsumerMetadata(MarkupExtractor(options: options).extract(html: response.body, url: publicURL))
             : nil
         return .answered(status: response.status, finalURL: publicURL, metadata: metadata)
     }

@@ -12,7 +12,8 @@ import PageFetching
 /// for minutes between requests is left alone, and the pages naming its images do not wait on it.
 actor HostGate {
     /// The longest a side request waits for its turn, in seconds.
-    static let longestWait: Double = 30
+    static let defaultLongestWait: Double = 30
+    private let longestWait: Double
 
     private let limit: Int
     /// The origin's robots.txt `Crawl-delay` (the crawl's `RobotsBook`, which fetches it once).
@@ -20,12 +21,16 @@ actor HostGate {
     private var pace: HostScheduler
     private var inFlight: [String: Int] = [:]
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Requests per origin that have asked and not started yet (queued for a slot or their turn).
+    private var notStarted: [String: Int] = [:]
     private let epoch = ContinuousClock.now
 
     init(
-        limit: Int, delay: Double = 0, crawlDelay: (@Sendable (_ origin: String) async -> Double?)? = nil
+        limit: Int, delay: Double = 0, longestWait: Double = HostGate.defaultLongestWait,
+        crawlDelay: (@Sendable (_ origin: String) async -> Double?)? = nil
     ) {
         self.limit = max(1, limit)
+        self.longestWait = longestWait
         self.crawlDelay = crawlDelay
         pace = HostScheduler(
             policy: PolitenessPolicy(perHostConcurrency: .max, globalConcurrency: .max, delay: max(0, delay)))
@@ -39,9 +44,21 @@ actor HostGate {
     ) async throws(FetchError) -> FetchResponse {
         let host = Self.authority(of: origin)
         if let crawlDelay { pace.setCrawlDelay(await crawlDelay(origin), for: host) }
+        // The turn this request would get behind those already queued for the origin: each start
+        // comes a delay after the one before.
+        let ahead = notStarted[origin] ?? 0
+        let turn = max(0, pace.nextStart(for: host) - now) + Double(ahead) * pace.delay(for: host)
+        if turn > longestWait { throw throttled(origin, wait: turn) }
+        notStarted[origin, default: 0] += 1
         await enter(origin)
         defer { leave(origin) }
-        try await waitForTurn(host, origin: origin)
+        do {
+            try await waitForTurn(host, origin: origin)
+            notStarted[origin, default: 1] -= 1
+        } catch {
+            notStarted[origin, default: 1] -= 1
+            throw error
+        }
         let started = now
         do {
             let response = try await work()
@@ -52,10 +69,15 @@ actor HostGate {
             return response
         } catch {
             // No answer (a timeout, a dropped connection) slows the origin down; an answer the
-            // crawl refused (too large, not HTTP) does not.
-            pace.finished(
-                host, at: now,
-                outcome: error.isTransient ? .failed : .answered(status: 0, seconds: now - started, retryAfter: nil))
+            // crawl refused (too large, not HTTP) does not; a cancelled request says nothing.
+            if error.kind == .cancelled {
+                pace.abandoned(host)
+            } else {
+                pace.finished(
+                    host, at: now,
+                    outcome: error.isTransient ? .failed : .answered(status: 0, seconds: now - started, retryAfter: nil)
+                )
+            }
             throw error
         }
     }
@@ -72,18 +94,23 @@ actor HostGate {
     /// Sleeps until the host's pace lets one more start, then records the start. Callers woken
     /// together check again in turn, so each start keeps the spacing from the one before.
     private func waitForTurn(_ host: String, origin: String) async throws(FetchError) {
-        while !Task.isCancelled {
+        while true {
+            if Task.isCancelled {
+                throw FetchError(kind: .cancelled, url: origin, message: "cancelled while waiting for its turn")
+            }
             let wait = pace.nextStart(for: host) - now
             if wait <= 0 { break }
-            guard wait <= Self.longestWait else {
-                throw FetchError(
-                    kind: .throttled, url: origin,
-                    message: "\(origin) asked to wait \(Int(wait.rounded(.up))) s more (Retry-After or back-off "
-                        + "after 429/503); side requests wait at most \(Int(Self.longestWait)) s")
-            }
+            guard wait <= longestWait else { throw throttled(origin, wait: wait) }
             try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9)), clock: .continuous)
         }
         pace.started(host, at: now)
+    }
+
+    private func throttled(_ origin: String, wait: Double) -> FetchError {
+        FetchError(
+            kind: .throttled, url: origin,
+            message: "\(origin) asked to wait \(Int(wait.rounded(.up))) s more (Crawl-delay, Retry-After or back-off "
+                + "after 429/503, behind the requests queued for it); side requests wait at most \(Int(longestWait)) s")
     }
 
     /// `host:port` of `scheme://host:port`.

@@ -242,7 +242,7 @@ public struct PagePipeline: Sendable {
     }
 
     /// A header charset worth passing to the parser (a plausible label), else nil.
-    static func plausibleCharset(_ name: String) -> String? {
+    public static func plausibleCharset(_ name: String) -> String? {
         let label = name.trimmingCharacters(in: .whitespaces)
         guard !label.isEmpty, label.count < 40,
             label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) })

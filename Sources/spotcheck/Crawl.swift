@@ -221,8 +221,8 @@ struct Crawl: AsyncParsableCommand {
         if renderConcurrency < 1 {
             throw ValidationError("--render-concurrency \(renderConcurrency): must be at least 1 page")
         }
-        if renderTimeout <= 0 {
-            throw ValidationError("--render-timeout \(renderTimeout): must be more than 0 seconds")
+        if !(renderTimeout > 0 && renderTimeout <= 3600) {
+            throw ValidationError("--render-timeout \(renderTimeout): must be more than 0 and at most 3600 seconds")
         }
         if maxBody < 1024 { throw ValidationError("--max-body \(maxBody): must be at least 1024 bytes") }
         if timeout <= 0 { throw ValidationError("--timeout \(timeout): must be more than 0 seconds") }

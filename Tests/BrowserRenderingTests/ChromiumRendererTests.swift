@@ -66,6 +66,37 @@ struct ChromiumRendererTests {
         }
     }
 
+    /// The page's own document is the crawl's: it loads even when every other request is refused,
+    /// whatever form its URL takes (no trailing slash here, Chromium adds one).
+    @Test func thePagesOwnDocumentIsNeverRefused() async throws {
+        try await Self.serving(["index.html": "<!doctype html><title>Home</title><link rel=stylesheet href=/a.css>"]) {
+            base in
+            let renderer = try Self.renderer()
+            defer { renderer.shutdown() }
+            let page = try await renderer.render(String(base.dropLast())) { _ in false }
+            #expect(page.html.contains("<title>Home</title>"))
+            let blocked = page.requests.filter(\.blocked)
+            #expect(blocked.contains { $0.resourceType == "Stylesheet" })
+            #expect(!blocked.contains { $0.resourceType == "Document" }, "\(blocked)")
+        }
+    }
+
+    /// A script that moves the page elsewhere starts another document: the DOM read is the one it
+    /// moved to, once that one is quiet, not a timeout.
+    @Test func aScriptNavigationIsFollowedToTheDocumentItLoads() async throws {
+        try await Self.serving([
+            "index.html": "<!doctype html><title>First</title><script>location.replace('/second.html')</script>",
+            "second.html": "<!doctype html><title>Second</title>",
+        ]) { base in
+            let renderer = try Self.renderer(timeout: 8)
+            defer { renderer.shutdown() }
+            let page = try await renderer.render(base) { _ in true }
+            #expect(page.html.contains("<title>Second</title>"), "\(page.html)")
+            #expect(page.finalURL == base + "second.html")
+            #expect(!page.timedOut)
+        }
+    }
+
     @Test func aPageThatNeverGoesQuietEndsAtTheTimeoutWithItsDOM() async throws {
         let busy = """
             <!doctype html><html><head><title>Busy</title>

@@ -125,6 +125,55 @@ struct HostGateTests {
         #expect(await gate.delay(forOrigin: "https://www.example.com") == 0.01)
     }
 
+    /// A request's turn counts the requests queued before it: with a Crawl-delay of 0.2 s and at
+    /// most 0.3 s of waiting, the third of three at once is not sent at all (its turn would come
+    /// 0.4 s later, after the second's), and nothing waits past the limit.
+    @Test func requestsQueuedPastTheLongestWaitAreThrottledAtOnce() async {
+        let gate = HostGate(limit: 2, delay: 0, longestWait: 0.3) { _ in 0.2 }
+        let recorder = Recorder()
+        let outcomes = await withTaskGroup(of: FetchError.Kind?.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    do {
+                        _ = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in
+                            await recorder.begin()
+                            try? await Task.sleep(for: .milliseconds(20))
+                            await recorder.end()
+                            return Self.answer()
+                        }
+                        return nil
+                    } catch {
+                        return (error as? FetchError)?.kind
+                    }
+                }
+            }
+            var kinds: [FetchError.Kind?] = []
+            for await kind in group { kinds.append(kind) }
+            return kinds
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 2, "\(outcomes)")
+        #expect(outcomes.filter { $0 == FetchError.Kind.throttled }.count == 1, "\(outcomes)")
+        #expect(await recorder.starts.count == 2)
+    }
+
+    @Test func aCancelledWaiterIsNotSentAndLeavesThePaceAsItWas() async throws {
+        let gate = HostGate(limit: 2, delay: 0.3)
+        _ = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in Self.answer() }
+        let sent = Mutex(false)
+        let waiter = Task {
+            try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in
+                sent.withLock { $0 = true }
+                return Self.answer()
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        waiter.cancel()
+        let result = await waiter.result
+        #expect(throws: FetchError.self) { try result.get() }
+        #expect(!sent.withLock { $0 })
+        #expect(await gate.delay(forOrigin: "https://www.example.com") == 0.3)
+    }
+
     @Test(arguments: [
         ("http://127.0.0.1:8080", true), ("http://localhost:9", true), ("https://[::1]:443", true),
         ("https://www.example.com", false),
