@@ -82,6 +82,9 @@ actor HostGate {
         }
     }
 
+    /// Requests to `origin` that have asked and not started yet (tests).
+    func queued(forOrigin origin: String) -> Int { notStarted[origin] ?? 0 }
+
     /// The spacing between two side requests to `origin` now (tests).
     func delay(forOrigin origin: String) -> Double { pace.delay(for: Self.authority(of: origin)) }
 

@@ -157,7 +157,7 @@ struct HostGateTests {
     }
 
     @Test func aCancelledWaiterIsNotSentAndLeavesThePaceAsItWas() async throws {
-        let gate = HostGate(limit: 2, delay: 0.3)
+        let gate = HostGate(limit: 2, delay: 20)
         _ = try await gate.run(host: "https://www.example.com") { () async throws(FetchError) in Self.answer() }
         let sent = Mutex(false)
         let waiter = Task {
@@ -166,12 +166,16 @@ struct HostGateTests {
                 return Self.answer()
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        // Cancelled once it waits for its turn (20 s away), not after a guessed sleep.
+        while await gate.queued(forOrigin: "https://www.example.com") == 0 { await Task.yield() }
+        let cancelledAt = ContinuousClock.now
         waiter.cancel()
         let result = await waiter.result
+        #expect(ContinuousClock.now - cancelledAt < .seconds(10))
         #expect(throws: FetchError.self) { try result.get() }
         #expect(!sent.withLock { $0 })
-        #expect(await gate.delay(forOrigin: "https://www.example.com") == 0.3)
+        #expect(await gate.queued(forOrigin: "https://www.example.com") == 0)
+        #expect(await gate.delay(forOrigin: "https://www.example.com") == 20)
     }
 
     @Test(arguments: [
