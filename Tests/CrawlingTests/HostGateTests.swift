@@ -166,8 +166,11 @@ struct HostGateTests {
                 return Self.answer()
             }
         }
-        // Cancelled once it waits for its turn (20 s away), not after a guessed sleep.
-        while await gate.queued(forOrigin: "https://www.example.com") == 0 { await Task.yield() }
+        // Cancelled once it waits for its turn (20 s away); checked every 10 ms for at most 5 s, so
+        // a waiter that is late to start is cancelled before it asks, which must not send it either.
+        for _ in 0..<500 where await gate.queued(forOrigin: "https://www.example.com") == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let cancelledAt = ContinuousClock.now
         waiter.cancel()
         let result = await waiter.result
