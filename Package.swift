@@ -185,7 +185,9 @@ let package = Package(
 
         // Test support: the spotcheck child process, and what a browser would treat as markup in a
         // report (depended on by tests only).
-        .target(name: "SpotCheckTestSupport", path: "Tests/SpotCheckTestSupport", swiftSettings: strictSettings),
+        .target(
+            name: "SpotCheckTestSupport", dependencies: ["BrowserRendering"], path: "Tests/SpotCheckTestSupport",
+            swiftSettings: strictSettings),
 
         // Test support: a hostile HTTP server for crawler tests (depended on by tests only).
         .target(

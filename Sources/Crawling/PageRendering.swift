@@ -1,7 +1,6 @@
 import BrowserRendering
 import LenientJSON
 import MarkupExtraction
-import SpotlightModel
 import URLNormalization
 import Verification
 
@@ -47,16 +46,10 @@ extension RenderedView {
     func json(served: PageMarkup) -> JSONObject {
         var object = JSONObject()
         if let failure { object.append("failure", .string(failure)) }
-        if let markup {
-            object.append("attributeSet", .object(AttributeSetBuilder().build(markup).attributeSet.json))
-            let before = ConsumerMetadata(served).values
-            let after = ConsumerMetadata(markup).values
+        if let attributes {
+            object.append("attributeSet", .object(attributes.attributeSet.json))
             object.append(
-                "onlyAfterJavaScript",
-                .array(
-                    ConsumerMetadata.Field.allCases.filter { before[$0] == nil && after[$0] != nil }.map {
-                        .string($0.rawValue)
-                    }))
+                "onlyAfterJavaScript", .array(onlyAfterJavaScript(served: served).map { .string($0.field.rawValue) }))
         }
         object.append("timedOut", .bool(timedOut))
         object.append(

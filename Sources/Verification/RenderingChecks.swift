@@ -1,6 +1,6 @@
 public import MarkupExtraction
 import RuleIDs
-import SpotlightModel
+public import SpotlightModel
 
 /// The page as headless Chromium left it (`crawl --render`): its markup extracted from the
 /// rendered DOM, and the page's own requests that robots.txt kept from Applebot.
@@ -18,7 +18,9 @@ public struct RenderedView: Sendable, Hashable {
     }
 
     /// The rendered DOM's markup; nil when the page could not be rendered.
-    public var markup: PageMarkup?
+    public let markup: PageMarkup?
+    /// The rendered markup's attribute set and deep links, built once with the view.
+    public let attributes: PageAttributes?
     public var blocked: [BlockedRequest]
     /// Why there is no rendered markup.
     public var failure: String?
@@ -27,9 +29,22 @@ public struct RenderedView: Sendable, Hashable {
 
     public init(markup: PageMarkup?, blocked: [BlockedRequest] = [], failure: String? = nil, timedOut: Bool = false) {
         self.markup = markup
+        attributes = markup.map { AttributeSetBuilder().build($0) }
         self.blocked = blocked
         self.failure = failure
         self.timedOut = timedOut
+    }
+
+    /// The metadata fields (in `ConsumerMetadata.Field` order) the rendered page has and `served`
+    /// lacks, with their rendered values: what only JavaScript added.
+    public func onlyAfterJavaScript(served: PageMarkup) -> [(field: ConsumerMetadata.Field, value: String)] {
+        guard let markup else { return [] }
+        let before = ConsumerMetadata(served).values
+        let after = ConsumerMetadata(markup).values
+        return ConsumerMetadata.Field.allCases.compactMap { field in
+            guard before[field] == nil, let value = after[field] else { return nil }
+            return (field, value)
+        }
     }
 }
 
@@ -59,8 +74,7 @@ struct RenderingChecks: PageRuleGroup {
                 "robots.txt disallows \(request.url) (\(request.resourceType.lowercased())) for Applebot, "
                     + "which then renders the page without it")
         }
-        guard let rendered = view.markup else { return }
-        let renderedAttributes = AttributeSetBuilder().build(rendered)
+        guard let rendered = view.markup, let renderedAttributes = view.attributes else { return }
         if attributes.deepLinks.isEmpty, !renderedAttributes.deepLinks.isEmpty {
             let links = renderedAttributes.deepLinks.map(\.url)
             report(
@@ -73,10 +87,7 @@ struct RenderingChecks: PageRuleGroup {
                 "the Smart App Banner (app-id=\(banner.appID ?? "none")) is only added by JavaScript: the served HTML has none"
             )
         }
-        let served = ConsumerMetadata(page).values
-        let after = ConsumerMetadata(rendered).values
-        for field in Self.comparedFields where served[field] == nil {
-            guard let value = after[field] else { continue }
+        for (field, value) in view.onlyAfterJavaScript(served: page) where Self.comparedFields.contains(field) {
             report(
                 .ix015, 0, field.rawValue,
                 "\(field.rawValue) \(ConsumerChecks.shown(value)) is only there after JavaScript: link previews "

@@ -1,13 +1,12 @@
+import BrowserRendering
 import Foundation
 
 /// Headless Chromium for the rendering tests (issue 14): `make test` and `.ci/run` install
 /// Debian's `chromium`; elsewhere a missing Chromium skips those tests visibly, but never in CI
 /// (`CI` set), where the test runs and fails.
 public enum ChromiumForTests {
-    /// The browser binary, where Debian's package (or another) put it.
-    public static let executable: String? = [
-        "/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
-    ].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// The browser binary, where the renderer finds it (Debian's package first).
+    public static let executable = ChromiumRenderer.browserExecutable()
 
     /// Whether the rendering tests run: Chromium is installed, or this is CI.
     public static let runsTests = executable != nil || ProcessInfo.processInfo.environment["CI"] != nil
