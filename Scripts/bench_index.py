@@ -221,8 +221,27 @@ def main():
     for figures in results:
         cells = " ".join(f"{figures[name][0]:>9.2f} / {figures[name][1]:>8.2f}" for name in names)
         print(f"{figures['label']:12} {figures['import']:>15,.0f} {cells} {figures['bytes']:>11.0f}")
+    print_targets(results[0], [name for name, _ in classes])
     if not args.keep:
         shutil.rmtree(work)
+
+
+def print_targets(figures, classes):
+    """Issue 16's targets for the local (SQLite) index, one PASS/FAIL line each, then overall."""
+    checks = []
+    for name in classes:
+        p50, p99 = figures[name]
+        checks.append((f"{name}: p99 {p99:.1f} ms <= 50 ms", p99 <= 50))
+        checks.append((f"{name}: p50 {p50:.1f} ms <= 5 ms", p50 <= 5))
+    checks.append((f"import {figures['import']:,.0f} items/s >= 50,000", figures["import"] >= 50_000))
+    checks.append((f"{figures['bytes']:.0f} bytes per item <= 500", figures["bytes"] <= 500))
+    checks.append((f"spotcheck index search process p99 {figures['cli'][1]:.1f} ms <= 100 ms",
+                   figures["cli"][1] <= 100))
+    print(f"\ntargets ({figures['label']}, issue 16):")
+    for text, passed in checks:
+        print(f"  {'PASS' if passed else 'FAIL'}  {text}")
+    failed = sum(1 for _, passed in checks if not passed)
+    print(f"{'PASS' if failed == 0 else 'FAIL'}: {len(checks) - failed} of {len(checks)} targets met")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,11 @@ public final class SQLiteIndexStorage: IndexStorage {
 
     public var location: String { path }
 
+    /// At most this many matches are ranked by relevance: a search matching more ranks the
+    /// best-hinted this many (then the oldest), so a one-letter prefix over a million items costs
+    /// what a rarer word does; one matching fewer ranks every match.
+    public static let candidateLimit = 1000
+
     /// Opens the index file at `path`, creating it if needed. Throws `.cannotOpen` for a file that
     /// is not a readable SQLite database (or was written by a newer version) and
     /// `.fullTextSearchUnavailable` when SQLite lacks FTS5.
@@ -112,9 +117,9 @@ extension SQLiteIndexStorage {
             try Reader.liveItem(db, identifier: identifier, now: now)
         }
 
-        /// The item and activity upserts: the shared columns, then the four searched texts.
-        private static let upsertItemSQL = upsert(
-            into: "item", ItemColumns.sharedColumns + ["title", "display_name", "content_description", "keywords_text"])
+        /// The item and activity upserts: the shared columns, then the searched texts (an item's
+        /// title, display name and description are read from its attribute set, `IndexSchema` v2).
+        private static let upsertItemSQL = upsert(into: "item", ItemColumns.sharedColumns + ["keywords_text"])
         private static let upsertActivitySQL = upsert(
             into: "activity",
             ActivityColumns.sharedColumns + ["search_title", "display_name", "content_description", "keywords_text"])
@@ -126,11 +131,10 @@ extension SQLiteIndexStorage {
         }
 
         func upsertItem(_ item: ItemColumns) throws {
-            let text = item.searchText
             try db.cachedStatement(sql: Self.upsertItemSQL).execute(arguments: [
                 item.uniqueIdentifier, item.domainIdentifier, item.attributeSetJSON, item.expirationText,
                 item.expiresAt, item.indexedAt, item.contentType, item.rankingHint, item.urlKey, item.contentURLKey,
-                text.title, text.displayName, text.contentDescription, text.keywords,
+                item.searchText.keywords,
             ])
         }
 
@@ -360,19 +364,26 @@ extension SQLiteIndexStorage {
                 arguments["type"] = type
             }
             let weights = SearchQuery.columnWeights.map { String($0) }.joined(separator: ", ")
-            // Only (hit, score) go through the sort of every match; each row is read when its hit
-            // is reached (most searches stop after `limit`).
+            arguments["activityBit"] = SearchRowID.activityBit
+            arguments["idMask"] = SearchRowID.idMask
+            arguments["candidates"] = SQLiteIndexStorage.candidateLimit
+            // Matches come best-hinted first (`SearchRowID`); the first `candidateLimit` that pass
+            // the filters are scored and sorted, and each row is read when its hit is reached (most
+            // searches stop after `limit`). Ties go to the older row, as before v2.
             let sql = """
-                WITH hits AS (
-                    SELECT rowid AS hit, bm25(search_text, \(weights)) AS relevance
-                    FROM search_text WHERE search_text MATCH :match
+                SELECT CASE WHEN hit & :activityBit = 0 THEN hit & :idMask ELSE -(hit & :idMask) END AS key, score
+                FROM (
+                    SELECT search_text.rowid AS hit,
+                        -bm25(search_text, \(weights)) * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0)
+                            AS score
+                    FROM search_text
+                    LEFT JOIN item i ON search_text.rowid & :activityBit = 0 AND i.id = search_text.rowid & :idMask
+                    LEFT JOIN activity a ON search_text.rowid & :activityBit <> 0
+                        AND a.id = search_text.rowid & :idMask
+                    WHERE search_text MATCH :match AND \(conditions.joined(separator: " AND "))
+                    ORDER BY search_text.rowid LIMIT :candidates
                 )
-                SELECT h.hit, -h.relevance * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0) AS score
-                FROM hits h
-                LEFT JOIN item i ON h.hit > 0 AND i.id = h.hit
-                LEFT JOIN activity a ON h.hit < 0 AND a.id = -h.hit
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY score DESC, h.hit
+                ORDER BY score DESC, key
                 """
             let itemByID = try db.cachedStatement(sql: "SELECT \(StoredItem.columns) FROM item WHERE id = ?")
             let activityByID = try db.cachedStatement(
