@@ -64,4 +64,21 @@ print("  spotcheck 2 cores / extruct 2 processes:                      " + r("sp
 print("  spotcheck 2 cores RDFa on / extruct 1 process with RDFa:      " + r("spotcheck jobs=2 rdfa=on", "extruct syntaxes=json-ld,microdata,opengraph,rdfa processes=1"))
 print("  spotcheck 1 core / libxml2 DOM parse (overhead vs floor):     " + r("spotcheck jobs=1 rdfa=off", "libxml2-dom"))
 print("  spotcheck 1 core / libxml2 SAX pass:                          " + r("spotcheck jobs=1 rdfa=off", "libxml2-sax"))
+
+# Issue 16's targets, one PASS/FAIL line each, then overall.
+def ratio(a, b):
+    return rate[a] / rate[b] if a in rate and b in rate else None
+checks = [
+    ("one job / bare libxml2 SAX pass", ratio("spotcheck jobs=1 rdfa=off", "libxml2-sax"), 0.90),
+    ("--jobs 2 / one job", ratio("spotcheck jobs=2 rdfa=off", "spotcheck jobs=1 rdfa=off"), 1.80),
+    ("RDFa on, --jobs 2 / extruct with RDFa", ratio("spotcheck jobs=2 rdfa=on",
+        "extruct syntaxes=json-ld,microdata,opengraph,rdfa processes=1"), 30.0),
+]
+print()
+print("targets (issue 16):")
+for name, value, target in checks:
+    shown = "n/a" if value is None else "%.2fx" % value
+    print("  %s  %s %s >= %.2fx" % ("PASS" if value is not None and value >= target else "FAIL", name, shown, target))
+met = sum(1 for _, value, target in checks if value is not None and value >= target)
+print("%s: %d of %d targets met" % ("PASS" if met == len(checks) else "FAIL", met, len(checks)))
 PY
