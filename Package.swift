@@ -144,6 +144,8 @@ let package = Package(
             dependencies: [
                 "DatabaseOpening", "LenientJSON", "SpotlightModel", "URLNormalization",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // FTS5's C API, for the search's ranking function (FullTextRanking.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -14,7 +14,7 @@ public final class SQLiteIndexStorage: IndexStorage {
     /// At most this many matches are ranked by relevance: a search matching more ranks the
     /// best-hinted this many (then the oldest), so a one-letter prefix over a million items costs
     /// what a rarer word does; one matching fewer ranks every match.
-    public static let candidateLimit = 1000
+    public static let candidateLimit = 500
 
     /// Opens the index file at `path`, creating it if needed. Throws `.cannotOpen` for a file that
     /// is not a readable SQLite database (or was written by a newer version) and
@@ -25,6 +25,7 @@ public final class SQLiteIndexStorage: IndexStorage {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            FullTextRanking.register(on: db)
         }
         try Self.refuseMissingFolder(of: path)
         // Two imports (or an import and a search) may create a new index at the same moment:
@@ -364,6 +365,9 @@ extension SQLiteIndexStorage {
                 arguments["type"] = type
             }
             let weights = SearchQuery.columnWeights.map { String($0) }.joined(separator: ", ")
+            // bm25 without counting the rows that hold a word for every search (`FullTextRanking`).
+            arguments["index"] = path
+            arguments["words"] = query.words.joined(separator: " ") + (query.prefixMatchesLastWord ? "*" : "")
             arguments["activityBit"] = SearchRowID.activityBit
             arguments["idMask"] = SearchRowID.idMask
             arguments["candidates"] = SQLiteIndexStorage.candidateLimit
@@ -374,7 +378,7 @@ extension SQLiteIndexStorage {
                 SELECT CASE WHEN hit & :activityBit = 0 THEN hit & :idMask ELSE -(hit & :idMask) END AS key, score
                 FROM (
                     SELECT search_text.rowid AS hit,
-                        -bm25(search_text, \(weights)) * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0)
+                        -\(FullTextRanking.functionName)(search_text, \(weights), :index, :words) * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0)
                             AS score
                     FROM search_text
                     LEFT JOIN item i ON search_text.rowid & :activityBit = 0 AND i.id = search_text.rowid & :idMask

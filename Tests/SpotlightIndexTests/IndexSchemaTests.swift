@@ -42,6 +42,58 @@ struct IndexSchemaTests {
         #expect(computed == rowID)
     }
 
+    /// `spotcheck_rank` scores as bm25 for several words (with their row counts kept, and counted
+    /// again once the index changes) and as bm25 divided by the word's weight for one word (the
+    /// same order).
+    @Test(arguments: [
+        ("\"harbour\"", "harbour"), ("\"t\"*", "t*"), ("\"harbour\" \"tour\"*", "harbour tour*"),
+        ("\"tour\" \"boat\"", "tour boat"), ("\"tour\" \"boat\"", "not the words"),
+    ])
+    func theRankingFunctionScoresAsBM25(match: String, words: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            #expect(FullTextRanking.register(on: db))
+        }
+        let queue = try DatabaseQueue(configuration: configuration)
+        let index = "memory-\(UUID().uuidString)"
+        let sql = "SELECT bm25(t, 10, 2), spotcheck_rank(t, 10, 2, ?, ?) FROM t WHERE t MATCH ? ORDER BY rowid"
+        func scores(_ db: Database) throws -> [[Double]] {
+            try Row.fetchAll(db, sql: sql, arguments: [index, words, match])
+                .map { [$0[0], $0[1]] }
+        }
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE t USING fts5 (a, b, content = '', prefix = '1');
+                    INSERT INTO t (rowid, a, b) VALUES
+                        (1, 'Harbour tour', 'a long walk by the harbour and back on the tour boat'),
+                        (2, 'Tour of the old town', 'harbour'),
+                        (3, 'Harbour', 'tour tour tour'),
+                        (4, 'Lighthouse', 'nothing here'),
+                        (5, 'Town hall', 'a tour of the hall'),
+                        (6, 'Boat hire', 'tour boat');
+                    """)
+            for round in 0..<2 {
+                let pairs = try scores(db)
+                #expect(pairs.count >= 2)
+                let oneWord = !match.contains(" ")
+                let ratio = pairs[0][0] / pairs[0][1]
+                for pair in pairs {
+                    #expect(pair[1] < 0)
+                    if oneWord {
+                        #expect(abs(pair[0] / pair[1] - ratio) < 1e-12, "bm25 \(pair[0]), spotcheck_rank \(pair[1])")
+                    } else {
+                        #expect(
+                            abs(pair[0] - pair[1]) < 1e-12, "round \(round): bm25 \(pair[0]), spotcheck_rank \(pair[1])"
+                        )
+                    }
+                }
+                // A row holding "boat" and "tour" comes in: the kept counts are not used again.
+                try db.execute(sql: "INSERT INTO t (rowid, a, b) VALUES (7, 'Boat tour', 'harbour')")
+            }
+        }
+    }
+
     /// An index written by schema v1 (text stored twice, full-text rowids = row ids) is upgraded
     /// when opened: its items and activities are found, ranked as before, and updates keep working.
     @Test func aVersionOneIndexIsUpgradedInPlace() throws {

@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Synchronization
+
+/// `spotcheck_rank(search_text, weights…, index, words)`: FTS5's bm25 (k1 1.2, b 0.75, the
+/// weights multiplying each column's occurrences, the row's length against the average, each
+/// searched word weighed by how few rows hold it: its IDF), negated like bm25, with the same
+/// scores, but without reading every row that holds each word for every search, which is what
+/// bm25 does to weigh it: 5–55 ms for a word or prefix in most of a million items, however few
+/// rows are then ranked.
+/// - One word: its weight multiplies every score alike, so it is left out (the order is bm25's;
+///   the scores are bm25's divided by the word's IDF).
+/// - Several words: each word's row count is kept per index file (`index`, its path) and per
+///   state of the full-text index (its row count and total length, which every insert, delete
+///   and most updates change), keyed by the word as searched (`words`: the MATCH expression's
+///   words in order, separated by spaces, a prefix ending in `*`), so a word searched again is not
+///   counted again.
+/// The only file that touches FTS5's C API.
+enum FullTextRanking {
+    static let functionName = "spotcheck_rank"
+
+    /// Registers the function on `db`. Returns false when this SQLite has no FTS5 (the index
+    /// refuses such a file when it opens it, `IndexSchema.hasFullTextSearch`).
+    @discardableResult
+    static func register(on db: Database) -> Bool {
+        guard let api = fts5API(db.sqliteConnection), let create = api.pointee.xCreateFunction else { return false }
+        return create(api, functionName, nil, rank, nil) == SQLITE_OK
+    }
+
+    /// The connection's `fts5_api`, asked for as FTS5 documents (`SELECT fts5(?1)` with a pointer
+    /// bound), or nil without FTS5.
+    private static func fts5API(_ connection: OpaquePointer?) -> UnsafeMutablePointer<fts5_api>? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, "SELECT fts5(?1)", -1, &statement, nil) == SQLITE_OK else { return nil }
+        defer { sqlite3_finalize(statement) }
+        var api: UnsafeMutablePointer<fts5_api>?
+        // FTS5 writes the pointer into `api` while the statement steps.
+        let stepped = withUnsafeMutablePointer(to: &api) { pointer in
+            sqlite3_bind_pointer(statement, 1, pointer, "fts5_api_ptr", nil) == SQLITE_OK
+                && sqlite3_step(statement) == SQLITE_ROW
+        }
+        return stepped ? api : nil
+    }
+}
+
+private func rank(
+    _ api: UnsafePointer<Fts5ExtensionApi>?, _ fts: OpaquePointer?, _ context: OpaquePointer?, _ count: Int32,
+    _ values: UnsafeMutablePointer<OpaquePointer?>?
+) {
+    let k1 = 1.2
+    let b = 0.75
+    guard let api = api?.pointee, let phrases = api.xPhraseCount?(fts), phrases > 0,
+        let columns = api.xColumnCount?(fts)
+    else {
+        sqlite3_result_error(context, "spotcheck_rank: no phrase to rank", -1)
+        return
+    }
+    var rows: Int64 = 0
+    var allTokens: Int64 = 0
+    var instances: Int32 = 0
+    var rowTokens: Int32 = 0
+    // The row count and total length are kept in the index's structure record (no scan).
+    guard api.xRowCount?(fts, &rows) == SQLITE_OK, api.xColumnTotalSize?(fts, -1, &allTokens) == SQLITE_OK,
+        api.xInstCount?(fts, &instances) == SQLITE_OK, api.xColumnSize?(fts, -1, &rowTokens) == SQLITE_OK
+    else {
+        sqlite3_result_error(context, "spotcheck_rank: cannot read the full-text index", -1)
+        return
+    }
+    var weights = [Double](repeating: 1, count: Int(phrases))
+    if phrases > 1 {
+        // Without one searched word per phrase (a word FTS5 made no phrase of), nothing is kept.
+        let words = count == columns + 2 ? text(values?[Int(columns + 1)]).split(separator: " ") : []
+        let index = count == columns + 2 ? text(values?[Int(columns)]) : ""
+        for phrase in 0..<phrases {
+            let key =
+                words.count == phrases
+                ? FrequencyKey(index: index, rows: rows, tokens: allTokens, phrase: String(words[Int(phrase)])) : nil
+            guard let holding = DocumentFrequencies.rows(key, count: { countRows(api, fts, phrase: phrase) }) else {
+                sqlite3_result_error(context, "spotcheck_rank: cannot count the rows of a phrase", -1)
+                return
+            }
+            // bm25's IDF, with its floor for a word in more than half the rows.
+            let idf = log((Double(rows) - Double(holding) + 0.5) / (Double(holding) + 0.5))
+            weights[Int(phrase)] = idf > 0 ? idf : 1e-6
+        }
+    }
+    let averageLength = max(Double(allTokens) / Double(max(rows, 1)), 1e-9)
+    let lengthFactor = k1 * (1 - b + b * Double(rowTokens) / averageLength)
+    var frequencies = [Double](repeating: 0, count: Int(phrases))
+    for instance in 0..<instances {
+        var phrase: Int32 = 0
+        var column: Int32 = 0
+        var offset: Int32 = 0
+        guard api.xInst?(fts, instance, &phrase, &column, &offset) == SQLITE_OK, phrase >= 0, phrase < phrases
+        else { continue }
+        frequencies[Int(phrase)] += column < min(count, columns) ? sqlite3_value_double(values?[Int(column)]) : 1
+    }
+    var score = 0.0
+    for (frequency, weight) in zip(frequencies, weights) {
+        score += weight * (frequency * (k1 + 1)) / (frequency + lengthFactor)
+    }
+    sqlite3_result_double(context, -score)
+}
+
+private func text(_ value: OpaquePointer?) -> String {
+    sqlite3_value_text(value).map { String(cString: $0) } ?? ""
+}
+
+/// The rows holding phrase `phrase` of the current query, counted by FTS5 (as bm25 does).
+private func countRows(_ api: Fts5ExtensionApi, _ fts: OpaquePointer?, phrase: Int32) -> Int64? {
+    var holding: Int64 = 0
+    let counted = api.xQueryPhrase?(fts, phrase, &holding) { _, _, holding in
+        holding?.assumingMemoryBound(to: Int64.self).pointee += 1
+        return SQLITE_OK
+    }
+    return counted == SQLITE_OK ? holding : nil
+}
+
+private struct FrequencyKey: Hashable, Sendable {
+    var index: String
+    var rows: Int64
+    var tokens: Int64
+    var phrase: String
+}
+
+/// Rows holding a searched word, kept for the process's searches; at most `capacity` entries
+/// (emptied when full).
+private enum DocumentFrequencies {
+    static let capacity = 10_000
+    static let kept = Mutex<[FrequencyKey: Int64]>([:])
+
+    static func rows(_ key: FrequencyKey?, count: () -> Int64?) -> Int64? {
+        guard let key else { return count() }
+        if let known = kept.withLock({ $0[key] }) { return known }
+        guard let counted = count() else { return nil }
+        kept.withLock { kept in
+            if kept.count >= capacity { kept.removeAll(keepingCapacity: true) }
+            kept[key] = counted
+        }
+        return counted
+    }
+}
