@@ -76,7 +76,10 @@ private func rank(
             let key =
                 words.count == phrases
                 ? FrequencyKey(index: index, rows: rows, tokens: allTokens, phrase: String(words[Int(phrase)])) : nil
-            guard let holding = DocumentFrequencies.rows(key, count: { countRows(api, fts, phrase: phrase) }) else {
+            guard
+                let holding = DocumentFrequencies.rows(
+                    key, count: { countRows(api, fts, phrase: phrase, upTo: (rows + 1) / 2) })
+            else {
                 sqlite3_result_error(context, "spotcheck_rank: cannot count the rows of a phrase", -1)
                 return
             }
@@ -107,14 +110,22 @@ private func text(_ value: OpaquePointer?) -> String {
     sqlite3_value_text(value).map { String(cString: $0) } ?? ""
 }
 
-/// The rows holding phrase `phrase` of the current query, counted by FTS5 (as bm25 does).
-private func countRows(_ api: Fts5ExtensionApi, _ fts: OpaquePointer?, phrase: Int32) -> Int64? {
-    var holding: Int64 = 0
-    let counted = api.xQueryPhrase?(fts, phrase, &holding) { _, _, holding in
-        holding?.assumingMemoryBound(to: Int64.self).pointee += 1
-        return SQLITE_OK
+/// The rows holding phrase `phrase` of the current query, counted by FTS5 (as bm25 does) up to
+/// `limit`: bm25 gives a phrase in half the rows or more the same floor weight whatever its count.
+private func countRows(_ api: Fts5ExtensionApi, _ fts: OpaquePointer?, phrase: Int32, upTo limit: Int64) -> Int64? {
+    var tally = Tally(holding: 0, limit: max(limit, 1))
+    let counted = api.xQueryPhrase?(fts, phrase, &tally) { _, _, tally in
+        guard let tally = tally?.assumingMemoryBound(to: Tally.self) else { return SQLITE_ERROR }
+        tally.pointee.holding += 1
+        // SQLITE_DONE ends the scan; xQueryPhrase then returns SQLITE_OK.
+        return tally.pointee.holding < tally.pointee.limit ? SQLITE_OK : SQLITE_DONE
     }
-    return counted == SQLITE_OK ? holding : nil
+    return counted == SQLITE_OK ? tally.holding : nil
+}
+
+private struct Tally {
+    var holding: Int64
+    var limit: Int64
 }
 
 private struct FrequencyKey: Hashable, Sendable {
