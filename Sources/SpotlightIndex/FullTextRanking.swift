@@ -35,10 +35,15 @@ enum FullTextRanking {
         guard sqlite3_prepare_v2(connection, "SELECT fts5(?1)", -1, &statement, nil) == SQLITE_OK else { return nil }
         defer { sqlite3_finalize(statement) }
         var api: UnsafeMutablePointer<fts5_api>?
+        // The pointer type must outlive the statement (SQLite compares it when FTS5 reads the
+        // pointer, during the step): a static string, not a temporary C string made from a String.
+        let type: StaticString = "fts5_api_ptr"
         // FTS5 writes the pointer into `api` while the statement steps.
         let stepped = withUnsafeMutablePointer(to: &api) { pointer in
-            sqlite3_bind_pointer(statement, 1, pointer, "fts5_api_ptr", nil) == SQLITE_OK
-                && sqlite3_step(statement) == SQLITE_ROW
+            let bound = type.utf8Start.withMemoryRebound(to: CChar.self, capacity: type.utf8CodeUnitCount + 1) {
+                sqlite3_bind_pointer(statement, 1, pointer, $0, nil)
+            }
+            return bound == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW
         }
         return stepped ? api : nil
     }
