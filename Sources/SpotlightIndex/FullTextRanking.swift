@@ -11,14 +11,24 @@ import Synchronization
 /// rows are then ranked.
 /// - One word: its weight multiplies every score alike, so it is left out (the order is bm25's;
 ///   the scores are bm25's divided by the word's IDF).
-/// - Several words: each word's row count is kept per index file (`index`, its path) and per
-///   state of the full-text index (its row count and total length, which every insert, delete
-///   and most updates change), keyed by the word as searched (`words`: the MATCH expression's
-///   words in order, separated by spaces, a prefix ending in `*`), so a word searched again is not
-///   counted again.
+/// - Several words: each word's row count is kept for the process per state of the full-text
+///   index (`index`: the file's path and a digest of FTS5's structure record, which every
+///   committed write changes, `FullTextRanking.indexState`), keyed by the word as searched
+///   (`words`: the MATCH expression's words in order, separated by spaces, a prefix ending in `*`),
+///   so a word searched again is not counted again. The weights are computed once per query.
 /// The only file that touches FTS5's C API.
 enum FullTextRanking {
     static let functionName = "spotcheck_rank"
+
+    /// The state of the full-text index `table` in `db` as `spotcheck_rank`'s `index` argument:
+    /// `path` and a digest of FTS5's structure record (rowid 10 of its data table), which lists
+    /// the index's segments and changes with every committed write.
+    static func indexState(_ db: Database, table: String, path: String) throws -> String {
+        let structure = try Data.fetchOne(db, sql: "SELECT block FROM \(table)_data WHERE id = 10") ?? Data()
+        var hasher = Hasher()
+        hasher.combine(structure)
+        return "\(path)#\(hasher.finalize())"
+    }
 
     /// Registers the function on `db`. Returns false when this SQLite has no FTS5 (the index
     /// refuses such a file when it opens it, `IndexSchema.hasFullTextSearch`).
@@ -72,25 +82,21 @@ private func rank(
         sqlite3_result_error(context, "spotcheck_rank: cannot read the full-text index", -1)
         return
     }
-    var weights = [Double](repeating: 1, count: Int(phrases))
-    if phrases > 1 {
-        // Without one searched word per phrase (a word FTS5 made no phrase of), nothing is kept.
-        let words = count == columns + 2 ? text(values?[Int(columns + 1)]).split(separator: " ") : []
-        let index = count == columns + 2 ? text(values?[Int(columns)]) : ""
-        for phrase in 0..<phrases {
-            let key =
-                words.count == phrases
-                ? FrequencyKey(index: index, rows: rows, tokens: allTokens, phrase: String(words[Int(phrase)])) : nil
-            guard
-                let holding = DocumentFrequencies.rows(
-                    key, count: { countRows(api, fts, phrase: phrase, upTo: (rows + 1) / 2) })
-            else {
-                sqlite3_result_error(context, "spotcheck_rank: cannot count the rows of a phrase", -1)
-                return
-            }
-            // bm25's IDF, with its floor for a word in more than half the rows.
-            let idf = log((Double(rows) - Double(holding) + 0.5) / (Double(holding) + 0.5))
-            weights[Int(phrase)] = idf > 0 ? idf : 1e-6
+    let weights: [Double]
+    if phrases == 1 {
+        weights = [1]
+    } else if let kept = api.xGetAuxdata?(fts, 0) {
+        weights = Unmanaged<PhraseWeights>.fromOpaque(kept).takeUnretainedValue().weights
+    } else {
+        // Once per query: FTS5 keeps the weights with the query and releases them after it.
+        guard let computed = phraseWeights(api, fts, phrases: phrases, rows: rows, count: count, values) else {
+            sqlite3_result_error(context, "spotcheck_rank: cannot count the rows of a phrase", -1)
+            return
+        }
+        weights = computed
+        let kept = Unmanaged.passRetained(PhraseWeights(computed)).toOpaque()
+        _ = api.xSetAuxdata?(fts, kept) { kept in
+            if let kept { Unmanaged<PhraseWeights>.fromOpaque(kept).release() }
         }
     }
     let averageLength = max(Double(allTokens) / Double(max(rows, 1)), 1e-9)
@@ -109,6 +115,37 @@ private func rank(
         score += weight * (frequency * (k1 + 1)) / (frequency + lengthFactor)
     }
     sqlite3_result_double(context, -score)
+}
+
+/// The query's phrase weights, kept by FTS5 between the rows of one query.
+private final class PhraseWeights {
+    let weights: [Double]
+
+    init(_ weights: [Double]) { self.weights = weights }
+}
+
+/// Each phrase's bm25 IDF (floored at 1e-6, as bm25 does), its row count taken from the
+/// process's kept counts when the arguments name the index state and the words.
+private func phraseWeights(
+    _ api: Fts5ExtensionApi, _ fts: OpaquePointer?, phrases: Int32, rows: Int64, count: Int32,
+    _ values: UnsafeMutablePointer<OpaquePointer?>?
+) -> [Double]? {
+    let columns = api.xColumnCount?(fts) ?? 0
+    // Without one searched word per phrase (a word FTS5 made no phrase of), nothing is kept.
+    let named = count == columns + 2
+    let words = named ? text(values?[Int(columns + 1)]).split(separator: " ") : []
+    let index = named ? text(values?[Int(columns)]) : ""
+    var weights: [Double] = []
+    for phrase in 0..<phrases {
+        let key = words.count == phrases ? FrequencyKey(index: index, phrase: String(words[Int(phrase)])) : nil
+        guard
+            let holding = DocumentFrequencies.rows(
+                key, count: { countRows(api, fts, phrase: phrase, upTo: (rows + 1) / 2) })
+        else { return nil }
+        let idf = log((Double(rows) - Double(holding) + 0.5) / (Double(holding) + 0.5))
+        weights.append(idf > 0 ? idf : 1e-6)
+    }
+    return weights
 }
 
 private func text(_ value: OpaquePointer?) -> String {
@@ -133,10 +170,9 @@ private struct Tally {
     var limit: Int64
 }
 
+/// A searched word in one state of one index (`FullTextRanking.indexState`).
 private struct FrequencyKey: Hashable, Sendable {
     var index: String
-    var rows: Int64
-    var tokens: Int64
     var phrase: String
 }
 

@@ -59,7 +59,8 @@ enum IndexSchema {
                     \(insert)
                 END;
                 INSERT INTO search_text (rowid, title, display_name, content_description, keywords)
-                    SELECT \(SearchRowID.sql(table: table, row: table)), \(text(table, table)) FROM \(table);
+                    SELECT \(SearchRowID.sql(table: table, row: table)), \(text(table, table)) FROM \(table)
+                    ORDER BY 1;
                 """
         }
         return """
@@ -214,6 +215,8 @@ enum IndexSchema {
 /// The full-text rowid of an item or an activity: its rank bucket (100 − its `rankingHint`, whole;
 /// no hint is 0) above bit 40, bit 39 set for an activity, its row id below. Matches come in
 /// rowid order, so the best-hinted come first and a search can stop after enough of them.
+///
+/// Row ids stay below 2^39 (SQLite gives the next id after the largest, from 1): 549 billion.
 enum SearchRowID {
     static let activityBit: Int64 = 1 << 39
     static let idMask: Int64 = activityBit - 1

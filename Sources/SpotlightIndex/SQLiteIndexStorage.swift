@@ -13,7 +13,8 @@ public final class SQLiteIndexStorage: IndexStorage {
 
     /// At most this many matches are ranked by relevance: a search matching more ranks the
     /// best-hinted this many (then the oldest), so a one-letter prefix over a million items costs
-    /// what a rarer word does; one matching fewer ranks every match.
+    /// what a rarer word does; one matching fewer, or asking for this many results or more, ranks
+    /// every match.
     public static let candidateLimit = 500
 
     /// Opens the index file at `path`, creating it if needed. Throws `.cannotOpen` for a file that
@@ -366,11 +367,13 @@ extension SQLiteIndexStorage {
             }
             let weights = SearchQuery.columnWeights.map { String($0) }.joined(separator: ", ")
             // bm25 without counting the rows that hold a word for every search (`FullTextRanking`).
-            arguments["index"] = path
+            arguments["index"] = try FullTextRanking.indexState(db, table: "search_text", path: path)
             arguments["words"] = query.words.joined(separator: " ") + (query.prefixMatchesLastWord ? "*" : "")
             arguments["activityBit"] = SearchRowID.activityBit
             arguments["idMask"] = SearchRowID.idMask
-            arguments["candidates"] = SQLiteIndexStorage.candidateLimit
+            // A search asking for as many results as the candidates, or more, ranks every match.
+            arguments["candidates"] =
+                query.limit >= SQLiteIndexStorage.candidateLimit ? -1 : SQLiteIndexStorage.candidateLimit
             // Matches come best-hinted first (`SearchRowID`); the first `candidateLimit` that pass
             // the filters are scored and sorted, and each row is read when its hit is reached (most
             // searches stop after `limit`). Ties go to the older row, as before v2.

@@ -113,7 +113,9 @@ public struct SearchResult: Sendable, Hashable {
     /// The item's `url`, else its `contentURL`; an activity's `webpageURL`.
     public var url: String?
     public var rankingHint: Double?
-    /// Higher is better: bm25 relevance (sign flipped) × (1 + rankingHint / 100).
+    /// Higher is better: bm25 relevance (sign flipped) × (1 + rankingHint / 100). In SQLite, a
+    /// one-word search's relevance is bm25's divided by the word's IDF (the same order,
+    /// `FullTextRanking`).
     public var score: Double
     /// Whether a Core Spotlight item matched or is the result.
     public var isItem: Bool

@@ -395,7 +395,9 @@ struct Index: ParsableCommand {
                 Every word must match; the last one also as a prefix (type-ahead) unless --no-prefix. \
                 Punctuation and FTS5 operators in the query are plain separators. Results are ranked \
                 by bm25 (weights: title 10, display name 6, keywords 4, description 2) times \
-                1 + rankingHint/100; an item and its activities are one result.
+                1 + rankingHint/100; an item and its activities are one result. In an SQLite index, \
+                a search matching more than 500 ranks the 500 with the highest rankingHint (then the \
+                oldest), unless --limit asks for 500 or more.
                 """)
 
         @OptionGroup var index: IndexOption

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SpotlightModel
 import Testing
 
 @testable import SpotlightIndex
@@ -30,6 +31,47 @@ struct IndexSchemaTests {
         #expect(try index.search(SearchQuery("harb", limit: 1)).map(\.uniqueIdentifier) == ["hinted-0"])
     }
 
+    /// The filters apply before the candidate limit: 510 better-hinted matches in another domain
+    /// do not hide the one in the domain asked for; and a search asking for more results than the
+    /// candidate limit ranks every match.
+    @Test func filtersApplyBeforeTheCandidateLimitAndALargeLimitRanksEveryMatch() throws {
+        let index = try makeIndex(.sqlite, "filters")
+        let others = SQLiteIndexStorage.candidateLimit + 10
+        try index.indexItems(
+            (0..<others).map { item("other-\($0)", domain: "other", title: "Harbour \($0)", rankingHint: 90) })
+        try index.indexItems([item("target", domain: "target", title: "Harbour master")])
+        #expect(try index.search(SearchQuery("harb", domainIdentifier: "target")).map(\.uniqueIdentifier) == ["target"])
+        #expect(try index.search(SearchQuery("harb", limit: others + 100)).count == others + 1)
+        #expect(try index.search(SearchQuery("harb", limit: 20)).count == 20)
+    }
+
+    /// Row counts kept between searches of several words are not used once the index changes,
+    /// even by an update that keeps its row count and total length: the scores after it are those
+    /// of a fresh index holding the same items.
+    @Test func keptRowCountsFollowAnUpdateOfTheSameLength() throws {
+        let fillers = (0..<6).map { item("filler-\($0)", title: "Quiet meadow") }
+        func items(river: String) -> [SearchableItem] {
+            [
+                item("a", title: "Harbour tour"), item("b", title: "Harbour tour guide"),
+                item("c", title: "Harbour view"), item("d", title: river),
+            ] + fillers
+        }
+        let search = SearchQuery("harbour tour", prefixMatchesLastWord: false)
+        let updated = try makeIndex(.sqlite, "kept")
+        try updated.indexItems(items(river: "River boat"))
+        let before = try updated.search(search).map(\.score)
+        try updated.indexItems([item("d", title: "River tour")])
+        let after = try updated.search(search).map(\.score)
+        let fresh = try makeIndex(.sqlite, "fresh")
+        try fresh.indexItems(items(river: "River tour"))
+        let expected = try fresh.search(search).map(\.score)
+        #expect(after.count == 2)
+        #expect(after.count == expected.count)
+        for (score, wanted) in zip(after, expected) { #expect(abs(score - wanted) < 1e-9, "\(score) \(wanted)") }
+        // The update changed "tour"'s weight: the scores are not the ones before it.
+        #expect(before != after)
+    }
+
     @Test(arguments: [
         (Int64(5), Double?.none, false, Int64(100) << 40 | 5),
         (5, 100, false, 5),
@@ -58,8 +100,10 @@ struct IndexSchemaTests {
         let index = "memory-\(UUID().uuidString)"
         let sql = "SELECT bm25(t, 10, 2), spotcheck_rank(t, 10, 2, ?, ?) FROM t WHERE t MATCH ? ORDER BY rowid"
         func scores(_ db: Database) throws -> [[Double]] {
-            try Row.fetchAll(db, sql: sql, arguments: [index, words, match])
-                .map { [$0[0], $0[1]] }
+            try Row.fetchAll(
+                db, sql: sql, arguments: [try FullTextRanking.indexState(db, table: "t", path: index), words, match]
+            )
+            .map { [$0[0], $0[1]] }
         }
         try queue.write { db in
             try db.execute(
@@ -73,24 +117,23 @@ struct IndexSchemaTests {
                         (5, 'Town hall', 'a tour of the hall'),
                         (6, 'Boat hire', 'tour boat');
                     """)
-            for round in 0..<2 {
-                let pairs = try scores(db)
-                #expect(pairs.count >= 2)
-                let oneWord = !match.contains(" ")
-                let ratio = pairs[0][0] / pairs[0][1]
-                for pair in pairs {
-                    #expect(pair[1] < 0)
-                    if oneWord {
-                        #expect(abs(pair[0] / pair[1] - ratio) < 1e-12, "bm25 \(pair[0]), spotcheck_rank \(pair[1])")
-                    } else {
-                        #expect(
-                            abs(pair[0] - pair[1]) < 1e-12, "round \(round): bm25 \(pair[0]), spotcheck_rank \(pair[1])"
-                        )
-                    }
+        }
+        for round in 0..<2 {
+            let pairs = try queue.read(scores)
+            #expect(pairs.count >= 2)
+            let oneWord = !match.contains(" ")
+            let ratio = pairs[0][0] / pairs[0][1]
+            for pair in pairs {
+                #expect(pair[1] < 0)
+                if oneWord {
+                    #expect(abs(pair[0] / pair[1] - ratio) < 1e-12, "bm25 \(pair[0]), spotcheck_rank \(pair[1])")
+                } else {
+                    #expect(
+                        abs(pair[0] - pair[1]) < 1e-12, "round \(round): bm25 \(pair[0]), spotcheck_rank \(pair[1])")
                 }
-                // A row holding "boat" and "tour" comes in: the kept counts are not used again.
-                try db.execute(sql: "INSERT INTO t (rowid, a, b) VALUES (7, 'Boat tour', 'harbour')")
             }
+            // A row holding "boat" and "tour" comes in, committed: the kept counts are not used again.
+            try queue.write { try $0.execute(sql: "INSERT INTO t (rowid, a, b) VALUES (7, 'Boat tour', 'harbour')") }
         }
     }
 
