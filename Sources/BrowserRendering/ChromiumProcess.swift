@@ -122,7 +122,8 @@ final class ChromiumProcess: Sendable {
     }
 
     /// Ends Chromium: its command pipe closed (it quits), a kill after `grace` seconds if it has
-    /// not, the process reaped and its profile removed. Safe to call more than once.
+    /// not, the process reaped and its profile removed (again while its helpers bring files back).
+    /// Safe to call more than once.
     func terminate(grace: Double = 3) {
         let first = ended.withLock { ended in
             defer { ended = true }
@@ -143,7 +144,14 @@ final class ChromiumProcess: Sendable {
             }
             usleep(20_000)
         }
-        try? FileManager.default.removeItem(atPath: profile)
+        // Chromium's helpers (renderers, crashpad) end just after it and may still write into the
+        // profile, failing a removal or bringing a folder back: removed again until it stays gone
+        // for 100 ms, for up to 2 s (a CI run under load once found the folder left behind).
+        for _ in 0..<20 {
+            try? FileManager.default.removeItem(atPath: profile)
+            usleep(100_000)
+            guard FileManager.default.fileExists(atPath: profile) else { break }
+        }
     }
 
     /// Closes the reply pipe: called once by the one thread that reads it, after the end of it.
