@@ -89,7 +89,10 @@ private func rank(
         weights = Unmanaged<PhraseWeights>.fromOpaque(kept).takeUnretainedValue().weights
     } else {
         // Once per query: FTS5 keeps the weights with the query and releases them after it.
-        guard let computed = phraseWeights(api, fts, phrases: phrases, rows: rows, count: count, values) else {
+        guard
+            let computed = phraseWeights(
+                api, fts, phrases: phrases, columns: columns, rows: rows, count: count, values)
+        else {
             sqlite3_result_error(context, "spotcheck_rank: cannot count the rows of a phrase", -1)
             return
         }
@@ -127,10 +130,9 @@ private final class PhraseWeights {
 /// Each phrase's bm25 IDF (floored at 1e-6, as bm25 does), its row count taken from the
 /// process's kept counts when the arguments name the index state and the words.
 private func phraseWeights(
-    _ api: Fts5ExtensionApi, _ fts: OpaquePointer?, phrases: Int32, rows: Int64, count: Int32,
+    _ api: Fts5ExtensionApi, _ fts: OpaquePointer?, phrases: Int32, columns: Int32, rows: Int64, count: Int32,
     _ values: UnsafeMutablePointer<OpaquePointer?>?
 ) -> [Double]? {
-    let columns = api.xColumnCount?(fts) ?? 0
     // Without one searched word per phrase (a word FTS5 made no phrase of), nothing is kept.
     let named = count == columns + 2
     let words = named ? text(values?[Int(columns + 1)]).split(separator: " ") : []

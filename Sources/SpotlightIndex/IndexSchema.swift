@@ -29,10 +29,11 @@ enum IndexSchema {
     /// static rank (`SearchRowID`), so a search reads its candidates best-hinted first and stops;
     /// prefix indexes for 1 to 6 letters, so a prefix of up to 6 letters reads one list lazily
     /// instead of merging every matching term's up front (a 5-letter prefix of a common word took
-    /// 280 ms at a million items with indexes up to 4 letters, for 180 MB less file); and the item's title, display name and description are read
-    /// from its attribute set instead of being stored twice. The full-text index is rebuilt from
-    /// the rows. (`detail = column` would halve the full-text index, but bm25 scores every match 0
-    /// in a contentless table with it, SQLite 3.40.)
+    /// 280 ms at a million items with indexes up to 4 letters, for 180 MB less file); and the
+    /// item's title, display name and description are read from its attribute set instead of
+    /// being stored twice. The full-text index is rebuilt from the rows. (`detail = column` would
+    /// halve the full-text index, but bm25 scores every match 0 in a contentless table with it,
+    /// SQLite 3.40.)
     private static var v2: String {
         func text(_ table: String, _ row: String) -> String {
             let title = table == "item" ? "title" : "search_title"
@@ -225,5 +226,17 @@ enum SearchRowID {
     static func sql(table: String, row: String) -> String {
         let bucket = "((100 - CAST(coalesce(\(row).ranking_hint, 0) AS INTEGER)) << 40)"
         return table == "item" ? "(\(bucket) | \(row).id)" : "(\(bucket) | \(activityBit) | \(row).id)"
+    }
+
+    /// SQL conditions true when the full-text rowid `rowID` is an item's (`isItem`) or an
+    /// activity's, and the SQL expression of that row's id.
+    static func isItem(_ rowID: String) -> String { "\(rowID) & \(activityBit) = 0" }
+    static func isActivity(_ rowID: String) -> String { "\(rowID) & \(activityBit) <> 0" }
+    static func id(_ rowID: String) -> String { "(\(rowID) & \(idMask))" }
+
+    /// The SQL expression of the search's key for `rowID`: the item id, or the activity id negated
+    /// (the key results are ordered by on equal scores, as before v2).
+    static func key(_ rowID: String) -> String {
+        "CASE WHEN \(isItem(rowID)) THEN \(id(rowID)) ELSE -\(id(rowID)) END"
     }
 }

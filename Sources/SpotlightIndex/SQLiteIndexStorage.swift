@@ -369,24 +369,22 @@ extension SQLiteIndexStorage {
             // bm25 without counting the rows that hold a word for every search (`FullTextRanking`).
             arguments["index"] = try FullTextRanking.indexState(db, table: "search_text", path: path)
             arguments["words"] = query.words.joined(separator: " ") + (query.prefixMatchesLastWord ? "*" : "")
-            arguments["activityBit"] = SearchRowID.activityBit
-            arguments["idMask"] = SearchRowID.idMask
             // A search asking for as many results as the candidates, or more, ranks every match.
             arguments["candidates"] =
                 query.limit >= SQLiteIndexStorage.candidateLimit ? -1 : SQLiteIndexStorage.candidateLimit
             // Matches come best-hinted first (`SearchRowID`); the first `candidateLimit` that pass
             // the filters are scored and sorted, and each row is read when its hit is reached (most
             // searches stop after `limit`). Ties go to the older row, as before v2.
+            let rowID = "search_text.rowid"
             let sql = """
-                SELECT CASE WHEN hit & :activityBit = 0 THEN hit & :idMask ELSE -(hit & :idMask) END AS key, score
+                SELECT \(SearchRowID.key("hit")) AS key, score
                 FROM (
                     SELECT search_text.rowid AS hit,
                         -\(FullTextRanking.functionName)(search_text, \(weights), :index, :words) * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0)
                             AS score
                     FROM search_text
-                    LEFT JOIN item i ON search_text.rowid & :activityBit = 0 AND i.id = search_text.rowid & :idMask
-                    LEFT JOIN activity a ON search_text.rowid & :activityBit <> 0
-                        AND a.id = search_text.rowid & :idMask
+                    LEFT JOIN item i ON \(SearchRowID.isItem(rowID)) AND i.id = \(SearchRowID.id(rowID))
+                    LEFT JOIN activity a ON \(SearchRowID.isActivity(rowID)) AND a.id = \(SearchRowID.id(rowID))
                     WHERE search_text MATCH :match AND \(conditions.joined(separator: " AND "))
                     ORDER BY search_text.rowid LIMIT :candidates
                 )
