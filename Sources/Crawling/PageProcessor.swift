@@ -448,8 +448,38 @@ struct PageProcessor: Sendable {
         if lower.contains("not found") || lower.contains("page missing") || lower.contains("no longer available") {
             return true
         }
-        // "404" with neither a letter nor a digit on either side.
-        return lower.contains(#/(?:^|[^\p{L}\p{N}])404(?:$|[^\p{L}\p{N}])/#)
+        return containsStandalone404(lower)
+    }
+
+    /// Whether "404" occurs with neither a letter nor a digit on either side. A scan instead of a
+    /// regex literal, which Swift compiles again on every call (2.7 % of a crawl's CPU in `perf`).
+    static func containsStandalone404(_ text: String) -> Bool {
+        func isLetterOrNumber(_ scalar: Unicode.Scalar) -> Bool {
+            if scalar.isASCII {
+                return (scalar >= "0" && scalar <= "9") || (scalar >= "a" && scalar <= "z")
+                    || (scalar >= "A" && scalar <= "Z")
+            }
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                .decimalNumber, .letterNumber, .otherNumber:
+                return true
+            default:
+                return false
+            }
+        }
+        guard text.utf8.contains(UInt8(ascii: "4")) else { return false }
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index + 3 <= scalars.count {
+            if scalars[index] == "4", scalars[index + 1] == "0", scalars[index + 2] == "4",
+                index == 0 || !isLetterOrNumber(scalars[index - 1]),
+                index + 3 == scalars.count || !isLetterOrNumber(scalars[index + 3])
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 }
 

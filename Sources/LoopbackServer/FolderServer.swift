@@ -1,11 +1,5 @@
 package import Hummingbird
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Serves a folder over real HTTP/1.1 on a loopback address, so `spotcheck crawl <folder>` runs
 /// the same fetch path as a crawl of a live site.
 ///
@@ -16,7 +10,8 @@ package import Hummingbird
 /// `..` segments (literal or percent-encoded) and encoded slashes or backslashes answer 404 with a
 /// small HTML page. Byte ranges (206) come with Hummingbird's `FileMiddleware`, which also
 /// answers 400 to any path containing `..` inside a name (`/a..b.html`). Symbolic links in the
-/// folder are followed. Logging is off.
+/// folder are followed. Logging is off. Files of up to 8 MiB are read whole on the request's task
+/// (``FolderFileProvider``), bigger ones and ranges streamed through NIO's thread pool.
 ///
 /// ```swift
 /// let server = try await FolderServer(root: "Fixtures/html").start()
@@ -45,7 +40,7 @@ public struct FolderServer: Sendable {
     /// - Throws: ``LoopbackServerError/notADirectory(_:)`` when `root` is not a folder, or the
     ///   socket error when the address cannot be bound (a port in use, say).
     public func start() async throws -> RunningServer {
-        guard Self.isDirectory(root) else { throw LoopbackServerError.notADirectory(root) }
+        guard FolderFileProvider.isDirectory(root) else { throw LoopbackServerError.notADirectory(root) }
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: FolderFilesMiddleware(root: root))
         return try await RunningServer.start(router: router, host: host, port: port)
@@ -72,11 +67,6 @@ public struct FolderServer: Sendable {
         "webp": "image/webp", "svg": "image/svg+xml", "ico": "image/vnd.microsoft.icon", "avif": "image/avif",
         "gz": "application/gzip", "pdf": "application/pdf", "woff": "font/woff", "woff2": "font/woff2",
     ]
-
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
 }
 
 /// Serves files from a folder for every GET or HEAD request that no route answered (the router
@@ -84,11 +74,11 @@ public struct FolderServer: Sendable {
 /// this package's `Content-Type` table, an HTML 404 page and a redirect `Location` that keeps the
 /// request's own encoding and query.
 package struct FolderFilesMiddleware<Context: RequestContext>: RouterMiddleware {
-    let files: FileMiddleware<Context, LocalFileSystem>
+    let files: FileMiddleware<Context, FolderFileProvider>
 
     /// Serves `root`.
     package init(root: String) {
-        self.files = FileMiddleware(root, searchForIndexHtml: true, logger: RunningServer.quietLogger)
+        self.files = FileMiddleware(fileProvider: FolderFileProvider(root: root), searchForIndexHtml: true)
     }
 
     /// Lets the routes answer first; serves a file when they answer 404.

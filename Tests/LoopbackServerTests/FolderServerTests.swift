@@ -205,6 +205,36 @@ struct FolderServerTests {
         }
     }
 
+    @Test("files are served byte for byte: empty, read whole, over the whole-read limit (streamed), and a byte range")
+    func fileSizes() async throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("loopback-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Bytes that differ at every offset modulo 251, so a chunk out of place changes the body.
+        func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8($0 % 251) } }
+        let sizes = ["empty.bin": 0, "page.html": 200_000, "big.bin": (8 << 20) + 300_000]
+        for (name, size) in sizes {
+            #expect(FileManager.default.createFile(atPath: "\(folder)/\(name)", contents: Data(pattern(size))))
+        }
+        try await withFolderServer(root: folder) { _, client in
+            var client = client
+            client.maximumBytes = 16 << 20
+            for (name, size) in sizes {
+                let answer = await client.fetch("/\(name)")
+                #expect(answer.status == 200, "\(name)")
+                #expect(answer.header("Content-Length") == String(size), "\(name)")
+                // A Bool, so that a failure names the file instead of printing 8 MB of bytes.
+                let sameBytes = answer.body == pattern(size)
+                #expect(sameBytes, "\(name): \(answer.body.count) bytes received")
+            }
+            let range = await client.fetch("/page.html", headers: [("Range", "bytes=1000-1999")])
+            #expect(range.status == 206)
+            #expect(range.header("Content-Range") == "bytes 1000-1999/200000")
+            #expect(range.body == Array(pattern(200_000)[1000..<2000]))
+        }
+    }
+
     @Test("HEAD answers the GET headers (length, type, validators) and no body")
     func head() async throws {
         try await withFolderServer { _, client in

@@ -1,0 +1,108 @@
+import Foundation
+package import Hummingbird
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files of a folder for Hummingbird's `FileMiddleware`, read on the request's own task.
+///
+/// Hummingbird's `LocalFileSystem` sends every `stat` and every 128 KiB read to NIO's thread pool
+/// and back; for the pages a crawl asks for, those thread hops were most of the server's CPU
+/// (`perf` of `spotcheck serve` during `make bench-crawl`: half its samples in the kernel's task
+/// switching). Here `stat` and a file of up to ``wholeFileLimit`` bytes are read directly, with
+/// `fstat` and `pread` on one descriptor; a bigger file, or a byte range of one, is streamed by
+/// `LocalFileSystem` as before. The folder is local and the server serves it to this machine's
+/// own crawler, so a read that blocks its task for a page cache copy is the cheaper trade.
+///
+/// This file is the only one in the module that calls the C file API.
+struct FolderFileProvider: FileProvider {
+    /// What `FileMiddleware` needs to know of a file: its headers and conditional answers come
+    /// from these.
+    struct FileAttributes: Sendable, FileMiddlewareFileAttributes {
+        let isFolder: Bool
+        let size: Int
+        let modificationDate: Date
+    }
+
+    /// Files up to this size are read whole, in one response buffer.
+    static let wholeFileLimit = 8 << 20
+
+    /// The folder with a trailing `/`.
+    let rootFolder: String
+    /// Streams what is not read whole.
+    let streaming: LocalFileSystem
+
+    init(root: String) {
+        rootFolder = root.hasSuffix("/") ? root : root + "/"
+        streaming = LocalFileSystem(rootFolder: root, threadPool: .singleton, logger: RunningServer.quietLogger)
+    }
+
+    func getFileIdentifier(_ path: String) -> String? {
+        rootFolder + (path.first == "/" ? path.dropFirst() : path[...])
+    }
+
+    /// Whether `path` names a folder (following symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    func getAttributes(id path: String) async throws -> FileAttributes? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileAttributes(
+            isFolder: (info.st_mode & S_IFMT) == S_IFDIR,
+            size: Int(info.st_size),
+            modificationDate: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec))
+        )
+    }
+
+    func loadFile(id path: String, context: some RequestContext) async throws -> ResponseBody {
+        if let bytes = try Self.readWhole(path) {
+            return ResponseBody(byteBuffer: bytes)
+        }
+        return try await streaming.loadFile(id: path, context: context)
+    }
+
+    func loadFile(id path: String, range: ClosedRange<Int>, context: some RequestContext) async throws -> ResponseBody {
+        try await streaming.loadFile(id: path, range: range, context: context)
+    }
+
+    /// The file's bytes, or `nil` when it is bigger than ``wholeFileLimit`` (or grew past it).
+    ///
+    /// - Throws: `HTTPError(.notFound)` when it cannot be opened (gone since its `stat`), and
+    ///   `HTTPError(.internalServerError)` with the `errno` text when a read fails.
+    static func readWhole(_ path: String) throws -> ByteBuffer? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw HTTPError(.notFound) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw readError(path) }
+        let size = Int(info.st_size)
+        guard size <= wholeFileLimit else { return nil }
+        var buffer = ByteBufferAllocator().buffer(capacity: size)
+        var offset = 0
+        // Until end of file: a file that shrank since `fstat` is served as it now is.
+        while true {
+            var count = 0
+            _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: max(size - offset, 1)) { space in
+                count = pread(descriptor, space.baseAddress, space.count, off_t(offset))
+                return max(count, 0)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw readError(path)
+            }
+            if count == 0 { return buffer }
+            offset += count
+            if offset > wholeFileLimit { return nil }
+        }
+    }
+
+    private static func readError(_ path: String) -> HTTPError {
+        HTTPError(.internalServerError, message: "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+}
