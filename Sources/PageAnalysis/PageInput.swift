@@ -147,33 +147,26 @@ public enum PageLoader {
     public static func load(_ input: PageInput, maximumBytes: Int = defaultMaximumBytes) throws(InputProblem) -> [UInt8]
     {
         let path = input.path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw InputProblem(.missing, path: path, message: "no such file or folder")
-        }
-        let handle: FileHandle
+        let contents: PageFile.Contents
         do {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            contents = try PageFile.contents(of: path, limit: maximumBytes)
         } catch {
-            throw InputProblem(.unreadable, path: path, message: "cannot be read (\(error.localizedDescription))")
+            if error.code == ENOENT || error.code == ENOTDIR {
+                throw InputProblem(.missing, path: path, message: "no such file or folder")
+            }
+            throw InputProblem(.unreadable, path: path, message: "cannot be read (\(error.message))")
         }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            // Read one byte past the limit to tell "exactly at the limit" from "over it".
-            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
-        } catch {
-            throw InputProblem(.unreadable, path: path, message: "cannot be read (\(error.localizedDescription))")
-        }
-        if data.count > maximumBytes {
+        let bytes = contents.bytes
+        if bytes.count > maximumBytes {
             // A device or a pipe (/dev/zero, <(…)) has no size of its own: say what was read.
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             let amount =
-                size > maximumBytes ? "\(size) bytes is" : "more than \(maximumBytes) bytes (it has no end in sight) is"
+                (contents.regularFileSize ?? 0) > maximumBytes
+                ? "\(contents.regularFileSize ?? 0) bytes is"
+                : "more than \(maximumBytes) bytes (it has no end in sight) is"
             throw InputProblem(
                 .tooLarge, path: path,
                 message: "\(amount) over the \(maximumBytes)-byte page limit (raise it with --max-page-bytes)")
         }
-        let bytes = [UInt8](data)
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x0C }) {
             throw InputProblem(.empty, path: path, message: bytes.isEmpty ? "empty file" : "file holds only whitespace")
         }
