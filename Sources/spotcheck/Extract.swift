@@ -27,6 +27,9 @@ struct Extract: ParsableCommand {
     @Argument(help: "HTML files.")
     var files: [String]
 
+    /// `files`, a long list unfolded (`FoldedPaths`).
+    var unfoldedFiles: [String] { FoldedPaths.unfold(files) }
+
     func validate() throws {
         if format != "json" { throw ValidationError("--format must be json") }
         if files.isEmpty { throw ValidationError("name at least one HTML file") }
@@ -34,7 +37,7 @@ struct Extract: ParsableCommand {
     }
 
     func run() throws {
-        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(files, allowFolders: false)
+        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(unfoldedFiles, allowFolders: false)
         for problem in problems { Console.log.error("\(problem)") }
         var configured = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)

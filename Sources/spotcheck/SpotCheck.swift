@@ -25,7 +25,7 @@ struct SpotCheck: AsyncParsableCommand {
     static func main() async {
         Console.bootstrap()
         do {
-            let project = try ProjectFile.resolve(Array(CommandLine.arguments.dropFirst()))
+            let project = try ProjectFile.resolve(FoldedPaths.fold(Array(CommandLine.arguments.dropFirst())))
             var command = try project.parse()
             project.announce()
             if var asyncCommand = command as? any AsyncParsableCommand {
