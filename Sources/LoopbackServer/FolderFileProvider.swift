@@ -71,18 +71,21 @@ struct FolderFileProvider: FileProvider {
         try await streaming.loadFile(id: path, range: range, context: context)
     }
 
-    /// The file's bytes, or `nil` when it is bigger than ``wholeFileLimit`` (or grew past it).
+    /// The file's bytes, or `nil` when it is not a regular file or is bigger than
+    /// ``wholeFileLimit`` (or grew past it).
     ///
     /// - Throws: `HTTPError(.notFound)` when it cannot be opened (gone since its `stat`), and
     ///   `HTTPError(.internalServerError)` with the `errno` text when a read fails.
     static func readWhole(_ path: String) throws -> ByteBuffer? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO would otherwise wait for a writer on this task's thread.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw HTTPError(.notFound) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw readError(path) }
         let size = Int(info.st_size)
-        guard size <= wholeFileLimit else { return nil }
+        // Only regular files are read here; a FIFO or a device goes to `LocalFileSystem`.
+        guard (info.st_mode & S_IFMT) == S_IFREG, size <= wholeFileLimit else { return nil }
         var buffer = ByteBufferAllocator().buffer(capacity: size)
         var offset = 0
         // Until end of file: a file that shrank since `fstat` is served as it now is.
