@@ -212,7 +212,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PostgresStorageTests", dependencies: ["PostgresStorage", "CrawlStore"],
+            name: "PostgresStorageTests", dependencies: ["PostgresStorage", "CrawlStore", "SpotCheckTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
         .testTarget(
@@ -223,10 +223,10 @@ let package = Package(
         .testTarget(name: "ImageSniffingTests", dependencies: ["ImageSniffing"], swiftSettings: strictSettings),
         .testTarget(
             name: "ProjectConfigurationTests",
-            dependencies: ["ProjectConfiguration", "LenientJSON", "RuleIDs", "Verification"],
+            dependencies: ["ProjectConfiguration", "LenientJSON", "RuleIDs", "Verification", "SpotCheckTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ReportsTests", dependencies: ["Reports", "Verification", "LenientJSON"],
+            name: "ReportsTests", dependencies: ["Reports", "Verification", "LenientJSON", "SpotCheckTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
@@ -262,7 +262,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PageFetchingTests",
-            dependencies: ["PageFetching", "LoopbackServer", "TortureServer"],
+            dependencies: ["PageFetching", "LoopbackServer", "TortureServer", "SpotCheckTestSupport"],
             exclude: ["TLS", "HTTP2/h2_torture_server.py"],
             swiftSettings: strictSettings
         ),
@@ -280,7 +280,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrawlJobsTests",
-            dependencies: ["CrawlJobs", "Crawling", "Reports", "Verification"],
+            dependencies: ["CrawlJobs", "Crawling", "Reports", "Verification", "SpotCheckTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -11,7 +11,7 @@ import Testing
 struct ChromiumRendererTests {
     /// A folder of pages, served while `body` runs.
     static func serving(_ pages: [String: String], _ body: (String) async throws -> Void) async throws {
-        let folder = NSTemporaryDirectory() + "spotcheck-render-site-\(UUID().uuidString)"
+        let folder = Scratch.path("render-site")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (path, text) in pages {
             let file = folder + "/" + path

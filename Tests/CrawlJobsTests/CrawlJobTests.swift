@@ -1,6 +1,7 @@
 import Crawling
 import Foundation
 import Reports
+import SpotCheckTestSupport
 import Synchronization
 import Testing
 import Verification
@@ -17,7 +18,7 @@ struct CrawlJobTests {
     }()
 
     static func folder(_ name: String) -> String {
-        NSTemporaryDirectory() + "spotcheck-job-\(name)-\(UUID().uuidString)"
+        Scratch.path("job-\(name)")
     }
 
     static func request(seed: String?, output: String, formats: Set<ReportFormat> = [.json]) -> CrawlRequest {

@@ -4,6 +4,7 @@ import Foundation
 import LenientJSON
 import PageFetching
 import Reports
+import SpotCheckTestSupport
 import Testing
 import Verification
 
@@ -53,7 +54,7 @@ struct MarketingPageTests {
     /// Through the whole crawl: `--marketing-url` reaches the site file, and report.json's site
     /// findings carry IX011 for a URL the served folder answers 404 (and none for a page of it).
     @Test func aCrawlReportsIX011ForAMarketingURLThatIsGone() async throws {
-        let output = NSTemporaryDirectory() + "spotcheck-marketing-\(UUID().uuidString)"
+        let output = Scratch.path("marketing")
         var settings = CrawlSettings(seed: "", timeout: 5)
         settings.marketingURLs = ["https://www.example.com/about.html", "https://www.example.com/no-such-app.html"]
         let request = CrawlRequest(

@@ -23,9 +23,7 @@ enum TestSite {
 
 /// A fresh folder under the temporary directory.
 func temporaryFolder(_ name: String) throws -> String {
-    let path = NSTemporaryDirectory() + "spotcheck-\(name)-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    try Scratch.folder(name)
 }
 
 extension CrawlStore {
@@ -56,7 +54,7 @@ func startProcess(
 ) throws -> (
     process: Process, outputPath: String
 ) {
-    let outputPath = NSTemporaryDirectory() + "spotcheck-child-\(UUID().uuidString).log"
+    let outputPath = Scratch.path("child", suffix: ".log")
     guard FileManager.default.createFile(atPath: outputPath, contents: nil) else {
         throw TestFailure("\(outputPath): cannot be created")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PageFetching
+import SpotCheckTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ final class OpenSSLServer: Sendable {
         let openssl = try #require(
             ["/usr/bin/openssl", "/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) },
             "openssl is not installed (make deps installs it)")
-        let folder = NSTemporaryDirectory() + "spotcheck-tls-\(UUID().uuidString)"
+        let folder = Scratch.path("tls")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.page.write(toFile: folder + "/page.html", atomically: true, encoding: .utf8)
         port = try Self.freePort()

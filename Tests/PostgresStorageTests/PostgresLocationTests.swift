@@ -1,4 +1,5 @@
 import Foundation
+import SpotCheckTestSupport
 import Testing
 
 @testable import PostgresStorage
@@ -34,7 +35,7 @@ struct PostgresLocationTests {
     }
 
     @Test func thePasswordFileIsReadLikeLibpqAndIgnoredWhenOthersMayReadIt() throws {
-        let folder = NSTemporaryDirectory() + "pgpass-\(UUID().uuidString)"
+        let folder = Scratch.path("pgpass")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + "/.pgpass"
         try """

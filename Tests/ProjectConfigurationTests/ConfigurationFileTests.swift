@@ -1,6 +1,7 @@
 import Foundation
 import ProjectConfiguration
 import RuleIDs
+import SpotCheckTestSupport
 import Testing
 import Verification
 
@@ -74,7 +75,7 @@ struct ConfigurationFileTests {
 
     @Test("discovery finds the file in the folder or the nearest parent")
     func discovery() throws {
-        let root = NSTemporaryDirectory() + "spotcheck-discovery-\(UUID().uuidString)"
+        let root = Scratch.path("discovery")
         let nested = root + "/a/b/c"
         try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: true)
         #expect(

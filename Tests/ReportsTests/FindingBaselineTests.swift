@@ -1,6 +1,7 @@
 import Foundation
 import LenientJSON
 import Reports
+import SpotCheckTestSupport
 import Testing
 import Verification
 
@@ -83,7 +84,7 @@ struct FindingBaselineTests {
         #expect(json["kind"] == "baseline")
         #expect(json["schemaVersion"] == 1)
         #expect(json["findings"]?[0]?["page"] == "/movies/up.html")
-        let folder = NSTemporaryDirectory() + "spotcheck-baseline-\(UUID().uuidString)"
+        let folder = Scratch.path("baseline")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try baseline.write(to: folder + "/baseline.json")
         let read = try FindingBaseline.load(folder + "/baseline.json")
@@ -115,7 +116,7 @@ struct FindingBaselineTests {
             ),
         ] as [(String, String?, String)])
     func unusableBaselines(name: String, contents: String?, message: String) throws {
-        let folder = NSTemporaryDirectory() + "spotcheck-baseline-\(UUID().uuidString)"
+        let folder = Scratch.path("baseline")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if let contents { try Data(contents.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
         let error = #expect(throws: BaselineError.self) { try FindingBaseline.load(folder + "/" + name) }
@@ -155,7 +156,7 @@ struct FindingBaselineTests {
             ],
             "siteFindings": [.object(Self.finding("SD001", url: "https://www.example.com/", excerpt: "").json)],
         ]
-        let folder = NSTemporaryDirectory() + "spotcheck-baseline-\(UUID().uuidString)"
+        let folder = Scratch.path("baseline")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(report.serialized(pretty: true).utf8).write(to: URL(fileURLWithPath: folder + "/report.json"))
         let baseline = try FindingBaseline.load(folder)
@@ -176,7 +177,7 @@ struct FindingBaselineTests {
         let new = Self.finding("SAB020", url: "https://www.example.com/b.html")
         var files = ReportFiles(formats: [.sarif, .junit], toolVersion: "test")
         files.knownFindings = FindingBaseline(findings: [known])
-        let folder = NSTemporaryDirectory() + "spotcheck-baseline-\(UUID().uuidString)"
+        let folder = Scratch.path("baseline")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         _ = try files.write(
             pages: [(known.url, [known]), (new.url, [new])], siteFindings: [], suite: "test", into: folder)

@@ -1,4 +1,5 @@
 import Foundation
+import SpotCheckTestSupport
 import Testing
 
 @testable import Reports
@@ -9,7 +10,7 @@ import Testing
 struct PartialFileTests {
     @Test("a write that fails is thrown by commit, with the system's reason, and path is left alone")
     func fullDiskIsAnError() throws {
-        let folder = NSTemporaryDirectory() + "spotcheck-full-\(UUID().uuidString)"
+        let folder = Scratch.path("full")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/report.json"

@@ -30,9 +30,7 @@ let day: Double = 86_400
 
 /// A fresh folder under the temporary directory.
 func temporaryFolder(_ name: String) throws -> String {
-    let path = NSTemporaryDirectory() + "spotcheck-index-\(name)-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    try Scratch.folder("index-\(name)")
 }
 
 /// The storages the index's semantics are tested on: SQLite always, PostgreSQL when
@@ -154,7 +152,7 @@ func startSpotcheck(_ arguments: [String], in folder: String) throws -> Child {
 
 /// Starts an executable of this package in `folder`, its output and errors going to files.
 func startChild(_ executable: String, _ arguments: [String], in folder: String) throws -> Child {
-    let base = NSTemporaryDirectory() + "spotcheck-index-child-\(UUID().uuidString)"
+    let base = Scratch.path("index-child")
     let outputPath = base + ".out"
     let errorPath = base + ".err"
     guard FileManager.default.createFile(atPath: outputPath, contents: nil),
