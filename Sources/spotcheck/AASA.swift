@@ -14,6 +14,7 @@ struct AASA: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check a host's (or a file's) apple-app-site-association and say which rule decides each URL.",
             discussion: """
                 A host is fetched at https://HOST/.well-known/apple-app-site-association (then the \

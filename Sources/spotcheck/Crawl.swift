@@ -7,6 +7,7 @@ import Verification
 
 struct Crawl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "crawl",
         abstract: "Crawl a site (or a folder served on 127.0.0.1) and extract every page's app-search markup.",
         discussion: """
             A folder is served by SpotCheck's embedded HTTP server on 127.0.0.1, so the real HTTP path \

@@ -8,6 +8,7 @@ import Verification
 /// `spotcheck diff OLD NEW`: what changed between two crawls (or validations).
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compare two reports: pages, findings, attribute-set fields and candidates that changed.",
         discussion: """
             OLD and NEW are report.json files, crawl output folders, or crawl stores: an output \

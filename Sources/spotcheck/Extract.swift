@@ -6,6 +6,7 @@ import Verification
 
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "extract",
         abstract:
             "Print each page's markup, attribute set and page-level findings as JSON (JSON Lines for several files).",
         discussion: ExitStatus.help([.success, .inputUnreadable, .noInput, .usage]))

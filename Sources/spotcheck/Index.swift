@@ -8,6 +8,7 @@ import SpotlightModel
 /// `spotcheck index …`: the local index with Core Spotlight semantics (docs/index.md).
 struct Index: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "index",
         abstract: "The local index: Core Spotlight items and activities in an SQLite file or PostgreSQL, searchable.",
         discussion: """
             Every subcommand takes --index FILE (default spotcheck.sqlite in the working directory) or --index postgres://user@host:port/db. \
@@ -80,6 +81,7 @@ struct Index: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import items and activities from a JSON array or JSON Lines file, in one transaction.",
             discussion: """
                 Records: searchable items, {"activity": {…}} and {"clientState": "…", "indexName": "…"} \
@@ -146,6 +148,7 @@ struct Index: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the live items (identifier, domain, title, expiry), then the activities.")
 
         @OptionGroup var index: IndexOption
@@ -180,6 +183,7 @@ struct Index: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one item as JSON, with its index times and related activities (exit 1 if absent).")
 
         @OptionGroup var index: IndexOption
@@ -208,6 +212,7 @@ struct Index: ParsableCommand {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete items by identifier, by domain (sub-domains included), or everything.",
             discussion: """
                 --domain a deletes the domains a, a.b, a.b.c …, not ab. Deleting an item deletes the \
@@ -255,6 +260,7 @@ struct Index: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the live items, activities and client states as JSON Lines that import reads.",
             discussion: """
                 Items keep their expiration: one defaulted at indexing is written out, so a re-import \
@@ -305,7 +311,8 @@ struct Index: ParsableCommand {
     // MARK: - stats
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Counts: items, activities, domains, file size.")
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Counts: items, activities, domains, file size.")
 
         @OptionGroup var index: IndexOption
 
@@ -390,6 +397,7 @@ struct Index: ParsableCommand {
 
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Full-text search over titles, display names, descriptions and keywords.",
             discussion: """
                 Every word must match; the last one also as a prefix (type-ahead) unless --no-prefix. \

@@ -5,6 +5,7 @@ import Verification
 /// `spotcheck report STORE`: the reports of a stored crawl, written again without fetching.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract:
             "Write a stored crawl's reports again (report.json, candidates.jsonl, SARIF, JUnit) without fetching.",
         discussion: """

@@ -4,12 +4,14 @@ import RobotsExclusion
 
 struct Robots: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "robots",
         abstract: "robots.txt (RFC 9309) tools.",
         subcommands: [Check.self]
     )
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Decide whether a user agent may fetch a URL under a robots.txt file.",
             discussion: """
                 Exit 0 when allowed, 1 when disallowed (the contract of Google's robotstxt-spec-test).

@@ -5,6 +5,7 @@ import Verification
 
 struct Rules: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rules",
         abstract: "List the rule catalogue: id, severity, citation, and whether SpotCheck checks it yet.",
         discussion: """
             Severities as configured: the project configuration file (--config, or .spotcheck.json in the \

@@ -4,6 +4,7 @@ import LoopbackServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve a folder on 127.0.0.1 with SpotCheck's embedded HTTP server (what `crawl FOLDER` does).",
         discussion: """
             Runs until interrupted (SIGINT or SIGTERM); exit 6 when the folder cannot be served.

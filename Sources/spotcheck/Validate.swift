@@ -12,6 +12,7 @@ import Verification
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Summarise each page's app-search markup and write a JSON report.",
         discussion: """
             Folders are searched recursively for .html/.htm/.xhtml files. The report goes to \

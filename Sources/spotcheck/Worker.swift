@@ -5,6 +5,7 @@ import Crawling
 /// `spotcheck worker --store postgres://…`: joins a crawl registered there and works on it.
 struct Worker: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "worker",
         abstract: "Join a crawl registered in a PostgreSQL database (crawl --store) and fetch its pages until it ends.",
         discussion: """
             Any number of workers, on any machines that reach the database and the site, work on one crawl: \
@@ -67,6 +68,7 @@ struct Worker: AsyncParsableCommand {
 /// `spotcheck crawls --store postgres://…`: the crawls registered there, with their progress.
 struct Crawls: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "crawls",
         abstract: "List the crawls registered in a PostgreSQL database (crawl --store), with their progress.",
         discussion: ExitStatus.help([.success, .databaseUnusable, .usage])
     )
