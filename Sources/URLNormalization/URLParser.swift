@@ -174,16 +174,38 @@ public enum URLParser {
         segments.append(input[start...])
         for (position, segment) in segments.enumerated() {
             let isLast = position == segments.count - 1
-            let text = String(String.UnicodeScalarView(segment)).lowercased()
-            if [".", "%2e"].contains(text) {
+            switch dots(in: segment) {
+            case 1:
                 if isLast { url.pathSegments.append("") }
-            } else if ["..", ".%2e", "%2e.", "%2e%2e"].contains(text) {
+            case 2:
                 if !url.pathSegments.isEmpty { url.pathSegments.removeLast() }
                 if isLast { url.pathSegments.append("") }
-            } else {
+            default:
                 url.pathSegments.append(PercentEncoding.encode(segment, set: .path))
             }
         }
+    }
+
+    /// 1 for a single-dot segment (`.` or `%2e`), 2 for a double-dot one (`..`, `.%2e`, `%2e.`,
+    /// `%2e%2e`), any case; 0 for any other segment. Read in place: making each segment a
+    /// lower-cased `String` to compare was 60 % of a URL parse (callgrind).
+    static func dots(in segment: ArraySlice<Unicode.Scalar>) -> Int {
+        guard segment.count <= 6 else { return 0 }
+        var dots = 0
+        var index = segment.startIndex
+        while index < segment.endIndex {
+            if segment[index] == "." {
+                index += 1
+            } else if segment[index] == "%", index + 2 < segment.endIndex, segment[index + 1] == "2",
+                segment[index + 2] == "e" || segment[index + 2] == "E"
+            {
+                index += 3
+            } else {
+                return 0
+            }
+            dots += 1
+        }
+        return dots <= 2 ? dots : 0
     }
 
     static func parseQueryAndFragment(_ input: ArraySlice<Unicode.Scalar>, into url: inout ParsedURL) {

@@ -145,3 +145,24 @@ extension URLParserTests {
 
     static let webPlatformTestsFloor = 442
 }
+
+/// Dot segments are found in place, in every spelling WHATWG names and no other.
+@Suite("dot path segments")
+struct DotSegmentTests {
+    @Test(
+        arguments: [
+            (".", "http://h/a/"), ("%2e", "http://h/a/"), ("%2E", "http://h/a/"),
+            ("..", "http://h/"), (".%2e", "http://h/"), ("%2e.", "http://h/"), ("%2E%2e", "http://h/"),
+            ("...", "http://h/a/..."), (".a", "http://h/a/.a"), ("%2e%2e%2e", "http://h/a/%2e%2e%2e"),
+            ("%2f", "http://h/a/%2f"), ("%2", "http://h/a/%2"), ("%", "http://h/a/%"), ("%2ex", "http://h/a/%2ex"),
+        ])
+    func aLastSegment(segment: String, href: String) throws {
+        let url = try #require(URLParser.parse("http://h/a/" + segment))
+        #expect(url.description == href)
+    }
+
+    @Test(arguments: [("/a/b/%2E%2e/c", "http://h/a/c"), ("/a/./b/../../c/.", "http://h/c/"), ("/../a", "http://h/a")])
+    func segmentsInsideThePath(path: String, href: String) throws {
+        #expect(try #require(URLParser.parse("http://h" + path)).description == href)
+    }
+}
