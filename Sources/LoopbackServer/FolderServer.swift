@@ -26,13 +26,19 @@ public struct FolderServer: Sendable {
     public let host: String
     /// The port to listen on; 0 lets the kernel pick a free one (read it from ``RunningServer/port``).
     public let port: Int
+    /// How long ``RunningServer/stop()`` lets requests in flight finish before cancelling them.
+    public let shutdownLimit: Duration
 
     /// Describes a server for `root` (a folder path, absolute or relative to the working
     /// directory). Nothing is bound before ``start()``.
-    public init(root: String, host: String = "127.0.0.1", port: Int = 0) {
+    public init(
+        root: String, host: String = "127.0.0.1", port: Int = 0,
+        shutdownLimit: Duration = RunningServer.gracefulShutdownLimit
+    ) {
         self.root = root
         self.host = host
         self.port = port
+        self.shutdownLimit = shutdownLimit
     }
 
     /// Starts serving in the background and returns once the socket is bound.
@@ -43,7 +49,7 @@ public struct FolderServer: Sendable {
         guard FolderFileProvider.isDirectory(root) else { throw LoopbackServerError.notADirectory(root) }
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: FolderFilesMiddleware(root: root))
-        return try await RunningServer.start(router: router, host: host, port: port)
+        return try await RunningServer.start(router: router, host: host, port: port, shutdownLimit: shutdownLimit)
     }
 
     /// The `Content-Type` the server sends for a file at `path` (a URL path or a file name), or

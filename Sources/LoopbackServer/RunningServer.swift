@@ -45,7 +45,8 @@ public final class RunningServer: Sendable {
         await task.value
     }
 
-    /// How long ``stop()`` lets requests in flight finish before cancelling them.
+    /// How long ``stop()`` lets requests in flight finish before cancelling them, unless the
+    /// server was started with another limit.
     public static let gracefulShutdownLimit: Duration = .seconds(2)
 
     /// Starts a Hummingbird application for `router` on `host:port` and returns once the socket is
@@ -54,7 +55,8 @@ public final class RunningServer: Sendable {
     package static func start(
         router: Router<BasicRequestContext>,
         host: String,
-        port: Int
+        port: Int,
+        shutdownLimit: Duration = gracefulShutdownLimit
     ) async throws -> RunningServer {
         let logger = RunningServer.quietLogger
         let (events, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
@@ -67,8 +69,8 @@ public final class RunningServer: Sendable {
             logger: logger
         )
         var configuration = ServiceGroupConfiguration(services: [app], logger: logger)
-        configuration.maximumGracefulShutdownDuration = gracefulShutdownLimit
-        configuration.maximumCancellationDuration = gracefulShutdownLimit
+        configuration.maximumGracefulShutdownDuration = shutdownLimit
+        configuration.maximumCancellationDuration = shutdownLimit
         let serviceGroup = ServiceGroup(configuration: configuration)
         let task = Task {
             do {

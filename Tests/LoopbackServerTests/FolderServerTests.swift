@@ -280,18 +280,25 @@ struct FolderServerTests {
         }
     }
 
-    /// `Scripts/sanitize.sh` sets SPOTCHECK_SANITIZED: under AddressSanitizer on two cores the close
-    /// comes after the 2 s limit this test measures, which is the sanitizer's slowdown, not ours.
+    /// The server here lets requests in flight run for 20 s after `stop()`, so an idle connection
+    /// closed by the shutdown itself (at once) and one cut off at the limit (after 20 s) are far
+    /// apart whatever the machine's load: a clean-clone CI run measured 2.13 s for the close
+    /// under load, past the 1.9 s this test allowed against the default 2 s limit.
+    /// `Scripts/sanitize.sh` sets SPOTCHECK_SANITIZED, and the test stays out there as before
+    /// (docs/reliability.md).
     @Test(
         "keep-alive: several requests on one connection; stop() closes the idle connection at once",
         .disabled(
             if: ProcessInfo.processInfo.environment["SPOTCHECK_SANITIZED"] != nil,
-            "a 2 s deadline, which AddressSanitizer's slowdown alone exceeds"))
+            "a close timed under AddressSanitizer's slowdown"))
     func keepAlive() async throws {
-        let server = try await FolderServer(root: fixtureRoot).start()
+        let limit = 20.0
+        let server = try await FolderServer(root: fixtureRoot, shutdownLimit: .seconds(limit)).start()
         let (idle, idleContinuation) = AsyncStream<Void>.makeStream()
         let exchange = Task {
-            await RawHTTPClient(port: server.port).fetchKeepAlive(["/", "/about.html", "/images/logo.png"]) {
+            var client = RawHTTPClient(port: server.port)
+            client.timeout = limit + 10
+            return await client.fetchKeepAlive(["/", "/about.html", "/images/logo.png"]) {
                 idleContinuation.yield()
             }
         }
@@ -301,12 +308,9 @@ struct FolderServerTests {
         let (answers, closedAt) = await exchange.value
         #expect(answers.map(\.status) == [200, 200, 200])
         #expect(answers.last?.body == fixtureBytes("/images/logo.png"))
-        // Idle connections close at once: the client sees the close well before the 2 s
-        // graceful-shutdown limit would have forced it (measured from stop() to the close the
-        // client's own thread saw, not stop()'s return, which a loaded machine delays: 1.65 s was
-        // seen with every suite running in parallel on 2 cores, so the bound is just under 2 s).
+        // Measured from stop() to the close the client's own thread saw, not to stop()'s return.
         let closed = try #require(closedAt)
-        #expect(closed - stopped < 1.9, "closed \(closed - stopped) s after stop()")
+        #expect(closed - stopped < limit / 2, "closed \(closed - stopped) s after stop()")
     }
 
     @Test("stop() frees the port: connections are refused and the port can be bound again")
