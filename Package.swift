@@ -252,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LoopbackServerTests",
-            dependencies: ["LoopbackServer", "TortureServer"],
+            dependencies: ["LoopbackServer", "TortureServer", "SpotCheckTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -27,15 +27,17 @@ struct FolderFileProvider: FileProvider {
         let modificationDate: Date
     }
 
-    /// Files up to this size are read whole, in one response buffer.
-    static let wholeFileLimit = 8 << 20
+    /// Files up to this size are read whole, in one response buffer
+    /// (``FolderServer/wholeFileLimit``).
+    let wholeFileLimit: Int
 
     /// The folder with a trailing `/`.
     let rootFolder: String
     /// Streams what is not read whole.
     let streaming: LocalFileSystem
 
-    init(root: String) {
+    init(root: String, wholeFileLimit: Int = FolderServer.defaultWholeFileLimit) {
+        self.wholeFileLimit = wholeFileLimit
         rootFolder = root.hasSuffix("/") ? root : root + "/"
         streaming = LocalFileSystem(rootFolder: root, threadPool: .singleton, logger: RunningServer.quietLogger)
     }
@@ -61,7 +63,7 @@ struct FolderFileProvider: FileProvider {
     }
 
     func loadFile(id path: String, context: some RequestContext) async throws -> ResponseBody {
-        if let bytes = try Self.readWhole(path) {
+        if let bytes = try Self.readWhole(path, limit: wholeFileLimit) {
             return ResponseBody(byteBuffer: bytes)
         }
         return try await streaming.loadFile(id: path, context: context)
@@ -71,12 +73,12 @@ struct FolderFileProvider: FileProvider {
         try await streaming.loadFile(id: path, range: range, context: context)
     }
 
-    /// The file's bytes, or `nil` when it is not a regular file or is bigger than
-    /// ``wholeFileLimit`` (or grew past it).
+    /// The file's bytes, or `nil` when it is not a regular file or is bigger than `limit` (or
+    /// grew past it).
     ///
     /// - Throws: `HTTPError(.notFound)` when it cannot be opened (gone since its `stat`), and
     ///   `HTTPError(.internalServerError)` with the `errno` text when a read fails.
-    static func readWhole(_ path: String) throws -> ByteBuffer? {
+    static func readWhole(_ path: String, limit: Int) throws -> ByteBuffer? {
         // O_NONBLOCK: opening a FIFO would otherwise wait for a writer on this task's thread.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw HTTPError(.notFound) }
@@ -85,7 +87,7 @@ struct FolderFileProvider: FileProvider {
         guard fstat(descriptor, &info) == 0 else { throw readError(path) }
         let size = Int(info.st_size)
         // Only regular files are read here; a FIFO or a device goes to `LocalFileSystem`.
-        guard (info.st_mode & S_IFMT) == S_IFREG, size <= wholeFileLimit else { return nil }
+        guard (info.st_mode & S_IFMT) == S_IFREG, size <= limit else { return nil }
         var buffer = ByteBufferAllocator().buffer(capacity: size)
         var offset = 0
         // Until end of file: a file that shrank since `fstat` is served as it now is.
@@ -101,7 +103,7 @@ struct FolderFileProvider: FileProvider {
             }
             if count == 0 { return buffer }
             offset += count
-            if offset > wholeFileLimit { return nil }
+            if offset > limit { return nil }
         }
     }
 

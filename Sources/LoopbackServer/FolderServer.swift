@@ -28,6 +28,12 @@ public struct FolderServer: Sendable {
     public let port: Int
     /// How long ``RunningServer/stop()`` lets requests in flight finish before cancelling them.
     public let shutdownLimit: Duration
+    /// Files up to this size are read whole on the request's task; bigger ones are streamed
+    /// (``defaultWholeFileLimit``; tests lower it to exercise both paths with small files).
+    package var wholeFileLimit = defaultWholeFileLimit
+
+    /// 8 MiB: every page a crawl asks for, in one `pread`.
+    package static let defaultWholeFileLimit = 8 << 20
 
     /// Describes a server for `root` (a folder path, absolute or relative to the working
     /// directory). Nothing is bound before ``start()``.
@@ -48,7 +54,7 @@ public struct FolderServer: Sendable {
     public func start() async throws -> RunningServer {
         guard FolderFileProvider.isDirectory(root) else { throw LoopbackServerError.notADirectory(root) }
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: FolderFilesMiddleware(root: root))
+        router.add(middleware: FolderFilesMiddleware(root: root, wholeFileLimit: wholeFileLimit))
         return try await RunningServer.start(router: router, host: host, port: port, shutdownLimit: shutdownLimit)
     }
 
@@ -82,9 +88,10 @@ public struct FolderServer: Sendable {
 package struct FolderFilesMiddleware<Context: RequestContext>: RouterMiddleware {
     let files: FileMiddleware<Context, FolderFileProvider>
 
-    /// Serves `root`.
-    package init(root: String) {
-        self.files = FileMiddleware(fileProvider: FolderFileProvider(root: root), searchForIndexHtml: true)
+    /// Serves `root`, reading files of up to `wholeFileLimit` bytes whole.
+    package init(root: String, wholeFileLimit: Int = FolderServer.defaultWholeFileLimit) {
+        self.files = FileMiddleware(
+            fileProvider: FolderFileProvider(root: root, wholeFileLimit: wholeFileLimit), searchForIndexHtml: true)
     }
 
     /// Lets the routes answer first; serves a file when they answer 404.
