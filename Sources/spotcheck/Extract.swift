@@ -28,17 +28,16 @@ struct Extract: ParsableCommand {
     @Argument(help: "HTML files.")
     var files: [String]
 
-    /// `files`, a long list unfolded (`FoldedPaths`).
-    var unfoldedFiles: [String] { FoldedPaths.unfold(files) }
-
-    func validate() throws {
+    /// Unfolds a long list of files (`FoldedPaths`) once, before anything reads it.
+    mutating func validate() throws {
+        files = FoldedPaths.unfold(files)
         if format != "json" { throw ValidationError("--format must be json") }
         if files.isEmpty { throw ValidationError("name at least one HTML file") }
         try ExtractionOptions.checkBaseURL(baseURL)
     }
 
     func run() throws {
-        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(unfoldedFiles, allowFolders: false)
+        let (inputs, problems) = InputCollector(baseURL: baseURL).collect(files, allowFolders: false)
         for problem in problems { Console.log.error("\(problem)") }
         var configured = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)

@@ -10,7 +10,8 @@ import Synchronization
 /// lists (`extract`, `validate`), a run of at least ``minimumRun`` consecutive plain arguments
 /// is folded before parsing into its first argument, which may be the value of the option before
 /// it, and one token standing for the rest, which can only be files: every option of these
-/// commands takes exactly one value. The command unfolds its list after parsing. Arguments after
+/// commands takes exactly one value. The command unfolds its list in `validate()`, which the
+/// parser calls once, before `run()`. Arguments after
 /// `--` and shorter runs are left alone.
 enum FoldedPaths {
     /// The commands whose positional arguments are files or folders.

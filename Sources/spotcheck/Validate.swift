@@ -50,10 +50,9 @@ struct Validate: ParsableCommand {
     @Argument(help: "HTML files or folders.")
     var paths: [String]
 
-    /// `paths`, a long list unfolded (`FoldedPaths`).
-    var unfoldedPaths: [String] { FoldedPaths.unfold(paths) }
-
-    func validate() throws {
+    /// Unfolds a long list of paths (`FoldedPaths`) once, before anything reads it.
+    mutating func validate() throws {
+        paths = FoldedPaths.unfold(paths)
         if paths.isEmpty { throw ValidationError("name at least one HTML file or folder") }
         try ExtractionOptions.checkBaseURL(baseURL)
     }
@@ -68,7 +67,7 @@ struct Validate: ParsableCommand {
         let verbose = verbosity.verbose
         // Known findings are left out of the listing, matched in report order (pages, then the site's).
         let match = Mutex(baseline.map(BaselineMatch.init))
-        var report = validation.run(unfoldedPaths) { problem in
+        var report = validation.run(paths) { problem in
             Console.log.error("\(problem)")
         } onPage: { page in
             let shown = match.withLock { $0?.newFindings(page.findings ?? []) }
@@ -102,8 +101,7 @@ struct Validate: ParsableCommand {
     /// `--output` (or `reports/<name>-<UTC time>/`), made before any page is read: a folder that
     /// cannot be made stops the run at once, with the reason in words.
     private func createOutputFolder() throws -> String {
-        let named = unfoldedPaths
-        let name = named.count == 1 ? URL(fileURLWithPath: named[0]).lastPathComponent : "pages"
+        let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
         do {
             guard let output else { return try OutputFolder.createUnique(ValidationReport.defaultFolder(name: name)) }
             try OutputFolder.create(output)
@@ -158,7 +156,7 @@ struct Validate: ParsableCommand {
             reportPath = try report.write(into: folder)
             _ = try files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
-                suite: unfoldedPaths.joined(separator: " "), into: folder)
+                suite: paths.joined(separator: " "), into: folder)
         } catch {
             Console.log.error("cannot write the reports into \(folder): \(error)")
             throw ExitStatus.outputNotWritable
