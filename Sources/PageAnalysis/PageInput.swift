@@ -160,9 +160,11 @@ public enum PageLoader {
         if bytes.count > maximumBytes {
             // A device or a pipe (/dev/zero, <(…)) has no size of its own: say what was read.
             let amount =
-                (contents.regularFileSize ?? 0) > maximumBytes
-                ? "\(contents.regularFileSize ?? 0) bytes is"
-                : "more than \(maximumBytes) bytes (it has no end in sight) is"
+                if let size = contents.regularFileSize, size > maximumBytes {
+                    "\(size) bytes is"
+                } else {
+                    "more than \(maximumBytes) bytes (it has no end in sight) is"
+                }
             throw InputProblem(
                 .tooLarge, path: path,
                 message: "\(amount) over the \(maximumBytes)-byte page limit (raise it with --max-page-bytes)")
