@@ -6,6 +6,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ typedef struct sc_state {
     sc_scan_report *report;
     int wantsCharacters;
     int bodyTagSeen;
+    int skipsUnwantedRawText;
     /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
     char namespaces[1024];
 } sc_state;
@@ -175,6 +177,118 @@ static int sc_is_written_tag(htmlParserCtxtPtr context, const char *name) {
     return 0;
 }
 
+// MARK: - Raw text nobody reads
+
+/// The length of the UTF-8 sequence at `bytes` (at most `available` bytes) when it encodes a
+/// character libxml2 accepts in script data without an error (XML's `Char`: no C0 control but
+/// tab, LF and CR, no surrogate, no U+FFFE or U+FFFF); 0 otherwise.
+static size_t sc_accepted_character_length(const unsigned char *bytes, size_t available) {
+    unsigned char lead = bytes[0];
+    if (lead < 0x80) return (lead >= 0x20 || lead == '\t' || lead == '\n' || lead == '\r') ? 1 : 0;
+    size_t length;
+    unsigned char low = 0x80, high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        if (lead == 0xE0) low = 0xA0;
+        if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        if (lead == 0xF0) low = 0x90;
+        if (lead == 0xF4) high = 0x8F;
+    } else {
+        return 0;
+    }
+    if (available < length || bytes[1] < low || bytes[1] > high) return 0;
+    for (size_t index = 2; index < length; index++) {
+        if (bytes[index] < 0x80 || bytes[index] > 0xBF) return 0;
+    }
+    if (lead == 0xEF && bytes[1] == 0xBF && bytes[2] >= 0xBE) return 0;
+    return length;
+}
+
+/// Moves libxml2 past the body of the `<script>` or `<style>` element just started, whose text
+/// nobody asked for, to the `</` that ends it, as if it had read every character.
+///
+/// libxml2 2.9.14 reads such a body character by character (`htmlParseScript`: a UTF-8 decode, a
+/// copy and a line count each), then hands the text to a callback that drops it; that is most of
+/// its time on pages whose inline scripts and styles are half their bytes. Called from the
+/// `startElement` callback, where the parser stands at the start tag's `>`. The body ends where
+/// `htmlParseScript` (recovery mode) ends it: at the first `</` followed by the element's name in
+/// any case. The parser's position moves to the body's last byte, which becomes the `>` it is
+/// about to read, and its line and column become what reading the body would have made them.
+/// Every `</` before the end raises one error in libxml2 ("embeds close tag"), counted the same.
+///
+/// Left to libxml2, unchanged: a body that starts with `<` (libxml2 reads a tag there, not
+/// script data), one with a byte libxml2 would report (invalid UTF-8, a control character, NUL)
+/// and one with no end in the input.
+static void sc_skip_raw_text(sc_state *state) {
+    xmlParserInputPtr input = state->context->input;
+    const xmlChar *name = state->context->name;
+    if (input == NULL || input->cur == NULL || input->end == NULL || name == NULL) return;
+    // Only UTF-8 read as it is (what SpotCheck passes): a converted input arrives in chunks.
+    if (state->context->charset != XML_CHAR_ENCODING_UTF8) return;
+    if (input->buf == NULL || input->buf->encoder != NULL) return;
+    if (input->cur >= input->end || *input->cur != '>') return;
+    const unsigned char *body = input->cur + 1;
+    const unsigned char *end = input->end;
+    if (body >= end || *body == '<') return;
+    size_t nameLength = strlen((const char *)name);
+    int lines = 0, mismatches = 0;
+    const unsigned char *lineStart = NULL;
+    const unsigned char *cursor = body;
+    for (;;) {
+        // Eight bytes at a time while none is '<', a control character or non-ASCII.
+        while (end - cursor >= 8) {
+            uint64_t word;
+            memcpy(&word, cursor, sizeof word);
+            const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+            uint64_t lessThanSpace = (word - ones * 0x20) & ~word;
+            uint64_t angle = word ^ (ones * '<');
+            uint64_t isAngle = (angle - ones) & ~angle;
+            if (((word | lessThanSpace | isAngle) & highs) != 0) break;
+            cursor += 8;
+        }
+        if (cursor >= end) return;
+        unsigned char byte = *cursor;
+        if (byte == '<' && end - cursor > 1 && cursor[1] == '/') {
+            if ((size_t)(end - cursor - 2) >= nameLength &&
+                strncasecmp((const char *)cursor + 2, (const char *)name, nameLength) == 0) {
+                break;
+            }
+            mismatches++;
+            cursor += 2;
+            continue;
+        }
+        if (byte == '\n') {
+            lines++;
+            lineStart = cursor + 1;
+            cursor++;
+            continue;
+        }
+        size_t length = sc_accepted_character_length(cursor, (size_t)(end - cursor));
+        if (length == 0) return;
+        cursor += length;
+    }
+    if (cursor == body) return;
+    // The column of the `</`: characters (not continuation bytes) since the last line break, or
+    // since the start tag's `>` when the body has none.
+    int column = lineStart != NULL ? 1 : input->col + 1;
+    for (const unsigned char *byte = lineStart != NULL ? lineStart : body; byte < cursor; byte++) {
+        if ((*byte & 0xC0) != 0x80) column++;
+    }
+    // The body's last byte is never read again: it becomes the `>` libxml2 reads next.
+    xmlChar *last = (xmlChar *)(uintptr_t)(cursor - 1);
+    *last = '>';
+    input->cur = last;
+    input->line += lines;
+    input->col = column - 1;
+    state->report->parseErrors += mismatches;
+    state->report->skippedRawTexts++;
+    state->report->skippedRawTextBytes += (long)(cursor - body);
+}
+
 // MARK: - SAX callbacks
 
 static void sc_start_element(void *userData, const xmlChar *name, const xmlChar **attributes) {
@@ -211,6 +325,10 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
         }
     }
     state->wantsCharacters = state->callbacks->start(state->callbacks->context, &element);
+    if (!state->wantsCharacters && state->skipsUnwantedRawText &&
+        (element.tag == SC_TAG_SCRIPT || element.tag == SC_TAG_STYLE)) {
+        sc_skip_raw_text(state);
+    }
 }
 
 static void sc_end_element(void *userData, const xmlChar *name) {
@@ -274,8 +392,8 @@ static void sc_free_own_document(xmlParserCtxtPtr context) {
     }
 }
 
-void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_callbacks *callbacks,
-             sc_scan_report *report) {
+void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUnwantedRawText,
+             const sc_callbacks *callbacks, sc_scan_report *report) {
     memset(report, 0, sizeof *report);
     sc_initialize();
     sc_attribute_cap cap;
@@ -292,7 +410,8 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, const sc_ca
         free(cap.bytes);
         return;
     }
-    sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .bodyTagSeen = 0};
+    sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .bodyTagSeen = 0,
+                      .skipsUnwantedRawText = skipsUnwantedRawText};
 
     // Replace the DOM-building SAX2 handler: no tree is built, only our callbacks run.
     memset(context->sax, 0, sizeof(htmlSAXHandler));
