@@ -25,7 +25,9 @@ typedef struct sc_state {
     sc_scan_report *report;
     int wantsCharacters;
     int bodyTagSeen;
-    int skipsUnwantedRawText;
+    int skipsUnreadText;
+    /// The element whose start was the last callback (its end may come next, with no text between).
+    const xmlChar *justOpened;
     /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
     char namespaces[1024];
 } sc_state;
@@ -208,38 +210,28 @@ static size_t sc_accepted_character_length(const unsigned char *bytes, size_t av
     return length;
 }
 
-/// Moves libxml2 past the body of the `<script>` or `<style>` element just started, whose text
-/// nobody asked for, to the `</` that ends it, as if it had read every character.
-///
-/// libxml2 2.9.14 reads such a body character by character (`htmlParseScript`: a UTF-8 decode, a
-/// copy and a line count each), then hands the text to a callback that drops it; that is most of
-/// its time on pages whose inline scripts and styles are half their bytes. Called from the
-/// `startElement` callback, where the parser stands at the start tag's `>`. The body ends where
-/// `htmlParseScript` (recovery mode) ends it: at the first `</` followed by the element's name in
-/// any case. The parser's position moves to the body's last byte, which becomes the `>` it is
-/// about to read, and its line and column become what reading the body would have made them.
-/// Every `</` before the end raises one error in libxml2 ("embeds close tag"), counted the same.
-///
-/// Left to libxml2, unchanged: a body that starts with `<` (libxml2 reads a tag there, not
-/// script data), one with a byte libxml2 would report (invalid UTF-8, a control character, NUL)
-/// and one with no end in the input.
-static void sc_skip_raw_text(sc_state *state) {
-    xmlParserInputPtr input = state->context->input;
-    const xmlChar *name = state->context->name;
-    if (input == NULL || input->cur == NULL || input->end == NULL || name == NULL) return;
-    // Only UTF-8 read as it is (what SpotCheck passes): a converted input arrives in chunks.
-    if (state->context->charset != XML_CHAR_ENCODING_UTF8) return;
-    if (input->buf == NULL || input->buf->encoder != NULL) return;
-    if (input->cur >= input->end || *input->cur != '>') return;
-    const unsigned char *body = input->cur + 1;
-    const unsigned char *end = input->end;
-    if (body >= end || *body == '<') return;
-    size_t nameLength = strlen((const char *)name);
-    int lines = 0, mismatches = 0;
-    const unsigned char *lineStart = NULL;
-    const unsigned char *cursor = body;
+/// A run of characters libxml2 would read one by one, measured: where it stops, the line breaks
+/// in it and where its last line starts, and the `</` in it that raise an error in libxml2.
+typedef struct sc_run {
+    const unsigned char *stop;
+    int lines;
+    const unsigned char *lastLineStart;
+    int strayCloseTags;
+} sc_run;
+
+/// Measures the run from `start` up to (not including) where libxml2 stops reading it:
+/// - script data (`rawTextName` non-NULL), as `htmlParseScript` reads it in recovery mode: up to
+///   the first `</` followed by the element's name in any case; every other `</` is an error;
+/// - text (`rawTextName` NULL), as `htmlParseCharData` reads it: up to the next `<` or `&`.
+/// Returns 0, and the run is left to libxml2, when it has a character libxml2 would report
+/// (invalid UTF-8, a control character, U+FFFE, U+FFFF) or does not stop before `end`.
+static int sc_measure_run(const unsigned char *start, const unsigned char *end, const char *rawTextName,
+                          sc_run *run) {
+    size_t nameLength = rawTextName != NULL ? strlen(rawTextName) : 0;
+    memset(run, 0, sizeof *run);
+    const unsigned char *cursor = start;
     for (;;) {
-        // Eight bytes at a time while none is '<', a control character or non-ASCII.
+        // Eight bytes at a time while none is '<', '&', a control character or non-ASCII.
         while (end - cursor >= 8) {
             uint64_t word;
             memcpy(&word, cursor, sizeof word);
@@ -247,49 +239,115 @@ static void sc_skip_raw_text(sc_state *state) {
             uint64_t lessThanSpace = (word - ones * 0x20) & ~word;
             uint64_t angle = word ^ (ones * '<');
             uint64_t isAngle = (angle - ones) & ~angle;
-            if (((word | lessThanSpace | isAngle) & highs) != 0) break;
+            uint64_t ampersand = word ^ (ones * '&');
+            uint64_t isAmpersand = (ampersand - ones) & ~ampersand;
+            if (((word | lessThanSpace | isAngle | isAmpersand) & highs) != 0) break;
             cursor += 8;
         }
-        if (cursor >= end) return;
+        if (cursor >= end) return 0;
         unsigned char byte = *cursor;
-        if (byte == '<' && end - cursor > 1 && cursor[1] == '/') {
-            if ((size_t)(end - cursor - 2) >= nameLength &&
-                strncasecmp((const char *)cursor + 2, (const char *)name, nameLength) == 0) {
-                break;
+        if (byte == '<') {
+            if (rawTextName == NULL) break;
+            if (end - cursor > 1 && cursor[1] == '/') {
+                if ((size_t)(end - cursor - 2) >= nameLength &&
+                    strncasecmp((const char *)cursor + 2, rawTextName, nameLength) == 0) {
+                    break;
+                }
+                run->strayCloseTags++;
+                cursor += 2;
+                continue;
             }
-            mismatches++;
-            cursor += 2;
+            cursor++;
             continue;
         }
+        if (byte == '&' && rawTextName == NULL) break;
         if (byte == '\n') {
-            lines++;
-            lineStart = cursor + 1;
+            run->lines++;
+            run->lastLineStart = cursor + 1;
             cursor++;
             continue;
         }
         size_t length = sc_accepted_character_length(cursor, (size_t)(end - cursor));
-        if (length == 0) return;
+        if (length == 0) return 0;
         cursor += length;
     }
-    if (cursor == body) return;
-    // The column of the `</`: characters (not continuation bytes) since the last line break, or
-    // since the start tag's `>` when the body has none.
-    int column = lineStart != NULL ? 1 : input->col + 1;
-    for (const unsigned char *byte = lineStart != NULL ? lineStart : body; byte < cursor; byte++) {
+    run->stop = cursor;
+    return 1;
+}
+
+/// The parser's column at `run->stop`, given its column at `start`: libxml2 counts characters,
+/// not bytes, and starts again at 1 after a line break.
+static int sc_column_after(const sc_run *run, const unsigned char *start, int startColumn) {
+    int column = run->lastLineStart != NULL ? 1 : startColumn;
+    for (const unsigned char *byte = run->lastLineStart != NULL ? run->lastLineStart : start; byte < run->stop; byte++) {
         if ((*byte & 0xC0) != 0x80) column++;
     }
-    // The body's last byte is never read again: it becomes the `>` libxml2 reads next.
-    xmlChar *last = (xmlChar *)(uintptr_t)(cursor - 1);
+    return column;
+}
+
+/// True when libxml2 can take the shortcut at all: UTF-8 read as it is (what SpotCheck passes),
+/// the whole document in one buffer. A converted input arrives in chunks.
+static int sc_can_move(sc_state *state) {
+    xmlParserInputPtr input = state->context->input;
+    return input != NULL && input->cur != NULL && input->end != NULL && input->cur < input->end &&
+           state->context->charset == XML_CHAR_ENCODING_UTF8 && input->buf != NULL && input->buf->encoder == NULL;
+}
+
+/// From the `startElement` callback, where the parser stands at the start tag's `>`: moves it past
+/// the run that follows, to where libxml2 would have stopped reading it, with the line and column
+/// reading it would have left. The run's last byte becomes the `>` the parser reads next (it is
+/// never read again). Returns the bytes passed over.
+static long sc_move_past_run_after_start_tag(sc_state *state, const char *rawTextName) {
+    xmlParserInputPtr input = state->context->input;
+    if (*input->cur != '>') return 0;
+    const unsigned char *start = input->cur + 1;
+    sc_run run;
+    if (start >= input->end || !sc_measure_run(start, input->end, rawTextName, &run) || run.stop == start) return 0;
+    int column = sc_column_after(&run, start, input->col + 1);
+    xmlChar *last = (xmlChar *)(uintptr_t)(run.stop - 1);
     *last = '>';
     input->cur = last;
-    input->line += lines;
+    input->line += run.lines;
     input->col = column - 1;
-    state->report->parseErrors += mismatches;
-    state->report->skippedRawTexts++;
-    state->report->skippedRawTextBytes += (long)(cursor - body);
+    state->report->parseErrors += run.strayCloseTags;
+    return (long)(run.stop - start);
+}
+
+/// From the `endElement` callback, where the parser stands just past the tag that closed the
+/// element: moves it past the text that follows, as `sc_move_past_run_after_start_tag` does.
+static long sc_move_past_text_after_end(sc_state *state) {
+    xmlParserInputPtr input = state->context->input;
+    const unsigned char *start = input->cur;
+    sc_run run;
+    if (!sc_measure_run(start, input->end, NULL, &run) || run.stop == start) return 0;
+    input->col = sc_column_after(&run, start, input->col);
+    input->cur = run.stop;
+    input->line += run.lines;
+    return (long)(run.stop - start);
+}
+
+/// libxml2 opens `<body>` and `<p>` for text that is not white space where no element, or only
+/// `<html>` or `<head>`, is open (`htmlCheckParagraph`): text there is always left to libxml2.
+static int sc_text_may_imply_elements(const xmlChar *element) {
+    return element == NULL || strcmp((const char *)element, "html") == 0 || strcmp((const char *)element, "head") == 0;
+}
+
+/// True when the bytes just before `cursor` are the end tag `</name>` (blanks allowed before the
+/// `>`), i.e. the element being closed is the one the end tag names, not one it closes on its way.
+static int sc_follows_own_end_tag(const unsigned char *base, const unsigned char *cursor, const char *name) {
+    if (cursor - base < 3 || cursor[-1] != '>') return 0;
+    const unsigned char *at = cursor - 2;
+    while (at > base && (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r')) at--;
+    size_t length = strlen(name);
+    if ((size_t)(at - base) < length + 1) return 0;
+    const unsigned char *nameStart = at - length + 1;
+    return nameStart[-1] == '/' && nameStart - base >= 2 && nameStart[-2] == '<' &&
+           strncasecmp((const char *)nameStart, name, length) == 0;
 }
 
 // MARK: - SAX callbacks
+
+static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag);
 
 static void sc_start_element(void *userData, const xmlChar *name, const xmlChar **attributes) {
     sc_state *state = userData;
@@ -325,20 +383,60 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
         }
     }
     state->wantsCharacters = state->callbacks->start(state->callbacks->context, &element);
-    if (!state->wantsCharacters && state->skipsUnwantedRawText &&
-        (element.tag == SC_TAG_SCRIPT || element.tag == SC_TAG_STYLE)) {
-        sc_skip_raw_text(state);
+    state->justOpened = name;
+    if (!state->wantsCharacters && state->skipsUnreadText && sc_can_move(state)) {
+        sc_move_past_unread_after_start(state, element.tag);
     }
+}
+
+/// What follows a start tag that nobody reads: the body of a script or style, or the text up to
+/// the next tag or reference inside an element that holds content.
+static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag) {
+    const xmlChar *name = state->context->name;
+    if (name == NULL) return;
+    if (tag == SC_TAG_SCRIPT || tag == SC_TAG_STYLE) {
+        // A body that starts with `<` is left to libxml2, which reads a tag there first.
+        const xmlChar *cur = state->context->input->cur;
+        if (state->context->input->end - cur < 2 || cur[1] == '<') return;
+        long moved = sc_move_past_run_after_start_tag(state, (const char *)name);
+        if (moved > 0) {
+            state->report->skippedRawTexts++;
+            state->report->skippedRawTextBytes += moved;
+        }
+        return;
+    }
+    const htmlElemDesc *description = htmlTagLookup(name);
+    if ((description != NULL && description->empty) || sc_text_may_imply_elements(name)) return;
+    state->report->skippedTextBytes += sc_move_past_run_after_start_tag(state, NULL);
 }
 
 static void sc_end_element(void *userData, const xmlChar *name) {
     sc_state *state = userData;
     state->wantsCharacters = state->callbacks->end(state->callbacks->context,
                                                    sc_classify_tag((const char *)name));
+    const xmlChar *opened = state->justOpened;
+    state->justOpened = NULL;
+    if (state->wantsCharacters || !state->skipsUnreadText || !sc_can_move(state)) return;
+    // Only where the parser stands just past the tag that closed this very element: its own end
+    // tag, or its start tag when that closed it (`<br>`, `<div/>`). An element closed on the way
+    // (`</div>` closing an open `<span>`) is followed by more end callbacks, and the text after
+    // belongs to what is open after the last of them.
+    htmlParserCtxtPtr context = state->context;
+    const xmlChar *cur = context->input->cur, *base = context->input->base;
+    int closedHere = sc_follows_own_end_tag(base, cur, (const char *)name);
+    if (!closedHere && opened != NULL && strcmp((const char *)opened, (const char *)name) == 0 && cur - base >= 2 &&
+        cur[-1] == '>') {
+        const htmlElemDesc *description = htmlTagLookup(name);
+        closedHere = cur[-2] == '/' || (description != NULL && description->empty);
+    }
+    // The text after belongs to the element under this one (popped after this callback).
+    if (!closedHere || context->nameNr < 2 || sc_text_may_imply_elements(context->nameTab[context->nameNr - 2])) return;
+    state->report->skippedTextBytes += sc_move_past_text_after_end(state);
 }
 
 static void sc_characters(void *userData, const xmlChar *bytes, int length) {
     sc_state *state = userData;
+    state->justOpened = NULL;
     if (state->wantsCharacters && length > 0) {
         state->callbacks->characters(state->callbacks->context, bytes, length);
     }
@@ -392,7 +490,7 @@ static void sc_free_own_document(xmlParserCtxtPtr context) {
     }
 }
 
-void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUnwantedRawText,
+void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUnreadText,
              const sc_callbacks *callbacks, sc_scan_report *report) {
     memset(report, 0, sizeof *report);
     sc_initialize();
@@ -411,7 +509,7 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUn
         return;
     }
     sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .bodyTagSeen = 0,
-                      .skipsUnwantedRawText = skipsUnwantedRawText};
+                      .skipsUnreadText = skipsUnreadText};
 
     // Replace the DOM-building SAX2 handler: no tree is built, only our callbacks run.
     memset(context->sax, 0, sizeof(htmlSAXHandler));

@@ -66,9 +66,10 @@ struct ScanReport: Sendable {
     var encodingErrors: Int
     /// Start tags with more than `maximumAttributes` attributes, whose rest libxml2 was not given.
     var cappedAttributes: CappedAttributes?
-    /// Script and style bodies libxml2 was moved past unread, and their bytes.
+    /// Script and style bodies libxml2 was moved past unread, and their bytes; bytes of text.
     var skippedRawTexts = 0
     var skippedRawTextBytes = 0
+    var skippedTextBytes = 0
 
     struct CappedAttributes: Sendable {
         var elements: Int
@@ -87,11 +88,11 @@ enum HTMLScanner {
 
     /// Scans `utf8` (already decoded: libxml2 is told the encoding and ignores `<meta charset>`),
     /// calling `sink`'s `startElement`, `endElement` and `characters` (the latter only while the
-    /// last start/end returned true). With `skippingUnreadRawText`, libxml2 does not read the body
-    /// of a script or style whose start returned false (`sc_skip_raw_text`). Returns nil when
-    /// libxml2 could not start.
+    /// last start/end returned true). With `skippingUnreadText`, libxml2 is moved past what follows
+    /// a start or end that returned false (a script or style body, text up to the next tag) without
+    /// reading it (`sc_measure_run`). Returns nil when libxml2 could not start.
     static func scan(
-        utf8 bytes: UnsafeRawBufferPointer, into sink: MarkupCollector, skippingUnreadRawText: Bool = true
+        utf8 bytes: UnsafeRawBufferPointer, into sink: MarkupCollector, skippingUnreadText: Bool = true
     ) -> ScanReport? {
         var report = sc_scan_report()
         let context = Unmanaged.passUnretained(sink).toOpaque()
@@ -115,13 +116,14 @@ enum HTMLScanner {
             let empty: [CChar] = [0]
             empty.withUnsafeBufferPointer { fallback in
                 let start = base ?? fallback.baseAddress!
-                sc_scan(start, bytes.count, "UTF-8", skippingUnreadRawText ? 1 : 0, &callbacks, &report)
+                sc_scan(start, bytes.count, "UTF-8", skippingUnreadText ? 1 : 0, &callbacks, &report)
             }
         }
         guard report.status == 0 else { return nil }
         var scanned = ScanReport(parseErrors: Int(report.parseErrors), encodingErrors: Int(report.encodingErrors))
         scanned.skippedRawTexts = report.skippedRawTexts
         scanned.skippedRawTextBytes = report.skippedRawTextBytes
+        scanned.skippedTextBytes = report.skippedTextBytes
         if report.cappedElements > 0 {
             scanned.cappedAttributes = ScanReport.CappedAttributes(
                 elements: report.cappedElements, firstLine: report.cappedFirstLine,

@@ -122,9 +122,11 @@ typedef struct sc_scan_report {
     long cappedFirstLine;
     long droppedAttributes;
     long largestAttributeCount;
-    /// Script and style bodies passed over unread (`skipsUnwantedRawText`), and their bytes.
+    /// Script and style bodies passed over unread (`skipsUnreadText`), and their bytes; and
+    /// the bytes of text passed over unread.
     long skippedRawTexts;
     long skippedRawTextBytes;
+    long skippedTextBytes;
 } sc_scan_report;
 
 /// The attributes of one start tag libxml2 is given; the rest of a longer tag is left out before
@@ -139,10 +141,11 @@ void sc_initialize(void) SC_SWIFT_NAME(scInitialize());
 /// (`HTML_PARSE_IGNORE_ENC`); SpotCheck passes "UTF-8" with bytes it has decoded itself.
 /// Runs synchronously on the calling thread; each call uses its own parser context, so different
 /// threads may scan different documents at the same time.
-/// `skipsUnwantedRawText` non-zero: the body of a `<script>` or `<style>` whose `start` callback
-/// returned 0 is passed over in one scan instead of being read by libxml2 character by character
-/// (same callbacks, lines, columns and error count; see `sc_skip_raw_text`).
-void sc_scan(const char *_Nonnull bytes, size_t length, const char *_Nullable encoding, int skipsUnwantedRawText,
+/// `skipsUnreadText` non-zero: what follows a start or end tag whose callback returned 0 (the
+/// body of a `<script>` or `<style>`, text up to the next tag) is passed over in one scan instead
+/// of being read by libxml2 character by character, with the same callbacks, lines, columns and
+/// error count (see `sc_measure_run`).
+void sc_scan(const char *_Nonnull bytes, size_t length, const char *_Nullable encoding, int skipsUnreadText,
              const sc_callbacks *_Nonnull callbacks, sc_scan_report *_Nonnull report);
 
 // MARK: - XML (sitemaps)

@@ -4,12 +4,13 @@ import Testing
 
 @testable import MarkupExtraction
 
-/// libxml2 is moved past the bodies of scripts and styles that nobody reads (`sc_skip_raw_text` in
-/// CHTMLScanner.c) instead of reading them character by character. Every page here is extracted
+/// libxml2 is moved past what nobody reads, the bodies of scripts and styles and text outside the
+/// elements whose text is collected (`sc_measure_run` in CHTMLScanner.c), instead of reading it
+/// character by character. Every page here is extracted
 /// both ways and must give the same contract JSON (lines and columns included) and the same
 /// number of parser errors; the counts say whether a body was passed over at all.
-@Suite("Unread script and style bodies")
-struct UnreadRawTextTests {
+@Suite("Unread script and style bodies, and text")
+struct UnreadTextTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
         let html: String
@@ -93,6 +94,67 @@ struct UnreadRawTextTests {
             skipped: 1),
     ]
 
+    /// Text: each case has text nobody reads, and something observable after it.
+    static let textCases: [Case] = [
+        Case(
+            name: "text between tags, lines counted",
+            html: "<body><div>\n  some text\n  more é text\n</div><p>x</p>\(broken)</body>", skipped: 0),
+        Case(
+            name: "text stops at a reference",
+            html: "<body><p>Tom &amp; Jerry &bogus; &#233; \n & more\n</p>\(broken)</body>", skipped: 0),
+        Case(
+            name: "text in head implies body and p (left to libxml2)",
+            html:
+                "<html><head><title>T</title>stray text<meta property=\"og:title\" content=\"x\">\(broken)</head></html>",
+            skipped: 0),
+        Case(
+            name: "text after </head> and at the top level",
+            html: "text first<html><head></head> after head <body>b</body> after body\n</html> after html", skipped: 0),
+        Case(
+            name: "end tag that closes open elements on its way",
+            html:
+                "<html><head><noscript><span>x</noscript> text in head\(broken)</head><body><div><span><b>y</div> after\n"
+                + "\(broken)</body></html>",
+            skipped: 0),
+        Case(
+            name: "empty and self-closed elements followed by text",
+            html: "<body><p>a<br>b<img src=x.png>c<div/>d<input value=\"<\">e\n</p>\(broken)</body>", skipped: 0),
+        Case(
+            name: "end tags in capitals, with blanks, or with junk",
+            html: "<body><DIV>a</DIV >b<div>c</div x>d\n</body>\(broken)", skipped: 0),
+        Case(
+            name: "text whose characters are read (title, Microdata, RDFa)",
+            html:
+                "<html><head><title>Title &amp; more</title></head><body vocab=\"https://schema.org/\"><div itemscope "
+                + "itemtype=\"https://schema.org/Movie\"><span itemprop=\"name\">Name <b>bold</b> tail</span> rest</div>"
+                + "<p typeof=\"Person\"><span property=\"name\">Ann</span> x</p>\(broken)</body></html>",
+            skipped: 0),
+        Case(
+            name: "text with a control character is left to libxml2",
+            html: "<body><p>a\u{02}b</p>\(broken)</body>", skipped: 0),
+        Case(
+            name: "text at the end of the input",
+            html: "<body><p>a</p>tail without a tag", skipped: 0),
+    ]
+
+    @Test(arguments: textCases)
+    func textSameBothWays(_ testCase: Case) {
+        let bytes = Array(testCase.html.utf8)
+        let skipping = Self.scan(bytes, skipping: true)
+        #expect(skipping?.parseErrors == Self.scan(bytes, skipping: false)?.parseErrors)
+        #expect(Self.contract(bytes, skipping: true) == Self.contract(bytes, skipping: false))
+    }
+
+    /// Text is passed over where nobody reads it, and read where it is collected.
+    @Test func textPassedOverOnlyWhereUnread() {
+        let unread = Self.scan(Array("<body><div>0123456789</div><p>abcdefghij</p></body>".utf8), skipping: true)
+        #expect(unread?.skippedTextBytes == 20)
+        let read = Self.scan(
+            Array("<head><title>0123456789</title></head><p itemscope><span itemprop=n>abcdefghij</span></p>".utf8),
+            skipping: true)
+        #expect(read?.skippedTextBytes == 0)
+    }
+
     @Test(arguments: cases)
     func sameBothWays(_ testCase: Case) {
         let bytes = Array(testCase.html.utf8)
@@ -125,13 +187,17 @@ struct UnreadRawTextTests {
             in: Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/realpages"))
         try #require(files.count > 20)
         var skipped = 0
+        var textBytes = 0
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: file))
             let skipping = Self.contract(bytes, skipping: true)
             #expect(skipping == Self.contract(bytes, skipping: false), "\(file.lastPathComponent)")
-            skipped += Self.scan(bytes, skipping: true)?.skippedRawTexts ?? 0
+            let report = Self.scan(bytes, skipping: true)
+            skipped += report?.skippedRawTexts ?? 0
+            textBytes += report?.skippedTextBytes ?? 0
         }
         #expect(skipped > files.count)
+        #expect(textBytes > 0)
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -147,13 +213,13 @@ struct UnreadRawTextTests {
 
     static func contract(_ bytes: [UInt8], skipping: Bool) -> String {
         var extractor = MarkupExtractor()
-        extractor.skipsUnreadRawText = skipping
+        extractor.skipsUnreadText = skipping
         return extractor.extract(html: bytes, url: pageURL).contractJSON.serialized(sortKeys: true)
     }
 
     static func scan(_ bytes: [UInt8], skipping: Bool) -> ScanReport? {
         bytes.withUnsafeBytes {
-            HTMLScanner.scan(utf8: $0, into: MarkupCollector(collectsRDFa: true), skippingUnreadRawText: skipping)
+            HTMLScanner.scan(utf8: $0, into: MarkupCollector(collectsRDFa: true), skippingUnreadText: skipping)
         }
     }
 }
