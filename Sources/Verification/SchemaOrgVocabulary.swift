@@ -164,21 +164,25 @@ struct SchemaOrgVocabulary: Sendable {
     /// The known type nearest to an unknown one (edit distance), if one is near enough.
     func nearestType(to name: String) -> String? {
         if let sameLetters = typesByLowercase[name.lowercased()] { return sameLetters }
-        return typeSpellings.index.nearest(to: name)
+        return typeSpellings.nearest(to: name)
     }
 
     /// The known property nearest to an unknown one (edit distance), if one is near enough.
     func nearestProperty(to name: String) -> String? {
         if let sameLetters = propertiesByLowercase[name.lowercased()] { return sameLetters }
-        return propertySpellings.index.nearest(to: name)
+        return propertySpellings.nearest(to: name)
     }
 
     /// A `SpellingIndex` built on first use, once, whichever thread asks first. Building one
     /// lower-cases every name (5 M instructions for the two, callgrind), which a process that
-    /// suggests nothing should not pay at start-up.
+    /// suggests nothing should not pay at start-up. Answers are kept (up to `keptAnswers`): the
+    /// pages of one site repeat the same unknown names, and a lookup compares the name with
+    /// hundreds of candidates.
     final class LazySpellingIndex: Sendable {
+        static let keptAnswers = 4096
         private let names: [String]
         private let built = Mutex<SpellingIndex?>(nil)
+        private let answers = Mutex<[String: String?]>([:])
 
         init(_ names: some Sequence<String>) {
             self.names = Array(names)
@@ -191,6 +195,16 @@ struct SchemaOrgVocabulary: Sendable {
                 built = index
                 return index
             }
+        }
+
+        /// `SpellingIndex.nearest(to:)`, answered from the kept answers when the name was asked before.
+        func nearest(to name: String) -> String? {
+            if let answer = answers.withLock({ $0[name] }) { return answer }
+            let answer = index.nearest(to: name)
+            answers.withLock { answers in
+                if answers.count < Self.keptAnswers { answers[name] = answer }
+            }
+            return answer
         }
     }
 
