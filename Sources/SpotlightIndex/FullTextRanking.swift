@@ -16,6 +16,11 @@ import Synchronization
 ///   committed write changes, `FullTextRanking.indexState`), keyed by the word as searched
 ///   (`words`: the MATCH expression's words in order, separated by spaces, a prefix ending in `*`),
 ///   so a word searched again is not counted again. The weights are computed once per query.
+/// - Counts kept in the file: after an import, `recountWords` stores the rows holding each word
+///   of the index (`search_word_rows`, with the full-text index's structure record they hold
+///   for). A search passes what they say of its words (`rows`: `=N` exact, for a prefix that
+///   only one word has; `>=N` at least, the most rows a word with the prefix is in; `?`
+///   unknown), so a process does not count a common word either.
 /// The only file that touches FTS5's C API.
 enum FullTextRanking {
     static let functionName = "spotcheck_rank"
@@ -24,10 +29,73 @@ enum FullTextRanking {
     /// `path` and a digest of FTS5's structure record (rowid 10 of its data table), which lists
     /// the index's segments and changes with every committed write.
     static func indexState(_ db: Database, table: String, path: String) throws -> String {
-        let structure = try Data.fetchOne(db, sql: "SELECT block FROM \(table)_data WHERE id = 10") ?? Data()
         var hasher = Hasher()
-        hasher.combine(structure)
+        hasher.combine(try structure(db, table: table))
         return "\(path)#\(hasher.finalize())"
+    }
+
+    /// FTS5's structure record of `table`: the list of its segments, changed by every committed
+    /// write.
+    private static func structure(_ db: Database, table: String) throws -> Data {
+        try Data.fetchOne(db, sql: "SELECT block FROM \(table)_data WHERE id = 10") ?? Data()
+    }
+
+    /// Stores the rows holding each word of `search_text`, with the structure record they hold
+    /// for, replacing what was kept. Reads the whole full-text index once (FTS5's `fts5vocab`):
+    /// 0.9 s at a million items (20,000 words). Call in a write transaction of its own.
+    static func recountWords(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_text_words USING fts5vocab(main, 'search_text', 'row');
+                DELETE FROM search_word_rows;
+                DELETE FROM search_word_rows_state;
+                """)
+        try db.execute(sql: "INSERT INTO search_word_rows (word, rows) SELECT term, doc FROM temp.search_text_words")
+        try db.execute(
+            sql: "INSERT INTO search_word_rows_state (id, structure) VALUES (1, ?)",
+            arguments: [try structure(db, table: "search_text")])
+    }
+
+    /// What the kept counts say of each searched word (`words`, the last one a prefix when
+    /// `lastIsPrefix`), as `spotcheck_rank`'s `rows` argument: `=N`, `>=N` or `?` per word,
+    /// separated by spaces; all `?` when the counts do not hold for the index as it is. Only a word
+    /// of ASCII letters and digits is looked up: FTS5's token for it is the word lower-cased.
+    static func keptRows(_ db: Database, words: [String], lastIsPrefix: Bool) throws -> String {
+        let unknown = Array(repeating: "?", count: words.count).joined(separator: " ")
+        guard
+            let kept = try Data.fetchOne(db, sql: "SELECT structure FROM search_word_rows_state WHERE id = 1"),
+            kept == (try structure(db, table: "search_text"))
+        else { return unknown }
+        let exact = try db.cachedStatement(sql: "SELECT rows FROM search_word_rows WHERE word = ?")
+        let prefixed = try db.cachedStatement(
+            sql: "SELECT count(*), max(rows) FROM search_word_rows WHERE word >= ? AND word < ?")
+        var hints: [String] = []
+        for (position, word) in words.enumerated() {
+            guard !word.isEmpty, word.utf8.allSatisfy(isASCIILetterOrDigit) else {
+                hints.append("?")
+                continue
+            }
+            let token = word.lowercased()
+            if lastIsPrefix, position == words.count - 1 {
+                // Every word from the prefix up to the next prefix of its length (its last byte
+                // raised by one; the token is ASCII).
+                var end = Array(token.utf8)
+                end[end.count - 1] += 1
+                let row = try Row.fetchOne(prefixed, arguments: [token, String(decoding: end, as: UTF8.self)])
+                let words: Int64 = row?[0] ?? 0
+                let most: Int64 = row?[1] ?? 0
+                // One word with the prefix: its rows are the prefix's; several: at least the most.
+                hints.append(words <= 1 ? "=\(most)" : ">=\(most)")
+            } else {
+                // Every word is kept: one that is not is in no row.
+                hints.append("=\(try Int64.fetchOne(exact, arguments: [token]) ?? 0)")
+            }
+        }
+        return hints.joined(separator: " ")
+    }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
     /// Registers the function on `db`. Returns false when this SQLite has no FTS5 (the index
@@ -127,27 +195,57 @@ private final class PhraseWeights {
     init(_ weights: [Double]) { self.weights = weights }
 }
 
-/// Each phrase's bm25 IDF (floored at 1e-6, as bm25 does), its row count taken from the
-/// process's kept counts when the arguments name the index state and the words.
+/// Each phrase's bm25 IDF (floored at 1e-6, as bm25 does), its row count taken from the counts
+/// kept in the file (`rows`), or from the process's kept counts when the arguments name the index
+/// state and the words, or else counted.
 private func phraseWeights(
     _ api: Fts5ExtensionApi, _ fts: OpaquePointer?, phrases: Int32, columns: Int32, rows: Int64, count: Int32,
     _ values: UnsafeMutablePointer<OpaquePointer?>?
 ) -> [Double]? {
     // Without one searched word per phrase (a word FTS5 made no phrase of), nothing is kept.
-    let named = count == columns + 2
+    let named = count >= columns + 2
     let words = named ? text(values?[Int(columns + 1)]).split(separator: " ") : []
     let index = named ? text(values?[Int(columns)]) : ""
+    let hints = count >= columns + 3 ? text(values?[Int(columns + 2)]).split(separator: " ") : []
+    // bm25 gives a phrase in half the rows or more the same floor weight, whatever its count.
+    let enough = (rows + 1) / 2
     var weights: [Double] = []
     for phrase in 0..<phrases {
+        let hint = hints.count == phrases ? KeptRows(hints[Int(phrase)]) : nil
         let key = words.count == phrases ? FrequencyKey(index: index, phrase: String(words[Int(phrase)])) : nil
-        guard
-            let holding = DocumentFrequencies.rows(
-                key, count: { countRows(api, fts, phrase: phrase, upTo: (rows + 1) / 2) })
-        else { return nil }
+        let holding: Int64
+        switch hint {
+        case .exactly(let kept)?:
+            holding = kept
+        case .atLeast(let kept)? where kept >= enough:
+            holding = kept
+        default:
+            guard
+                let counted = DocumentFrequencies.rows(
+                    key, count: { countRows(api, fts, phrase: phrase, upTo: enough) })
+            else { return nil }
+            holding = counted
+        }
         let idf = log((Double(rows) - Double(holding) + 0.5) / (Double(holding) + 0.5))
         weights.append(idf > 0 ? idf : 1e-6)
     }
     return weights
+}
+
+/// One word's entry in `spotcheck_rank`'s `rows` argument (`FullTextRanking.keptRows`).
+private enum KeptRows {
+    case exactly(Int64)
+    case atLeast(Int64)
+
+    init?(_ text: Substring) {
+        if text.hasPrefix(">="), let rows = Int64(text.dropFirst(2)) {
+            self = .atLeast(rows)
+        } else if text.hasPrefix("="), let rows = Int64(text.dropFirst()) {
+            self = .exactly(rows)
+        } else {
+            return nil
+        }
+    }
 }
 
 private func text(_ value: OpaquePointer?) -> String {

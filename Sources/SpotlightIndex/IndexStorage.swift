@@ -21,9 +21,17 @@ public protocol IndexStorage: Sendable {
     /// run again from the start (a PostgreSQL connection lost and made again); false for a body
     /// that hands rows to the caller as it goes (an export), which then fails instead.
     func read<T>(rerunnable: Bool, _ body: (any IndexStorageReader) throws -> T) throws -> T
+
+    /// After a write of many rows (an import): refreshes what the storage derives from all of its
+    /// rows for searches, in a transaction of its own.
+    func refreshAfterBulkWrite() throws
 }
 
 extension IndexStorage {
+    /// Nothing to refresh (PostgreSQL); SQLite recounts its common words
+    /// (`FullTextRanking.recountWords`).
+    public func refreshAfterBulkWrite() throws {}
+
     /// A read whose body may run again.
     public func read<T>(_ body: (any IndexStorageReader) throws -> T) throws -> T {
         try read(rerunnable: true, body)

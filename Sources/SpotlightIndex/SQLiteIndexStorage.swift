@@ -44,6 +44,10 @@ public final class SQLiteIndexStorage: IndexStorage {
         try pool.write { db in try body(Writer(db: db)) }
     }
 
+    public func refreshAfterBulkWrite() throws {
+        try pool.write { db in try FullTextRanking.recountWords(db) }
+    }
+
     public func read<T>(rerunnable: Bool, _ body: (any IndexStorageReader) throws -> T) throws -> T {
         try pool.read { db in try body(Reader(db: db, path: path)) }
     }
@@ -369,6 +373,8 @@ extension SQLiteIndexStorage {
             // bm25 without counting the rows that hold a word for every search (`FullTextRanking`).
             arguments["index"] = try FullTextRanking.indexState(db, table: "search_text", path: path)
             arguments["words"] = query.words.joined(separator: " ") + (query.prefixMatchesLastWord ? "*" : "")
+            arguments["rows"] = try FullTextRanking.keptRows(
+                db, words: query.words, lastIsPrefix: query.prefixMatchesLastWord)
             // A search asking for as many results as the candidates, or more, ranks every match.
             arguments["candidates"] =
                 query.limit >= SQLiteIndexStorage.candidateLimit ? -1 : SQLiteIndexStorage.candidateLimit
@@ -380,7 +386,7 @@ extension SQLiteIndexStorage {
                 SELECT \(SearchRowID.key("hit")) AS key, score
                 FROM (
                     SELECT search_text.rowid AS hit,
-                        -\(FullTextRanking.functionName)(search_text, \(weights), :index, :words) * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0)
+                        -\(FullTextRanking.functionName)(search_text, \(weights), :index, :words, :rows) * (1.0 + coalesce(i.ranking_hint, a.ranking_hint, 0) / 100.0)
                             AS score
                     FROM search_text
                     LEFT JOIN item i ON \(SearchRowID.isItem(rowID)) AND i.id = \(SearchRowID.id(rowID))
