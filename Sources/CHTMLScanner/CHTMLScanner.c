@@ -230,18 +230,28 @@ static int sc_measure_run(const unsigned char *start, const unsigned char *end, 
     size_t nameLength = rawTextName != NULL ? strlen(rawTextName) : 0;
     memset(run, 0, sizeof *run);
     const unsigned char *cursor = start;
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    // '&' ends text only; script data reads it as any other character.
+    const uint64_t ampersandBits = rawTextName == NULL ? highs : 0;
     for (;;) {
-        // Eight bytes at a time while none is '<', '&', a control character or non-ASCII.
+        // Eight bytes at a time while none is '<', '&', a control character or non-ASCII; then
+        // straight to the first one that is (the lowest flagged byte is exact: the borrows of
+        // these tests only ever flag bytes above a true match).
         while (end - cursor >= 8) {
             uint64_t word;
             memcpy(&word, cursor, sizeof word);
-            const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
             uint64_t lessThanSpace = (word - ones * 0x20) & ~word;
             uint64_t angle = word ^ (ones * '<');
             uint64_t isAngle = (angle - ones) & ~angle;
             uint64_t ampersand = word ^ (ones * '&');
-            uint64_t isAmpersand = (ampersand - ones) & ~ampersand;
-            if (((word | lessThanSpace | isAngle | isAmpersand) & highs) != 0) break;
+            uint64_t isAmpersand = (ampersand - ones) & ~ampersand & ampersandBits;
+            uint64_t flagged = (word | lessThanSpace | isAngle | isAmpersand) & highs;
+            if (flagged != 0) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                cursor += (size_t)__builtin_ctzll(flagged) / 8;
+#endif
+                break;
+            }
             cursor += 8;
         }
         if (cursor >= end) return 0;

@@ -145,6 +145,25 @@ struct UnreadTextTests {
         #expect(Self.contract(bytes, skipping: true) == Self.contract(bytes, skipping: false))
     }
 
+    /// Every kind of byte that ends the eight-bytes-at-a-time scan, at every offset of two words,
+    /// in script data and in text: the run ends, and lines and columns come out, as libxml2's own.
+    @Test(arguments: ["\n", "\t", "\r\n", "é", "😀", "<", "&", "</x", "&amp;", "<b>"])
+    func everyOffsetOfEveryStop(_ stop: String) {
+        for offset in 0..<17 {
+            let body = String(repeating: "a", count: offset) + stop + String(repeating: "b", count: 17 - offset)
+            for html in [
+                "<head><script>\(body)</script>\(Self.broken)</head>",
+                "<body><div>\(body)</div><p>\(body)\n</p>\(Self.broken)</body>",
+            ] {
+                let bytes = Array(html.utf8)
+                #expect(
+                    Self.contract(bytes, skipping: true) == Self.contract(bytes, skipping: false),
+                    "offset \(offset): \(html)")
+                #expect(Self.scan(bytes, skipping: true)?.parseErrors == Self.scan(bytes, skipping: false)?.parseErrors)
+            }
+        }
+    }
+
     /// Text is passed over where nobody reads it, and read where it is collected.
     @Test func textPassedOverOnlyWhereUnread() {
         let unread = Self.scan(Array("<body><div>0123456789</div><p>abcdefghij</p></body>".utf8), skipping: true)
