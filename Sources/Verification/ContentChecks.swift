@@ -164,12 +164,62 @@ struct ContentChecks: PageRuleGroup {
     /// Whether a description only repeats the title: equal, or contained in it, once case,
     /// whitespace and trailing punctuation are ignored.
     static func repeats(_ description: String, _ title: String) -> Bool {
+        asciiRepeats(description, title) ?? characterRepeats(description, title)
+    }
+
+    /// `repeats` by `Character`s and Foundation's character sets, for any text.
+    static func characterRepeats(_ description: String, _ title: String) -> Bool {
         func normalized(_ text: String) -> String {
             text.lowercased().split { $0.isWhitespace }.joined(separator: " ")
                 .trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
         }
         let description = normalized(description)
         return !description.isEmpty && normalized(title).contains(description)
+    }
+
+    /// `repeats` for two ASCII texts (most titles and descriptions), in bytes: each byte is then
+    /// one `Character` (a CR LF pair, the one exception, is white space either way), so the answer
+    /// is the same. nil when either text is not ASCII.
+    static func asciiRepeats(_ description: String, _ title: String) -> Bool? {
+        guard let description = asciiNormalized(description), !description.isEmpty else {
+            return description.utf8.allSatisfy { $0 < 0x80 } ? false : nil
+        }
+        guard let title = asciiNormalized(title) else { return nil }
+        guard title.count >= description.count else { return false }
+        return (0...(title.count - description.count)).contains { start in
+            title[start..<(start + description.count)].elementsEqual(description)
+        }
+    }
+
+    /// Which ASCII bytes `characterRepeats` trims from the ends (Foundation's punctuation and
+    /// white space), taken from the character sets themselves.
+    private static let trimmedASCII: [Bool] = (0..<128).map { byte in
+        CharacterSet.punctuationCharacters.union(.whitespaces).contains(Unicode.Scalar(UInt8(byte)))
+    }
+
+    /// `characterRepeats`' normalized text for ASCII: lower-cased, runs of white space made one
+    /// space, punctuation and spaces trimmed from both ends; nil when the text is not ASCII.
+    private static func asciiNormalized(_ text: String) -> [UInt8]? {
+        var words: [UInt8] = []
+        words.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                pendingSpace = !words.isEmpty
+                continue
+            }
+            if pendingSpace {
+                words.append(0x20)
+                pendingSpace = false
+            }
+            words.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
+        var start = words.startIndex
+        var end = words.endIndex
+        while start < end, trimmedASCII[Int(words[start])] { start += 1 }
+        while end > start, trimmedASCII[Int(words[end - 1])] { end -= 1 }
+        return Array(words[start..<end])
     }
 
     static func splitKeywords(_ text: String) -> [String] {

@@ -622,13 +622,12 @@ struct StructuredDataChecks: PageRuleGroup {
             }
         }
         entityImages.removeAll { ($0.text ?? "").trimmedWhitespace.isEmpty }
+        guard let first = entityImages.first, let og = ogImages.first else { return }
         let ogKeys = ogImages.reduce(into: Set<String>()) { $0.formUnion(Self.imageKeys($1.content)) }
         let entityKeys = entityImages.reduce(into: Set<String>()) {
             $0.formUnion(Self.imageKeys(collection.resolved($1.text ?? "")))
         }
-        if let first = entityImages.first, let og = ogImages.first, !ogKeys.isEmpty, !entityKeys.isEmpty,
-            ogKeys.isDisjoint(with: entityKeys)
-        {
+        if !ogKeys.isEmpty, !entityKeys.isEmpty, ogKeys.isDisjoint(with: entityKeys) {
             flag(
                 .sd027, first.line, "\"image\": \(first.written)",
                 "\(main.typeName).image \(first.written) and og:image \"\(StructuredData.shortened(og.content))\" (line \(og.line)) share no image"
@@ -750,6 +749,11 @@ struct StructuredDataChecks: PageRuleGroup {
     /// name without extensions (`Flag_of_New_Zealand.svg` in a thumbnail path); and each
     /// alphanumeric run of 6+ characters with a digit (`621866810` in `GettyImages-621866810-640x480`).
     static func imageKeys(_ url: String) -> Set<String> {
+        printableASCIIImageKeys(url) ?? characterImageKeys(url)
+    }
+
+    /// `imageKeys` by `Character`s, for any URL.
+    static func characterImageKeys(_ url: String) -> Set<String> {
         var text = Substring(url.trimmedWhitespace)
         if let scheme = text.firstRange(of: "://") {
             text = text[scheme.upperBound...]
@@ -769,6 +773,61 @@ struct StructuredDataChecks: PageRuleGroup {
             keys.insert("id:" + run)
         }
         return keys
+    }
+
+    /// `imageKeys` of a URL that is printable ASCII once white space is trimmed from its ends (every
+    /// URL a page writes, nearly), found in its bytes: each byte is then one `Character`, so the keys
+    /// are the same. nil for any other URL.
+    static func printableASCIIImageKeys(_ url: String) -> Set<String>? {
+        var url = url
+        return url.withUTF8 { all -> Set<String>? in
+            func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+            var start = all.startIndex
+            var end = all.endIndex
+            while start < end, isWhitespace(all[start]) { start += 1 }
+            while end > start, isWhitespace(all[end - 1]) { end -= 1 }
+            let text = all[start..<end]
+            guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+            let slash = UInt8(ascii: "/")
+            var pathStart = text.startIndex
+            if let scheme = Self.firstIndex(of: Array("://".utf8), in: text) {
+                pathStart = text[(scheme + 3)...].firstIndex(of: slash) ?? text.endIndex
+            } else if text.count >= 2, text[text.startIndex] == slash, text[text.startIndex + 1] == slash {
+                pathStart = text[(text.startIndex + 2)...].firstIndex(of: slash) ?? text.endIndex
+            }
+            let rest = text[pathStart...]
+            let path = rest[
+                ..<(rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex)]
+            guard !path.isEmpty else { return [] }
+            func string(_ prefix: String, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+                prefix + String(decoding: bytes, as: UTF8.self)
+            }
+            var keys: Set<String> = [string("path:", path)]
+            for segment in path.split(separator: slash) where segment.contains(UInt8(ascii: ".")) {
+                if let stem = segment.split(separator: UInt8(ascii: ".")).first, stem.count >= 6 {
+                    keys.insert(string("file:", stem))
+                }
+            }
+            func isLetterOrDigit(_ byte: UInt8) -> Bool {
+                (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+            }
+            for run in path.split(whereSeparator: { !isLetterOrDigit($0) })
+            where run.count >= 6 && run.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+                keys.insert(string("id:", run))
+            }
+            return keys
+        }
+    }
+
+    private static func firstIndex(
+        of pattern: [UInt8], in bytes: Slice<UnsafeBufferPointer<UInt8>>
+    ) -> Int? {
+        guard bytes.count >= pattern.count else { return nil }
+        for index in bytes.startIndex...(bytes.endIndex - pattern.count)
+        where bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+            return index
+        }
+        return nil
     }
 
     /// A type as written by its syntax, for excerpts.
