@@ -355,6 +355,18 @@ static int sc_follows_own_end_tag(const unsigned char *base, const unsigned char
            strncasecmp((const char *)nameStart, name, length) == 0;
 }
 
+/// True when the parser, standing at a start tag's `>`, has just read `<name` and blanks: the tag
+/// is `name`'s own and has nothing between its name and the `>` (an element with attributes is
+/// always its own tag: libxml2 implies elements without any).
+static int sc_follows_own_start_tag_name(const unsigned char *base, const unsigned char *cursor, const char *name) {
+    const unsigned char *at = cursor;
+    while (at > base && (at[-1] == ' ' || at[-1] == '\t' || at[-1] == '\n' || at[-1] == '\r')) at--;
+    size_t length = strlen(name);
+    if ((size_t)(at - base) < length + 1) return 0;
+    const unsigned char *nameStart = at - length;
+    return nameStart[-1] == '<' && strncasecmp((const char *)nameStart, name, length) == 0;
+}
+
 // MARK: - SAX callbacks
 
 static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag);
@@ -394,7 +406,12 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     }
     state->wantsCharacters = state->callbacks->start(state->callbacks->context, &element);
     state->justOpened = name;
-    if (!state->wantsCharacters && state->skipsUnreadText && sc_can_move(state)) {
+    // An element libxml2 implies (`<body>` for an `<h1>`, `<head>` for a `<title>`) is reported
+    // while the tag that implied it is read: where that tag has no attributes the parser stands
+    // at its `>` too, and what follows is that tag's content, not the implied element's.
+    if (!state->wantsCharacters && state->skipsUnreadText && sc_can_move(state) &&
+        (attributes != NULL || sc_follows_own_start_tag_name(state->context->input->base,
+                                                              state->context->input->cur, (const char *)name))) {
         sc_move_past_unread_after_start(state, element.tag);
     }
 }

@@ -130,6 +130,12 @@ struct UnreadTextTests {
                 + "<p typeof=\"Person\"><span property=\"name\">Ann</span> x</p>\(broken)</body></html>",
             skipped: 0),
         Case(
+            name: "an element implied at a tag without attributes (the tag's text is its own)",
+            html: "<html><noframes><title>Implied body</title></noframes></html>", skipped: 0),
+        Case(
+            name: "implied body at a heading, then a title in it",
+            html: "<html><head></head><h1>Heading</h1><title>Late title</title>\(broken)</html>", skipped: 0),
+        Case(
             name: "text with a control character is left to libxml2",
             html: "<body><p>a\u{02}b</p>\(broken)</body>", skipped: 0),
         Case(
