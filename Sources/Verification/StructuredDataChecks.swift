@@ -110,7 +110,7 @@ struct StructuredDataChecks: PageRuleGroup {
         while start > 0, !isBreak(bytes[start - 1]) { start -= 1 }
         var end = offset
         while end < bytes.count, !isBreak(bytes[end]) { end += 1 }
-        var before = String(decoding: bytes[start..<offset], as: UTF8.self).drop { $0.isWhitespace }
+        let before = String(decoding: bytes[start..<offset], as: UTF8.self).drop { $0.isWhitespace }
         var after = Substring(String(decoding: bytes[offset..<end], as: UTF8.self))
         while let last = after.last, last.isWhitespace { after.removeLast() }
         if before.count + after.count <= limit { return String(before + after) }
