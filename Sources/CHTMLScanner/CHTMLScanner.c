@@ -342,29 +342,30 @@ static int sc_text_may_imply_elements(const xmlChar *element) {
     return element == NULL || strcmp((const char *)element, "html") == 0 || strcmp((const char *)element, "head") == 0;
 }
 
+/// True when the bytes just before `cursor`, blanks skipped, are `<name` (`opener` "<") or
+/// `</name` (`opener` "</"), the name in any case.
+static int sc_follows_tag_name(const unsigned char *base, const unsigned char *cursor, const char *opener,
+                               const char *name) {
+    const unsigned char *at = cursor;
+    while (at > base && (at[-1] == ' ' || at[-1] == '\t' || at[-1] == '\n' || at[-1] == '\r')) at--;
+    size_t openerLength = strlen(opener), length = strlen(name);
+    if ((size_t)(at - base) < openerLength + length) return 0;
+    const unsigned char *nameStart = at - length;
+    return strncasecmp((const char *)nameStart, name, length) == 0 &&
+           memcmp(nameStart - openerLength, opener, openerLength) == 0;
+}
+
 /// True when the bytes just before `cursor` are the end tag `</name>` (blanks allowed before the
 /// `>`), i.e. the element being closed is the one the end tag names, not one it closes on its way.
 static int sc_follows_own_end_tag(const unsigned char *base, const unsigned char *cursor, const char *name) {
-    if (cursor - base < 3 || cursor[-1] != '>') return 0;
-    const unsigned char *at = cursor - 2;
-    while (at > base && (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r')) at--;
-    size_t length = strlen(name);
-    if ((size_t)(at - base) < length + 1) return 0;
-    const unsigned char *nameStart = at - length + 1;
-    return nameStart[-1] == '/' && nameStart - base >= 2 && nameStart[-2] == '<' &&
-           strncasecmp((const char *)nameStart, name, length) == 0;
+    return cursor > base && cursor[-1] == '>' && sc_follows_tag_name(base, cursor - 1, "</", name);
 }
 
 /// True when the parser, standing at a start tag's `>`, has just read `<name` and blanks: the tag
 /// is `name`'s own and has nothing between its name and the `>` (an element with attributes is
 /// always its own tag: libxml2 implies elements without any).
 static int sc_follows_own_start_tag_name(const unsigned char *base, const unsigned char *cursor, const char *name) {
-    const unsigned char *at = cursor;
-    while (at > base && (at[-1] == ' ' || at[-1] == '\t' || at[-1] == '\n' || at[-1] == '\r')) at--;
-    size_t length = strlen(name);
-    if ((size_t)(at - base) < length + 1) return 0;
-    const unsigned char *nameStart = at - length;
-    return nameStart[-1] == '<' && strncasecmp((const char *)nameStart, name, length) == 0;
+    return sc_follows_tag_name(base, cursor, "<", name);
 }
 
 // MARK: - SAX callbacks
@@ -425,11 +426,7 @@ static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag) {
         // A body that starts with `<` is left to libxml2, which reads a tag there first.
         const xmlChar *cur = state->context->input->cur;
         if (state->context->input->end - cur < 2 || cur[1] == '<') return;
-        long moved = sc_move_past_run_after_start_tag(state, (const char *)name);
-        if (moved > 0) {
-            state->report->skippedRawTexts++;
-            state->report->skippedRawTextBytes += moved;
-        }
+        if (sc_move_past_run_after_start_tag(state, (const char *)name) > 0) state->report->skippedRawTexts++;
         return;
     }
     const htmlElemDesc *description = htmlTagLookup(name);

@@ -66,9 +66,8 @@ struct ScanReport: Sendable {
     var encodingErrors: Int
     /// Start tags with more than `maximumAttributes` attributes, whose rest libxml2 was not given.
     var cappedAttributes: CappedAttributes?
-    /// Script and style bodies libxml2 was moved past unread, and their bytes; bytes of text.
+    /// Script and style bodies libxml2 was moved past unread, and the bytes of text.
     var skippedRawTexts = 0
-    var skippedRawTextBytes = 0
     var skippedTextBytes = 0
 
     struct CappedAttributes: Sendable {
@@ -122,7 +121,6 @@ enum HTMLScanner {
         guard report.status == 0 else { return nil }
         var scanned = ScanReport(parseErrors: Int(report.parseErrors), encodingErrors: Int(report.encodingErrors))
         scanned.skippedRawTexts = report.skippedRawTexts
-        scanned.skippedRawTextBytes = report.skippedRawTextBytes
         scanned.skippedTextBytes = report.skippedTextBytes
         if report.cappedElements > 0 {
             scanned.cappedAttributes = ScanReport.CappedAttributes(

@@ -147,6 +147,7 @@ struct UnreadTextTests {
     func textSameBothWays(_ testCase: Case) {
         let bytes = Array(testCase.html.utf8)
         let skipping = Self.scan(bytes, skipping: true)
+        #expect(skipping?.skippedRawTexts == testCase.skipped)
         #expect(skipping?.parseErrors == Self.scan(bytes, skipping: false)?.parseErrors)
         #expect(Self.contract(bytes, skipping: true) == Self.contract(bytes, skipping: false))
     }

@@ -122,10 +122,9 @@ typedef struct sc_scan_report {
     long cappedFirstLine;
     long droppedAttributes;
     long largestAttributeCount;
-    /// Script and style bodies passed over unread (`skipsUnreadText`), and their bytes; and
-    /// the bytes of text passed over unread.
+    /// Script and style bodies passed over unread (`skipsUnreadText`), and the bytes of text
+    /// passed over unread.
     long skippedRawTexts;
-    long skippedRawTextBytes;
     long skippedTextBytes;
 } sc_scan_report;
 
