@@ -29,14 +29,19 @@ enum FullTextRanking {
     /// `path` and a digest of FTS5's structure record (rowid 10 of its data table), which lists
     /// the index's segments and changes with every committed write.
     static func indexState(_ db: Database, table: String, path: String) throws -> String {
+        indexState(structure: try structure(db, table: table), path: path)
+    }
+
+    /// `indexState` of the index at `path` whose structure record is `structure`.
+    static func indexState(structure: Data, path: String) -> String {
         var hasher = Hasher()
-        hasher.combine(try structure(db, table: table))
+        hasher.combine(structure)
         return "\(path)#\(hasher.finalize())"
     }
 
     /// FTS5's structure record of `table`: the list of its segments, changed by every committed
     /// write.
-    private static func structure(_ db: Database, table: String) throws -> Data {
+    static func structure(_ db: Database, table: String) throws -> Data {
         try Data.fetchOne(db, sql: "SELECT block FROM \(table)_data WHERE id = 10") ?? Data()
     }
 
@@ -58,13 +63,14 @@ enum FullTextRanking {
 
     /// What the kept counts say of each searched word (`words`, the last one a prefix when
     /// `lastIsPrefix`), as `spotcheck_rank`'s `rows` argument: `=N`, `>=N` or `?` per word,
-    /// separated by spaces; all `?` when the counts do not hold for the index as it is. Only a word
-    /// of ASCII letters and digits is looked up: FTS5's token for it is the word lower-cased.
-    static func keptRows(_ db: Database, words: [String], lastIsPrefix: Bool) throws -> String {
+    /// separated by spaces; all `?` when the counts do not hold for `search_text` as it is (its
+    /// structure record, `structure`). Only a word of ASCII letters and digits is looked up: FTS5's
+    /// token for it is the word lower-cased.
+    static func keptRows(_ db: Database, words: [String], lastIsPrefix: Bool, structure: Data) throws -> String {
         let unknown = Array(repeating: "?", count: words.count).joined(separator: " ")
         guard
             let kept = try Data.fetchOne(db, sql: "SELECT structure FROM search_word_rows_state WHERE id = 1"),
-            kept == (try structure(db, table: "search_text"))
+            kept == structure
         else { return unknown }
         let exact = try db.cachedStatement(sql: "SELECT rows FROM search_word_rows WHERE word = ?")
         let prefixed = try db.cachedStatement(
@@ -82,10 +88,10 @@ enum FullTextRanking {
                 var end = Array(token.utf8)
                 end[end.count - 1] += 1
                 let row = try Row.fetchOne(prefixed, arguments: [token, String(decoding: end, as: UTF8.self)])
-                let words: Int64 = row?[0] ?? 0
+                let withPrefix: Int64 = row?[0] ?? 0
                 let most: Int64 = row?[1] ?? 0
                 // One word with the prefix: its rows are the prefix's; several: at least the most.
-                hints.append(words <= 1 ? "=\(most)" : ">=\(most)")
+                hints.append(withPrefix <= 1 ? "=\(most)" : ">=\(most)")
             } else {
                 // Every word is kept: one that is not is in no row.
                 hints.append("=\(try Int64.fetchOne(exact, arguments: [token]) ?? 0)")

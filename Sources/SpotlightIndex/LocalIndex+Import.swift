@@ -49,11 +49,11 @@ extension LocalIndex {
                 // A PostgreSQL transaction whose connection was lost runs again from the start.
                 skipped = []
                 ignoredUpdates = []
+                recordsRead = 0
                 var activities: [(RecordPosition, ActivityRecord)] = []
-                var records = 0
                 do {
                     format = try LocalItemsFile.read(path: path) { position, result in
-                        records += 1
+                        recordsRead += 1
                         switch result {
                         case .failure(let problem): skipped.append(problem)
                         case .success(.item(let item)):
@@ -80,8 +80,7 @@ extension LocalIndex {
                             }
                             try writer.setClientState(state, index: target)
                         }
-                        recordsRead = records
-                        afterRecord(records)
+                        afterRecord(recordsRead)
                     }
                 } catch let error as LocalItemsFileError {
                     fileError = error

@@ -371,10 +371,11 @@ extension SQLiteIndexStorage {
             }
             let weights = SearchQuery.columnWeights.map { String($0) }.joined(separator: ", ")
             // bm25 without counting the rows that hold a word for every search (`FullTextRanking`).
-            arguments["index"] = try FullTextRanking.indexState(db, table: "search_text", path: path)
+            let structure = try FullTextRanking.structure(db, table: "search_text")
+            arguments["index"] = FullTextRanking.indexState(structure: structure, path: path)
             arguments["words"] = query.words.joined(separator: " ") + (query.prefixMatchesLastWord ? "*" : "")
             arguments["rows"] = try FullTextRanking.keptRows(
-                db, words: query.words, lastIsPrefix: query.prefixMatchesLastWord)
+                db, words: query.words, lastIsPrefix: query.prefixMatchesLastWord, structure: structure)
             // A search asking for as many results as the candidates, or more, ranks every match.
             arguments["candidates"] =
                 query.limit >= SQLiteIndexStorage.candidateLimit ? -1 : SQLiteIndexStorage.candidateLimit

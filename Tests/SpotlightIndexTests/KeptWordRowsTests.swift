@@ -20,7 +20,9 @@ struct KeptWordRowsTests {
     /// What the kept counts say of `words`, read from the index file as a search reads them.
     static func kept(_ index: LocalIndex, _ words: [String], prefix: Bool) throws -> String {
         try DatabaseQueue(path: index.location).read {
-            try FullTextRanking.keptRows($0, words: words, lastIsPrefix: prefix)
+            try FullTextRanking.keptRows(
+                $0, words: words, lastIsPrefix: prefix,
+                structure: FullTextRanking.structure($0, table: "search_text"))
         }
     }
 
@@ -33,7 +35,9 @@ struct KeptWordRowsTests {
         ]
         // Before a recount nothing is kept: every word is counted.
         #expect(try Self.kept(index, ["harbour", "tour"], prefix: false) == "? ?")
-        let counted = try searches.map { try index.search($0).map { "\($0.uniqueIdentifier) \($0.score)" } }
+        let counted = try searches.map {
+            try index.search($0).map { "\($0.uniqueIdentifier ?? "activity") \($0.score)" }
+        }
 
         try index.storage.refreshAfterBulkWrite()
         #expect(try Self.kept(index, ["Harbour", "tour"], prefix: false) == "=6 =4")
@@ -43,7 +47,7 @@ struct KeptWordRowsTests {
         #expect(try Self.kept(index, ["walk", "har"], prefix: true) == "=2 >=6")
         // Words FTS5 might cut differently are left to counting.
         #expect(try Self.kept(index, ["café", "tour"], prefix: false) == "? =4")
-        let kept = try searches.map { try index.search($0).map { "\($0.uniqueIdentifier) \($0.score)" } }
+        let kept = try searches.map { try index.search($0).map { "\($0.uniqueIdentifier ?? "activity") \($0.score)" } }
         #expect(kept == counted)
         #expect(kept.allSatisfy { !$0.isEmpty })
     }
