@@ -185,10 +185,7 @@ struct ContentChecks: PageRuleGroup {
             return description.utf8.allSatisfy { $0 < 0x80 } ? false : nil
         }
         guard let title = asciiNormalized(title) else { return nil }
-        guard title.count >= description.count else { return false }
-        return (0...(title.count - description.count)).contains { start in
-            title[start..<(start + description.count)].elementsEqual(description)
-        }
+        return title.firstRange(of: description) != nil
     }
 
     /// Which ASCII bytes `characterRepeats` trims from the ends (Foundation's punctuation and
@@ -205,7 +202,7 @@ struct ContentChecks: PageRuleGroup {
         var pendingSpace = false
         for byte in text.utf8 {
             guard byte < 0x80 else { return nil }
-            if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+            if byte.isWhitespaceCharacter {
                 pendingSpace = !words.isEmpty
                 continue
             }

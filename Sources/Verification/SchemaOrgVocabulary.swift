@@ -188,7 +188,7 @@ struct SchemaOrgVocabulary: Sendable {
             self.names = Array(names)
         }
 
-        var index: SpellingIndex {
+        private var index: SpellingIndex {
             built.withLock { built in
                 if let index = built { return index }
                 let index = SpellingIndex(names)

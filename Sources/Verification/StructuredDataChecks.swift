@@ -781,17 +781,16 @@ struct StructuredDataChecks: PageRuleGroup {
     static func printableASCIIImageKeys(_ url: String) -> Set<String>? {
         var url = url
         return url.withUTF8 { all -> Set<String>? in
-            func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
             var start = all.startIndex
             var end = all.endIndex
-            while start < end, isWhitespace(all[start]) { start += 1 }
-            while end > start, isWhitespace(all[end - 1]) { end -= 1 }
+            while start < end, all[start].isWhitespaceCharacter { start += 1 }
+            while end > start, all[end - 1].isWhitespaceCharacter { end -= 1 }
             let text = all[start..<end]
             guard text.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
             let slash = UInt8(ascii: "/")
             var pathStart = text.startIndex
-            if let scheme = Self.firstIndex(of: Array("://".utf8), in: text) {
-                pathStart = text[(scheme + 3)...].firstIndex(of: slash) ?? text.endIndex
+            if let scheme = text.firstRange(of: Array("://".utf8)) {
+                pathStart = text[scheme.upperBound...].firstIndex(of: slash) ?? text.endIndex
             } else if text.count >= 2, text[text.startIndex] == slash, text[text.startIndex + 1] == slash {
                 pathStart = text[(text.startIndex + 2)...].firstIndex(of: slash) ?? text.endIndex
             }
@@ -817,17 +816,6 @@ struct StructuredDataChecks: PageRuleGroup {
             }
             return keys
         }
-    }
-
-    private static func firstIndex(
-        of pattern: [UInt8], in bytes: Slice<UnsafeBufferPointer<UInt8>>
-    ) -> Int? {
-        guard bytes.count >= pattern.count else { return nil }
-        for index in bytes.startIndex...(bytes.endIndex - pattern.count)
-        where bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
-            return index
-        }
-        return nil
     }
 
     /// A type as written by its syntax, for excerpts.
