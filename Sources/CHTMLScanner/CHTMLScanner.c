@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
 
@@ -234,6 +237,42 @@ static int sc_measure_run(const unsigned char *start, const unsigned char *end, 
     // '&' ends text only; script data reads it as any other character.
     const uint64_t ampersandBits = rawTextName == NULL ? highs : 0;
     for (;;) {
+#if defined(__SSE2__)
+        // Sixteen bytes at a time while none is '<', '&' (text), non-ASCII or a control character
+        // other than tab, LF and CR; the line breaks among them are counted as they go. Then
+        // straight to the first byte that stops it.
+        const __m128i space = _mm_set1_epi8(0x20), angleByte = _mm_set1_epi8('<'),
+                      ampersandByte = _mm_set1_epi8('&'), lineFeed = _mm_set1_epi8('\n'),
+                      tab = _mm_set1_epi8('\t'), carriageReturn = _mm_set1_epi8('\r');
+        const int wantsAmpersand = rawTextName == NULL;
+        while (end - cursor >= 16) {
+            __m128i block = _mm_loadu_si128((const __m128i *)(const void *)cursor);
+            // Signed comparison: every non-ASCII byte is below 0x20 too.
+            __m128i flaggedBytes = _mm_or_si128(_mm_cmplt_epi8(block, space), _mm_cmpeq_epi8(block, angleByte));
+            if (wantsAmpersand) flaggedBytes = _mm_or_si128(flaggedBytes, _mm_cmpeq_epi8(block, ampersandByte));
+            unsigned flagged = (unsigned)_mm_movemask_epi8(flaggedBytes);
+            if (flagged == 0) {
+                cursor += 16;
+                continue;
+            }
+            unsigned lineFeeds = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, lineFeed));
+            unsigned plain = lineFeeds | (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, tab),
+                                                                                 _mm_cmpeq_epi8(block, carriageReturn)));
+            unsigned stops = flagged & ~plain;
+            unsigned passed = stops != 0 ? (1u << __builtin_ctz(stops)) - 1 : 0xFFFFu;
+            unsigned passedLineFeeds = lineFeeds & passed;
+            if (passedLineFeeds != 0) {
+                run->lines += __builtin_popcount(passedLineFeeds);
+                run->lastLineStart = cursor + (31 - __builtin_clz(passedLineFeeds)) + 1;
+            }
+            if (stops == 0) {
+                cursor += 16;
+                continue;
+            }
+            cursor += __builtin_ctz(stops);
+            break;
+        }
+#endif
         // Eight bytes at a time while none is '<', '&', a control character or non-ASCII; then
         // straight to the first one that is (the lowest flagged byte is exact: the borrows of
         // these tests only ever flag bytes above a true match).
@@ -289,7 +328,17 @@ static int sc_measure_run(const unsigned char *start, const unsigned char *end, 
 /// not bytes, and starts again at 1 after a line break.
 static int sc_column_after(const sc_run *run, const unsigned char *start, int startColumn) {
     int column = run->lastLineStart != NULL ? 1 : startColumn;
-    for (const unsigned char *byte = run->lastLineStart != NULL ? run->lastLineStart : start; byte < run->stop; byte++) {
+    const unsigned char *byte = run->lastLineStart != NULL ? run->lastLineStart : start;
+#if defined(__SSE2__)
+    // Sixteen bytes at a time: every byte but a continuation byte (0x80–0xBF, below -64 signed).
+    const __m128i continuationLimit = _mm_set1_epi8((char)0xC0);
+    while (run->stop - byte >= 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(const void *)byte);
+        column += 16 - __builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(block, continuationLimit)));
+        byte += 16;
+    }
+#endif
+    for (; byte < run->stop; byte++) {
         if ((*byte & 0xC0) != 0x80) column++;
     }
     return column;

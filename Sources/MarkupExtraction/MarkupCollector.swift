@@ -293,8 +293,22 @@ final class MarkupCollector {
     // MARK: Helpers
 
     static func isJSONLD(_ type: String) -> Bool {
-        let essence = type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingASCIIWhitespace() } ?? ""
-        return essence.lowercased() == "application/ld+json"
+        // As `split(separator: ";")` gives it: the first part between `;`s that is not empty.
+        let utf8 = type.utf8
+        let semicolon = UInt8(ascii: ";")
+        guard let start = utf8.firstIndex(where: { $0 != semicolon }) else { return false }
+        let part = utf8[start...].prefix { $0 != semicolon }
+        func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+        }
+        guard let first = part.firstIndex(where: { !isASCIIWhitespace($0) }),
+            let last = part.lastIndex(where: { !isASCIIWhitespace($0) })
+        else { return false }
+        // Compared without case, byte by byte: no character but an ASCII letter lower-cases to one
+        // of this essence's letters.
+        return utf8[first...last].elementsEqual("application/ld+json".utf8) { byte, expected in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == expected : byte == expected
+        }
     }
 
     /// Parses an RDFa `prefix` attribute: `og: https://ogp.me/ns# fb: http://ogp.me/ns/fb#`.

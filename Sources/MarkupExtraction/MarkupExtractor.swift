@@ -377,11 +377,14 @@ public struct MarkupExtractor: Sendable {
         var index = 0
         let count = bytes.count
         var sawNonASCII = false
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func word(_ offset: Int) -> UInt64 { bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
         while index < count {
-            // ASCII fast path, eight bytes at a time.
-            if index + 8 <= count,
-                bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-            {
+            // ASCII fast path, 32 bytes at a time, then eight.
+            while index + 32 <= count, (word(index) | word(index + 8) | word(index + 16) | word(index + 24)) & highBits == 0 {
+                index += 32
+            }
+            if index + 8 <= count, word(index) & highBits == 0 {
                 index += 8
                 continue
             }

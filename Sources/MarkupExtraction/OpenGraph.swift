@@ -23,7 +23,7 @@ extension PageMarkup {
         var media: [OpenGraphMedia] = []
         var orphans: [MetaTag] = []
         var current: [OpenGraphMedia.Kind: Int] = [:]
-        for tag in openGraph {
+        for tag in openGraph where Self.mayNameMedia(tag.key) {
             let key = tag.key.lowercased()
             let parts = key.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count >= 2, parts[0] == "og", let kind = OpenGraphMedia.Kind(rawValue: String(parts[1])) else {
@@ -56,6 +56,20 @@ extension PageMarkup {
             }
         }
         return (media, orphans)
+    }
+
+    /// False for a key that is neither `og:image`, `og:video` nor `og:audio`, alone or before a
+    /// `:` (in any case), which ``openGraphMedia`` passes over: the common keys are answered from
+    /// their bytes, without lower-casing. No character but an ASCII letter lower-cases to one of
+    /// these names' letters.
+    static func mayNameMedia(_ key: String) -> Bool {
+        let utf8 = key.utf8
+        guard utf8.count >= 8 else { return false }
+        let rest = utf8.dropFirst(8)
+        guard rest.isEmpty || rest.first == UInt8(ascii: ":") else { return false }
+        let name = utf8.prefix(8).lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+        return name.elementsEqual("og:image".utf8) || name.elementsEqual("og:video".utf8)
+            || name.elementsEqual("og:audio".utf8)
     }
 
     /// The first Open Graph value for a property (OGP: the first tag wins), with its tag.

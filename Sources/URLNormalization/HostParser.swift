@@ -78,6 +78,18 @@ enum HostParser {
     }
 
     static func endsInANumber(_ host: String) -> Bool {
+        // A last label that starts with no digit (or sign, which `UInt64(_:radix:)` reads) is no
+        // number: most hosts are answered here, without splitting.
+        let utf8 = host.utf8
+        let dot = UInt8(ascii: ".")
+        let labelsEnd = utf8.last == dot ? utf8.index(before: utf8.endIndex) : utf8.endIndex
+        let lastLabelStart = utf8[..<labelsEnd].lastIndex(of: dot).map(utf8.index(after:)) ?? utf8.startIndex
+        if lastLabelStart < labelsEnd {
+            let first = utf8[lastLabelStart]
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: "-")
+            else { return false }
+        }
         var parts = host.split(separator: ".", omittingEmptySubsequences: false)
         if parts.last == "" {
             guard parts.count > 1 else { return false }

@@ -68,7 +68,10 @@ enum SchemaOrgTerms {
     /// `http(s)://schema.org/Movie` → `Movie` (scheme and host in any case); nil for any other IRI.
     static func name(inIRI iri: String) -> String? {
         for prefix in ["https://schema.org/", "http://schema.org/"] {
-            guard iri.count > prefix.count, iri.prefix(prefix.count).lowercased() == prefix else { continue }
+            // More characters than the prefix (counted no further than that).
+            guard let end = iri.index(iri.startIndex, offsetBy: prefix.count, limitedBy: iri.endIndex),
+                end != iri.endIndex, iri[..<end].lowercased() == prefix
+            else { continue }
             return String(iri.dropFirst(prefix.count))
         }
         return nil
@@ -479,7 +482,11 @@ enum StructuredData {
 
     /// At most 100 characters, for messages and excerpts.
     static func shortened(_ text: String) -> String {
-        text.count > 100 ? String(text.prefix(99)) + "…" : text
+        // More than 100 characters, counted no further than that (and not at all when the bytes
+        // are no more than 100).
+        guard text.utf8.count > 100, text.index(text.startIndex, offsetBy: 101, limitedBy: text.endIndex) != nil
+        else { return text }
+        return String(text.prefix(99)) + "…"
     }
 }
 
