@@ -37,58 +37,68 @@ typedef struct sc_state {
 
 // MARK: - Classification (libxml2's HTML parser lower-cases tag and attribute names)
 
+/// `strcmp(name, literal) == 0`, inlined: the comparison stops at the first byte that differs (the
+/// name's terminating NUL differs from any of the literal's bytes), so it never reads past `name`.
+static inline int sc_is(const char *name, const char *literal) {
+    size_t index = 0;
+    for (; literal[index] != 0; index++) {
+        if (name[index] != literal[index]) return 0;
+    }
+    return name[index] == 0;
+}
+
 static sc_tag sc_classify_tag(const char *name) {
     switch (name[0]) {
     case 'a':
         if (name[1] == 0) return SC_TAG_A;
-        if (strcmp(name, "area") == 0) return SC_TAG_AREA;
-        if (strcmp(name, "audio") == 0) return SC_TAG_AUDIO;
+        if (sc_is(name, "area")) return SC_TAG_AREA;
+        if (sc_is(name, "audio")) return SC_TAG_AUDIO;
         break;
     case 'b':
-        if (strcmp(name, "body") == 0) return SC_TAG_BODY;
-        if (strcmp(name, "base") == 0) return SC_TAG_BASE;
+        if (sc_is(name, "body")) return SC_TAG_BODY;
+        if (sc_is(name, "base")) return SC_TAG_BASE;
         break;
     case 'd':
-        if (strcmp(name, "data") == 0) return SC_TAG_DATA;
+        if (sc_is(name, "data")) return SC_TAG_DATA;
         break;
     case 'e':
-        if (strcmp(name, "embed") == 0) return SC_TAG_EMBED;
+        if (sc_is(name, "embed")) return SC_TAG_EMBED;
         break;
     case 'h':
-        if (strcmp(name, "html") == 0) return SC_TAG_HTML;
-        if (strcmp(name, "head") == 0) return SC_TAG_HEAD;
+        if (sc_is(name, "html")) return SC_TAG_HTML;
+        if (sc_is(name, "head")) return SC_TAG_HEAD;
         break;
     case 'i':
-        if (strcmp(name, "img") == 0) return SC_TAG_IMG;
-        if (strcmp(name, "iframe") == 0) return SC_TAG_IFRAME;
+        if (sc_is(name, "img")) return SC_TAG_IMG;
+        if (sc_is(name, "iframe")) return SC_TAG_IFRAME;
         break;
     case 'l':
-        if (strcmp(name, "link") == 0) return SC_TAG_LINK;
+        if (sc_is(name, "link")) return SC_TAG_LINK;
         break;
     case 'm':
-        if (strcmp(name, "meta") == 0) return SC_TAG_META;
-        if (strcmp(name, "meter") == 0) return SC_TAG_METER;
+        if (sc_is(name, "meta")) return SC_TAG_META;
+        if (sc_is(name, "meter")) return SC_TAG_METER;
         break;
     case 'n':
-        if (strcmp(name, "noscript") == 0) return SC_TAG_NOSCRIPT;
+        if (sc_is(name, "noscript")) return SC_TAG_NOSCRIPT;
         break;
     case 'o':
-        if (strcmp(name, "object") == 0) return SC_TAG_OBJECT;
+        if (sc_is(name, "object")) return SC_TAG_OBJECT;
         break;
     case 's':
-        if (strcmp(name, "script") == 0) return SC_TAG_SCRIPT;
-        if (strcmp(name, "style") == 0) return SC_TAG_STYLE;
-        if (strcmp(name, "source") == 0) return SC_TAG_SOURCE;
-        if (strcmp(name, "svg") == 0) return SC_TAG_SVG;
+        if (sc_is(name, "script")) return SC_TAG_SCRIPT;
+        if (sc_is(name, "style")) return SC_TAG_STYLE;
+        if (sc_is(name, "source")) return SC_TAG_SOURCE;
+        if (sc_is(name, "svg")) return SC_TAG_SVG;
         break;
     case 't':
-        if (strcmp(name, "title") == 0) return SC_TAG_TITLE;
-        if (strcmp(name, "time") == 0) return SC_TAG_TIME;
-        if (strcmp(name, "track") == 0) return SC_TAG_TRACK;
-        if (strcmp(name, "template") == 0) return SC_TAG_TEMPLATE;
+        if (sc_is(name, "title")) return SC_TAG_TITLE;
+        if (sc_is(name, "time")) return SC_TAG_TIME;
+        if (sc_is(name, "track")) return SC_TAG_TRACK;
+        if (sc_is(name, "template")) return SC_TAG_TEMPLATE;
         break;
     case 'v':
-        if (strcmp(name, "video") == 0) return SC_TAG_VIDEO;
+        if (sc_is(name, "video")) return SC_TAG_VIDEO;
         break;
     default:
         break;
@@ -100,64 +110,64 @@ static sc_tag sc_classify_tag(const char *name) {
 static int sc_classify_attribute(const char *name) {
     switch (name[0]) {
     case 'a':
-        if (strcmp(name, "about") == 0) return SC_ATTR_ABOUT;
-        if (strcmp(name, "app-id") == 0) return SC_ATTR_APP_ID;
-        if (strcmp(name, "app-argument") == 0) return SC_ATTR_APP_ARGUMENT;
+        if (sc_is(name, "about")) return SC_ATTR_ABOUT;
+        if (sc_is(name, "app-id")) return SC_ATTR_APP_ID;
+        if (sc_is(name, "app-argument")) return SC_ATTR_APP_ARGUMENT;
         break;
     case 'c':
-        if (strcmp(name, "content") == 0) return SC_ATTR_CONTENT;
-        if (strcmp(name, "charset") == 0) return SC_ATTR_CHARSET;
+        if (sc_is(name, "content")) return SC_ATTR_CONTENT;
+        if (sc_is(name, "charset")) return SC_ATTR_CHARSET;
         break;
     case 'd':
-        if (strcmp(name, "datetime") == 0) return SC_ATTR_DATETIME;
-        if (strcmp(name, "data") == 0) return SC_ATTR_DATA;
-        if (strcmp(name, "datatype") == 0) return SC_ATTR_DATATYPE;
-        if (strcmp(name, "data-src") == 0) return SC_ATTR_DATA_SRC;
+        if (sc_is(name, "datetime")) return SC_ATTR_DATETIME;
+        if (sc_is(name, "data")) return SC_ATTR_DATA;
+        if (sc_is(name, "datatype")) return SC_ATTR_DATATYPE;
+        if (sc_is(name, "data-src")) return SC_ATTR_DATA_SRC;
         break;
     case 'h':
-        if (strcmp(name, "href") == 0) return SC_ATTR_HREF;
-        if (strcmp(name, "http-equiv") == 0) return SC_ATTR_HTTP_EQUIV;
+        if (sc_is(name, "href")) return SC_ATTR_HREF;
+        if (sc_is(name, "http-equiv")) return SC_ATTR_HTTP_EQUIV;
         break;
     case 'i':
         if (name[1] == 'd' && name[2] == 0) return SC_ATTR_ID;
         if (name[1] == 't' && name[2] == 'e' && name[3] == 'm') {
             const char *rest = name + 4;
-            if (strcmp(rest, "prop") == 0) return SC_ATTR_ITEMPROP;
-            if (strcmp(rest, "scope") == 0) return SC_ATTR_ITEMSCOPE;
-            if (strcmp(rest, "type") == 0) return SC_ATTR_ITEMTYPE;
-            if (strcmp(rest, "id") == 0) return SC_ATTR_ITEMID;
-            if (strcmp(rest, "ref") == 0) return SC_ATTR_ITEMREF;
+            if (sc_is(rest, "prop")) return SC_ATTR_ITEMPROP;
+            if (sc_is(rest, "scope")) return SC_ATTR_ITEMSCOPE;
+            if (sc_is(rest, "type")) return SC_ATTR_ITEMTYPE;
+            if (sc_is(rest, "id")) return SC_ATTR_ITEMID;
+            if (sc_is(rest, "ref")) return SC_ATTR_ITEMREF;
         }
         break;
     case 'l':
-        if (strcmp(name, "lang") == 0) return SC_ATTR_LANG;
+        if (sc_is(name, "lang")) return SC_ATTR_LANG;
         break;
     case 'n':
-        if (strcmp(name, "name") == 0) return SC_ATTR_NAME;
+        if (sc_is(name, "name")) return SC_ATTR_NAME;
         break;
     case 'p':
-        if (strcmp(name, "property") == 0) return SC_ATTR_PROPERTY;
-        if (strcmp(name, "prefix") == 0) return SC_ATTR_PREFIX;
+        if (sc_is(name, "property")) return SC_ATTR_PROPERTY;
+        if (sc_is(name, "prefix")) return SC_ATTR_PREFIX;
         break;
     case 'r':
-        if (strcmp(name, "rel") == 0) return SC_ATTR_REL;
-        if (strcmp(name, "resource") == 0) return SC_ATTR_RESOURCE;
-        if (strcmp(name, "rev") == 0) return SC_ATTR_REV;
-        if (strcmp(name, "role") == 0) return SC_ATTR_ROLE;
+        if (sc_is(name, "rel")) return SC_ATTR_REL;
+        if (sc_is(name, "resource")) return SC_ATTR_RESOURCE;
+        if (sc_is(name, "rev")) return SC_ATTR_REV;
+        if (sc_is(name, "role")) return SC_ATTR_ROLE;
         break;
     case 's':
-        if (strcmp(name, "src") == 0) return SC_ATTR_SRC;
+        if (sc_is(name, "src")) return SC_ATTR_SRC;
         break;
     case 't':
-        if (strcmp(name, "typeof") == 0) return SC_ATTR_TYPEOF;
-        if (strcmp(name, "type") == 0) return SC_ATTR_TYPE;
+        if (sc_is(name, "typeof")) return SC_ATTR_TYPEOF;
+        if (sc_is(name, "type")) return SC_ATTR_TYPE;
         break;
     case 'v':
-        if (strcmp(name, "value") == 0) return SC_ATTR_VALUE;
-        if (strcmp(name, "vocab") == 0) return SC_ATTR_VOCAB;
+        if (sc_is(name, "value")) return SC_ATTR_VALUE;
+        if (sc_is(name, "vocab")) return SC_ATTR_VOCAB;
         break;
     case 'x':
-        if (strcmp(name, "xml:lang") == 0) return SC_ATTR_XML_LANG;
+        if (sc_is(name, "xml:lang")) return SC_ATTR_XML_LANG;
         break;
     default:
         break;
@@ -388,7 +398,7 @@ static long sc_move_past_text_after_end(sc_state *state) {
 /// libxml2 opens `<body>` and `<p>` for text that is not white space where no element, or only
 /// `<html>` or `<head>`, is open (`htmlCheckParagraph`): text there is always left to libxml2.
 static int sc_text_may_imply_elements(const xmlChar *element) {
-    return element == NULL || strcmp((const char *)element, "html") == 0 || strcmp((const char *)element, "head") == 0;
+    return element == NULL || sc_is((const char *)element, "html") || sc_is((const char *)element, "head");
 }
 
 /// True when the bytes just before `cursor`, blanks skipped, are `<name` (`opener` "<") or
@@ -436,7 +446,8 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     if (attributes != NULL) {
         size_t used = 0;
         for (const xmlChar **pair = attributes; pair[0] != NULL; pair += 2) {
-            if (strncmp((const char *)pair[0], "xmlns:", 6) == 0 && pair[0][6] != 0 && pair[1] != NULL) {
+            if (pair[0][0] == 'x' && strncmp((const char *)pair[0], "xmlns:", 6) == 0 && pair[0][6] != 0 &&
+                pair[1] != NULL) {
                 // "NAME: IRI " appended while it fits; a declaration that does not fit is left out.
                 const char *prefix = (const char *)pair[0] + 6;
                 size_t needed = strlen(prefix) + strlen((const char *)pair[1]) + 3;
@@ -497,7 +508,9 @@ static void sc_end_element(void *userData, const xmlChar *name) {
     htmlParserCtxtPtr context = state->context;
     const xmlChar *cur = context->input->cur, *base = context->input->base;
     int closedHere = sc_follows_own_end_tag(base, cur, (const char *)name);
-    if (!closedHere && opened != NULL && strcmp((const char *)opened, (const char *)name) == 0 && cur - base >= 2 &&
+    // Names are mostly the same pointer (libxml2 keeps them in its dictionary).
+    if (!closedHere && opened != NULL && (opened == name || strcmp((const char *)opened, (const char *)name) == 0) &&
+        cur - base >= 2 &&
         cur[-1] == '>') {
         const htmlElemDesc *description = htmlTagLookup(name);
         closedHere = cur[-2] == '/' || (description != NULL && description->empty);
