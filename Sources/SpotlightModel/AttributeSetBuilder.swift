@@ -462,9 +462,34 @@ public struct AttributeSetBuilder: Sendable {
     }
 }
 
+extension UInt8 {
+    /// An ASCII byte that is a white-space `Character` on its own (`Character.isWhitespace`: tab,
+    /// LF, VT, FF, CR and space), for the byte paths that must answer as the `Character` ones.
+    public var isWhitespaceCharacter: Bool { self == 0x20 || (0x09...0x0D).contains(self) }
+}
+
 extension String {
+    /// Runs of white space (`Character.isWhitespace`) made one space, none at either end. ASCII
+    /// text takes a byte path with the same answer (CR LF, one `Character`, is white space either way).
     func collapsingWhitespace() -> String {
-        split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            return split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        var collapsed: [UInt8] = []
+        collapsed.reserveCapacity(utf8.count)
+        var spacePending = false
+        for byte in utf8 {
+            if byte.isWhitespaceCharacter {
+                spacePending = !collapsed.isEmpty
+                continue
+            }
+            if spacePending {
+                collapsed.append(0x20)
+                spacePending = false
+            }
+            collapsed.append(byte)
+        }
+        return String(decoding: collapsed, as: UTF8.self)
     }
 
     func replacingUnderscores() -> String {

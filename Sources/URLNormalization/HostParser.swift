@@ -86,8 +86,9 @@ enum HostParser {
         let lastLabelStart = utf8[..<labelsEnd].lastIndex(of: dot).map(utf8.index(after:)) ?? utf8.startIndex
         if lastLabelStart < labelsEnd {
             let first = utf8[lastLabelStart]
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "+")
-                || first == UInt8(ascii: "-")
+            guard
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "+")
+                    || first == UInt8(ascii: "-")
             else { return false }
         }
         var parts = host.split(separator: ".", omittingEmptySubsequences: false)

@@ -23,18 +23,39 @@ package enum PercentEncoding {
     }
 
     static func encode(_ scalars: some Sequence<Unicode.Scalar>, set: EncodeSet) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
+        output.reserveCapacity(scalars.underestimatedCount)
+        func escape(_ byte: UInt8) {
+            let hex: StaticString = "0123456789ABCDEF"
+            output.append(UInt8(ascii: "%"))
+            output.append(hex.utf8Start[Int(byte >> 4)])
+            output.append(hex.utf8Start[Int(byte & 0x0F)])
+        }
         for scalar in scalars {
-            for byte in String(scalar).utf8 {
-                if set.contains(byte) {
-                    output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-                } else {
-                    output.append(byte)
-                }
+            guard scalar.isASCII else {
+                // Every byte of a non-ASCII scalar is above 0x7E: in every set.
+                for byte in String(scalar).utf8 { escape(byte) }
+                continue
             }
+            let byte = UInt8(truncatingIfNeeded: scalar.value)
+            if set.contains(byte) { escape(byte) } else { output.append(byte) }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The scalars as a `String`, built from their UTF-8 at once (a `UnicodeScalarView` built from
+    /// a sequence appends them one at a time).
+    static func string(_ scalars: some Sequence<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.underestimatedCount)
+        for scalar in scalars {
+            if scalar.isASCII {
+                bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Percent-decodes to bytes (invalid escapes kept as written; shared with the AASA matcher).

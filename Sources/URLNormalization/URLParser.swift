@@ -40,7 +40,7 @@ public enum URLParser {
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == ":" {
-                let scheme = String(String.UnicodeScalarView(scalars[0..<index])).lowercased()
+                let scheme = PercentEncoding.string(scalars[0..<index]).lowercased()
                 return (scheme, Array(scalars[(index + 1)...]))
             }
             guard scalar.isASCIILetter || scalar.isASCIIDigit || scalar == "+" || scalar == "-" || scalar == "." else {
@@ -135,14 +135,14 @@ public enum URLParser {
         if hostPart.isEmpty, url.scheme == "file" {
             url.host = ""  // file:///path has an empty host
         } else {
-            guard !hostPart.isEmpty, let host = HostParser.parse(String(String.UnicodeScalarView(hostPart))) else {
+            guard !hostPart.isEmpty, let host = HostParser.parse(PercentEncoding.string(hostPart)) else {
                 return false
             }
             url.host = host
         }
         if let portPart, !portPart.isEmpty {
             guard portPart.allSatisfy(\.isASCIIDigit) else { return false }
-            let digits = String(String.UnicodeScalarView(portPart.drop { $0 == "0" }))
+            let digits = PercentEncoding.string(portPart.drop { $0 == "0" })
             let port = digits.isEmpty ? 0 : (digits.count > 5 ? Int.max : Int(digits) ?? Int.max)
             guard port <= 65_535 else { return false }
             url.port = ParsedURL.specialPorts[url.scheme] == .some(port) ? nil : port

@@ -170,8 +170,7 @@ struct ContentChecks: PageRuleGroup {
     /// `repeats` by `Character`s and Foundation's character sets, for any text.
     static func characterRepeats(_ description: String, _ title: String) -> Bool {
         func normalized(_ text: String) -> String {
-            text.lowercased().split { $0.isWhitespace }.joined(separator: " ")
-                .trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces))
+            text.lowercased().split { $0.isWhitespace }.joined(separator: " ").trimmingCharacters(in: trimmed)
         }
         let description = normalized(description)
         return !description.isEmpty && normalized(title).contains(description)
@@ -190,9 +189,10 @@ struct ContentChecks: PageRuleGroup {
 
     /// Which ASCII bytes `characterRepeats` trims from the ends (Foundation's punctuation and
     /// white space), taken from the character sets themselves.
-    private static let trimmedASCII: [Bool] = (0..<128).map { byte in
-        CharacterSet.punctuationCharacters.union(.whitespaces).contains(Unicode.Scalar(UInt8(byte)))
-    }
+    private static let trimmedASCII: [Bool] = (0..<128).map { byte in trimmed.contains(Unicode.Scalar(UInt8(byte))) }
+
+    /// What `characterRepeats` trims from the ends: Foundation's punctuation and white space.
+    private static let trimmed = CharacterSet.punctuationCharacters.union(.whitespaces)
 
     /// `characterRepeats`' normalized text for ASCII: lower-cased, runs of white space made one
     /// space, punctuation and spaces trimmed from both ends; nil when the text is not ASCII.

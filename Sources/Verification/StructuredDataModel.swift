@@ -490,12 +490,6 @@ enum StructuredData {
     }
 }
 
-extension UInt8 {
-    /// An ASCII byte that is a white-space `Character` on its own (`Character.isWhitespace`: tab,
-    /// LF, VT, FF, CR and space), for the byte paths that must answer as the `Character` ones.
-    var isWhitespaceCharacter: Bool { self == 0x20 || (0x09...0x0D).contains(self) }
-}
-
 extension String {
     var trimmedWhitespace: String {
         var slice = Substring(self)
