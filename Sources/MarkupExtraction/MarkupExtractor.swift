@@ -381,10 +381,11 @@ public struct MarkupExtractor: Sendable {
         func word(_ offset: Int) -> UInt64 { bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
         while index < count {
             // ASCII fast path, 32 bytes at a time, then eight.
-            while index + 32 <= count,
+            if index + 32 <= count,
                 (word(index) | word(index + 8) | word(index + 16) | word(index + 24)) & highBits == 0
             {
                 index += 32
+                continue
             }
             if index + 8 <= count, word(index) & highBits == 0 {
                 index += 8
