@@ -8,7 +8,10 @@
 // `cap` attributes, leaves out everything from attribute `cap + 1` to the end of the tag, keeping
 // its newlines so every later line number stays the source's. Comments (and in HTML the text of
 // `<script>` and `<style>`, in XML CDATA sections) are passed over as the parser does. It reads
-// each byte at most a few times; when no tag is over the cap (every real page), nothing is copied.
+// each byte at most a few times; when no tag is over the cap (every real page), nothing is copied
+// for the cap. The same pass leaves out the quoted values of attributes nobody reads, when asked
+// (HTML only; DEVELOPERS.md, "libxml2 facts"): libxml2 reads each of their characters one by one,
+// and the copy this takes is cheaper than that.
 #include "AttributeCap.h"
 
 #include <stdlib.h>
@@ -80,10 +83,58 @@ static const unsigned char *sc_find(const unsigned char *cursor, const unsigned 
     return end;
 }
 
+/// Values to leave out of one start tag: [start, end) ranges, in order.
+typedef struct sc_value_ranges {
+    const unsigned char *(*ranges)[2];
+    size_t count;
+    size_t capacity;
+    int failed;
+} sc_value_ranges;
+
+static void sc_add_range(sc_value_ranges *values, const unsigned char *start, const unsigned char *end) {
+    if (values->count == values->capacity) {
+        size_t capacity = values->capacity > 0 ? values->capacity * 2 : 16;
+        void *grown = realloc(values->ranges, capacity * sizeof *values->ranges);
+        if (grown == NULL) {
+            values->failed = 1;
+            return;
+        }
+        values->ranges = grown;
+        values->capacity = capacity;
+    }
+    values->ranges[values->count][0] = start;
+    values->ranges[values->count][1] = end;
+    values->count++;
+}
+
+/// libxml2 reads names of up to 100 bytes (`HTML_PARSER_BUFFER_SIZE`); a longer one is read as
+/// two, so its value is left alone.
+enum { SC_LONGEST_WHOLE_NAME = 99 };
+
+/// True when nobody reads the attribute `name` and libxml2 reads its quoted value [start, end)
+/// without a word: printable ASCII but `&` (no reference, no line break, nothing invalid).
+static int sc_value_is_unread(const unsigned char *name, size_t nameLength, const unsigned char *start,
+                              const unsigned char *end, sc_reads_attribute reads) {
+    if (end - start < 2 || nameLength > SC_LONGEST_WHOLE_NAME) return 0;
+    char lowered[SC_LONGEST_WHOLE_NAME + 1];
+    for (size_t index = 0; index < nameLength; index++) {
+        unsigned char byte = name[index];
+        lowered[index] = (char)(byte >= 'A' && byte <= 'Z' ? byte | 0x20 : byte);
+    }
+    lowered[nameLength] = 0;
+    if (reads(lowered, nameLength)) return 0;
+    for (const unsigned char *byte = start; byte < end; byte++) {
+        if (*byte < 0x20 || *byte > 0x7E || *byte == '&') return 0;
+    }
+    return 1;
+}
+
 /// Where a start tag's attributes end (its `>`, its `/>`, a NUL or the end of input), counting
-/// its attributes; `*excess` is where attribute `cap + 1` starts, or NULL.
+/// its attributes; `*excess` is where attribute `cap + 1` starts, or NULL. With `reads`, the
+/// unread values before the excess are added to `values`.
 static const unsigned char *sc_attributes_end(const unsigned char *cursor, const unsigned char *end, int cap,
-                                              int xml, long *count, const unsigned char **excess) {
+                                              int xml, long *count, const unsigned char **excess,
+                                              sc_reads_attribute reads, sc_value_ranges *values) {
     *count = 0;
     *excess = NULL;
     while (cursor < end && sc_is_blank(*cursor)) cursor++;
@@ -102,6 +153,7 @@ static const unsigned char *sc_attributes_end(const unsigned char *cursor, const
         } else {
             if (*count == cap) *excess = cursor;
             *count += 1;
+            const unsigned char *name = cursor;
             cursor += nameLength;
             while (cursor < end && sc_is_blank(*cursor)) cursor++;
             if (cursor < end && *cursor == '=') {
@@ -109,6 +161,10 @@ static const unsigned char *sc_attributes_end(const unsigned char *cursor, const
                 while (cursor < end && sc_is_blank(*cursor)) cursor++;
                 if (cursor < end && (*cursor == '"' || *cursor == '\'')) {
                     const unsigned char *close = memchr(cursor + 1, *cursor, (size_t)(end - cursor - 1));
+                    if (close != NULL && reads != NULL && *excess == NULL &&
+                        sc_value_is_unread(name, nameLength, cursor + 1, close, reads)) {
+                        sc_add_range(values, cursor + 1, close);
+                    }
                     cursor = close != NULL ? close + 1 : end;
                 } else {
                     while (cursor < end && *cursor != 0 && !sc_is_blank(*cursor) && *cursor != '>') cursor++;
@@ -144,14 +200,34 @@ static void sc_append(unsigned char *output, size_t *used, const unsigned char *
     }
 }
 
-int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_attribute_cap *result) {
+/// Appends a removal, growing the array; 0 when it cannot.
+static int sc_add_removal(sc_attribute_cap *result, size_t *capacity, sc_value_removal removal) {
+    if (result->removalCount == *capacity) {
+        size_t grown = *capacity > 0 ? *capacity * 2 : 64;
+        void *removals = realloc(result->removals, grown * sizeof *result->removals);
+        if (removals == NULL) return 0;
+        result->removals = removals;
+        *capacity = grown;
+    }
+    result->removals[result->removalCount++] = removal;
+    return 1;
+}
+
+int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_reads_attribute reads,
+                      sc_attribute_cap *result) {
     memset(result, 0, sizeof *result);
+    if (xml) reads = NULL;
     const unsigned char *start = (const unsigned char *)bytes;
     const unsigned char *end = start + length;
     const unsigned char *cursor = start;
     const unsigned char *copied = start; // bytes before this are in `output` (once there is one)
     unsigned char *output = NULL;
     size_t used = 0;
+    sc_value_ranges values = {0};
+    size_t removalCapacity = 0;
+    // Lines are counted once, up to `linesCounted`, as removals need them.
+    const unsigned char *linesCounted = start;
+    long line = 1;
     while (cursor < end) {
         const unsigned char *open = memchr(cursor, '<', (size_t)(end - cursor));
         if (open == NULL || open + 1 >= end) break;
@@ -174,13 +250,25 @@ int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_att
         size_t nameLength = sc_name_length(name, end, xml);
         long count = 0;
         const unsigned char *excess = NULL;
-        const unsigned char *tagEnd = sc_attributes_end(name + nameLength, end, cap, xml, &count, &excess);
+        values.count = 0;
+        const unsigned char *tagEnd =
+            sc_attributes_end(name + nameLength, end, cap, xml, &count, &excess, reads, &values);
+        if (values.failed) goto failure;
+        if ((excess != NULL || values.count > 0) && output == NULL) {
+            output = malloc(length > 0 ? length : 1);
+            if (output == NULL) goto failure;
+        }
+        for (size_t index = 0; index < values.count; index++) {
+            const unsigned char *valueStart = values.ranges[index][0], *valueEnd = values.ranges[index][1];
+            line += sc_count_lines(linesCounted, valueStart) - 1;
+            linesCounted = valueStart;
+            sc_append(output, &used, copied, valueStart, 0);
+            sc_value_removal removal = {.offset = used, .line = line, .characters = (long)(valueEnd - valueStart)};
+            if (!sc_add_removal(result, &removalCapacity, removal)) goto failure;
+            copied = valueEnd;
+        }
         if (excess != NULL) {
-            if (output == NULL) {
-                output = malloc(length > 0 ? length : 1);
-                if (output == NULL) return -1;
-                result->firstLine = sc_count_lines(start, open);
-            }
+            if (result->cappedElements == 0) result->firstLine = sc_count_lines(start, open);
             sc_append(output, &used, copied, excess, 0);
             sc_append(output, &used, excess, tagEnd, 1);
             copied = tagEnd;
@@ -196,10 +284,18 @@ int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_att
                                                                                                     : NULL;
         if (rawText != NULL && cursor < end) cursor = sc_find(cursor, end, rawText);
     }
+    free(values.ranges);
     if (output != NULL) {
         sc_append(output, &used, copied, end, 0);
         result->bytes = (char *)output;
         result->length = used;
     }
     return 0;
+
+failure:
+    free(values.ranges);
+    free(output);
+    free(result->removals);
+    memset(result, 0, sizeof *result);
+    return -1;
 }

@@ -33,6 +33,13 @@ typedef struct sc_state {
     const xmlChar *justOpened;
     /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
     char namespaces[1024];
+    /// Attribute values left out before parsing (`sc_cap_attributes`), in document order; the next
+    /// one not yet passed; the line of the last one passed and the characters left out on it.
+    const sc_value_removal *removals;
+    size_t removalCount;
+    size_t nextRemoval;
+    long removedLine;
+    long removedCharacters;
 } sc_state;
 
 // MARK: - Classification (libxml2's HTML parser lower-cases tag and attribute names)
@@ -427,6 +434,31 @@ static int sc_follows_own_start_tag_name(const unsigned char *base, const unsign
     return sc_follows_tag_name(base, cursor, "<", name);
 }
 
+// MARK: - Attribute values nobody reads
+
+/// Whether the extractors read the attribute `name` (lower-cased): one `sc_attribute` or an
+/// `xmlns:NAME` declaration. The values of all others are left out before parsing.
+static int sc_reads_attribute_named(const char *name, size_t length) {
+    if (length > 6 && strncmp(name, "xmlns:", 6) == 0) return 1;
+    return sc_classify_attribute(name) >= 0;
+}
+
+/// The source's column for libxml2's `column` where the parser stands: libxml2 counts the copy
+/// without the unread attribute values, so the characters left out earlier on this line are added.
+static int sc_source_column(sc_state *state, int column, int line) {
+    xmlParserInputPtr input = state->context->input;
+    size_t offset = (size_t)input->consumed + (size_t)(input->cur - input->base);
+    while (state->nextRemoval < state->removalCount && state->removals[state->nextRemoval].offset <= offset) {
+        const sc_value_removal *removal = &state->removals[state->nextRemoval++];
+        if (removal->line != state->removedLine) {
+            state->removedLine = removal->line;
+            state->removedCharacters = 0;
+        }
+        state->removedCharacters += removal->characters;
+    }
+    return line == state->removedLine ? column + (int)state->removedCharacters : column;
+}
+
 // MARK: - SAX callbacks
 
 static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag);
@@ -438,7 +470,9 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     element.name = (const char *)name;
     element.tag = sc_classify_tag((const char *)name);
     element.line = state->context->input != NULL ? state->context->input->line : 0;
-    element.column = state->context->input != NULL ? state->context->input->col : 0;
+    element.column = state->context->input != NULL
+                         ? sc_source_column(state, state->context->input->col, state->context->input->line)
+                         : 0;
     if (element.tag == SC_TAG_BODY && !state->bodyTagSeen && sc_is_written_tag(state->context, "body")) {
         state->bodyTagSeen = 1;
     }
@@ -556,10 +590,10 @@ static void sc_structured_error(void *userData, xmlErrorPtr error) {
 /// The bytes libxml2 is given: `*bytes` as they are, or (a start tag over `SC_MAXIMUM_ATTRIBUTES`)
 /// the copy in `cap->bytes` without the attributes past the cap, which the caller frees. Returns 0,
 /// -1 when the copy could not be made, -2 for input libxml2 cannot take (over `INT32_MAX` bytes).
-static int sc_prepare(const char **bytes, size_t *length, int xml, sc_attribute_cap *cap) {
+static int sc_prepare(const char **bytes, size_t *length, int xml, sc_reads_attribute reads, sc_attribute_cap *cap) {
     memset(cap, 0, sizeof *cap);
     if (*length > (size_t)INT32_MAX) return -2;
-    if (sc_cap_attributes(*bytes, *length, SC_MAXIMUM_ATTRIBUTES, xml, cap) != 0) return -1;
+    if (sc_cap_attributes(*bytes, *length, SC_MAXIMUM_ATTRIBUTES, xml, reads, cap) != 0) return -1;
     if (cap->bytes != NULL) {
         *bytes = cap->bytes;
         *length = cap->length;
@@ -580,9 +614,14 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUn
              const sc_callbacks *callbacks, sc_scan_report *report) {
     memset(report, 0, sizeof *report);
     sc_initialize();
+    int forcedEncoding = encoding != NULL && encoding[0] != 0;
+    int forcedUTF8 = forcedEncoding && (strcasecmp(encoding, "UTF-8") == 0 || strcasecmp(encoding, "UTF8") == 0);
     sc_attribute_cap cap;
-    report->status = sc_prepare(&bytes, &length, 0, &cap);
+    // Unread attribute values are left out only where libxml2 reads the bytes as they are (UTF-8),
+    // so that its columns can be mended (`sc_source_column`).
+    report->status = sc_prepare(&bytes, &length, 0, skipsUnreadText && forcedUTF8 ? sc_reads_attribute_named : NULL, &cap);
     if (report->status != 0) return;
+    report->skippedAttributeValues = (long)cap.removalCount;
     report->cappedElements = cap.cappedElements;
     report->cappedFirstLine = cap.firstLine;
     report->droppedAttributes = cap.droppedAttributes;
@@ -592,10 +631,11 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUn
         report->status = -1;
         if (context != NULL) htmlFreeParserCtxt(context);
         free(cap.bytes);
+        free(cap.removals);
         return;
     }
     sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .bodyTagSeen = 0,
-                      .skipsUnreadText = skipsUnreadText};
+                      .skipsUnreadText = skipsUnreadText, .removals = cap.removals, .removalCount = cap.removalCount};
 
     // Replace the DOM-building SAX2 handler: no tree is built, only our callbacks run.
     memset(context->sax, 0, sizeof(htmlSAXHandler));
@@ -609,11 +649,10 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUn
     context->userData = &state;
 
     int options = HTML_PARSE_RECOVER | HTML_PARSE_NONET;
-    int forcedEncoding = encoding != NULL && encoding[0] != 0;
     // An encoding from outside the document wins over <meta charset>.
     if (forcedEncoding) options |= HTML_PARSE_IGNORE_ENC;
     htmlCtxtUseOptions(context, options);
-    if (forcedEncoding && (strcasecmp(encoding, "UTF-8") == 0 || strcasecmp(encoding, "UTF8") == 0)) {
+    if (forcedUTF8) {
         // UTF-8 is libxml2's internal encoding: switching by enum avoids a UTF-8 → UTF-8 converter
         // (a copy of every byte, and a slow xmlByteConsumed).
         xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8);
@@ -643,6 +682,7 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUn
     context->userData = context;
     htmlFreeParserCtxt(context);
     free(cap.bytes);
+    free(cap.removals);
 }
 
 // MARK: - XML (sitemaps)
@@ -696,7 +736,7 @@ void sc_scan_xml(const char *bytes, size_t length, const sc_xml_callbacks *callb
     memset(report, 0, sizeof *report);
     sc_initialize();
     sc_attribute_cap cap;
-    report->status = sc_prepare(&bytes, &length, 1, &cap);
+    report->status = sc_prepare(&bytes, &length, 1, NULL, &cap);
     if (report->status != 0) return;
     report->cappedElements = cap.cappedElements;
     report->cappedFirstLine = cap.firstLine;

@@ -66,9 +66,11 @@ struct ScanReport: Sendable {
     var encodingErrors: Int
     /// Start tags with more than `maximumAttributes` attributes, whose rest libxml2 was not given.
     var cappedAttributes: CappedAttributes?
-    /// Script and style bodies libxml2 was moved past unread, and the bytes of text.
+    /// Script and style bodies libxml2 was moved past unread, the bytes of text, and the quoted
+    /// values of attributes nobody reads that libxml2 was given as `""`.
     var skippedRawTexts = 0
     var skippedTextBytes = 0
+    var skippedAttributeValues = 0
 
     struct CappedAttributes: Sendable {
         var elements: Int
@@ -122,6 +124,7 @@ enum HTMLScanner {
         var scanned = ScanReport(parseErrors: Int(report.parseErrors), encodingErrors: Int(report.encodingErrors))
         scanned.skippedRawTexts = report.skippedRawTexts
         scanned.skippedTextBytes = report.skippedTextBytes
+        scanned.skippedAttributeValues = report.skippedAttributeValues
         if report.cappedElements > 0 {
             scanned.cappedAttributes = ScanReport.CappedAttributes(
                 elements: report.cappedElements, firstLine: report.cappedFirstLine,

@@ -4,22 +4,54 @@ import SpotCheckTestSupport
 import Testing
 import TortureServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A seed whose host cannot be reached fails at once, and an unreachable robots.txt is announced
 /// while the crawl waits for it, through the `spotcheck` executable.
 @Suite("unreachable seeds and robots.txt at the terminal", .serialized)
 struct UnreachableSeedTests {
-    /// A loopback port nothing listens on: one a server had, after it stopped.
-    static func closedPort() async throws -> Int {
-        let server = try await FolderServer(root: TestSite.fixtureRoot).start()
-        let port = server.port
-        await server.stop()
-        return port
+    /// A loopback port nothing listens on, held while the test runs: bound, never listening, so a
+    /// connection to it is refused and no server of a test running beside this one can take it (a
+    /// port a stopped server had could be taken, and the seed then answered: a crawl that waited
+    /// 600 s for robots.txt).
+    final class ClosedPort {
+        let port: Int
+        private let descriptor: Int32
+
+        init() throws {
+            let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard held >= 0 else { throw TestFailure("socket: errno \(errno)") }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(held, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(held, $0, &length) }
+            }
+            guard bound == 0, named == 0 else {
+                close(held)
+                throw TestFailure("bind: errno \(errno)")
+            }
+            descriptor = held
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        deinit { close(descriptor) }
     }
 
     @Test("a seed host that cannot be reached fails at once with the reason, exit 6, and no output folder")
     func unreachableSeedFailsFast() async throws {
         let executable = try spotcheckExecutable()
-        let port = try await Self.closedPort()
+        let closed = try ClosedPort()
+        let port = closed.port
         let cases = [
             ("http://127.0.0.1:\(port)/", "cannot reach 127.0.0.1:\(port): connection-refused"),
             ("https://nonexistent.invalid/", "cannot reach nonexistent.invalid: dns"),
@@ -32,6 +64,7 @@ struct UnreachableSeedTests {
             #expect(!result.output.contains("disallows"), "\(result.output)")
             #expect(!FileManager.default.fileExists(atPath: folder), "\(seed): a run that never started left \(folder)")
         }
+        withExtendedLifetime(closed) {}
     }
 
     /// Issue 17 §2.9: the seed answers nothing in time: exit 6 with the reason, not 0.

@@ -6,10 +6,11 @@ import Testing
 
 /// libxml2 is moved past what nobody reads, the bodies of scripts and styles and text outside the
 /// elements whose text is collected (`sc_measure_run` in CHTMLScanner.c), instead of reading it
-/// character by character. Every page here is extracted
+/// character by character, and is given the quoted values of attributes nobody reads as `""`
+/// (`sc_cap_attributes` in AttributeCap.c, columns mended by `sc_source_column`). Every page here is extracted
 /// both ways and must give the same contract JSON (lines and columns included) and the same
 /// number of parser errors; the counts say whether a body was passed over at all.
-@Suite("Unread script and style bodies, and text")
+@Suite("Unread script and style bodies, text and attribute values")
 struct UnreadTextTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
@@ -143,6 +144,99 @@ struct UnreadTextTests {
             html: "<body><p>a</p>tail without a tag", skipped: 0),
     ]
 
+    /// Attribute values: each case's `skipped` is the number of quoted values left out before
+    /// parsing (those of attributes nobody reads, printable ASCII without `&`, two bytes or more).
+    static let attributeCases: [Case] = [
+        Case(
+            name: "class, style and data values before a JSON-LD script on the same line",
+            html: "<body><div class=\"a b c\" style='color: red' data-x=\"yy\">x</div>\(broken)</body>", skipped: 3),
+        Case(
+            name: "a JSON-LD script's own class (its body's column comes after it)",
+            html:
+                "<head><script type=\"application/ld+json\" class=\"yoast-schema-graph\">{\"@type\": \"Movie\",}</script></head>",
+            skipped: 1),
+        Case(
+            name: "read attributes keep their values, in any case",
+            html:
+                "<head><meta PROPERTY=\"og:title\" Content=\"T\"><link REL=\"canonical\" HREF=\"/c\" class=\"cc\"></head>"
+                + "<body><a HREF=\"/x\" class=\"c1 c2\">l</a>\(broken)</body>",
+            skipped: 2),
+        Case(
+            name: "xmlns declarations are read, Microdata and RDFa attributes too",
+            html:
+                "<html xmlns:og=\"http://ogp.me/ns#\" class=\"no-js\"><body vocab=\"https://schema.org/\" class=\"home\">"
+                + "<div itemscope itemtype=\"https://schema.org/Movie\" class=\"card\"><span itemprop=\"name\" "
+                + "title=\"tip\">N</span></div><p typeof=\"Person\" class=\"pp\"><span property=\"name\">A</span></p>"
+                + "\(broken)</body></html>",
+            skipped: 5),
+        Case(
+            name: "values with a reference, a line break, a tab or non-ASCII stay",
+            html:
+                "<body><div title=\"Tom &amp; Jerry\" data-a=\"x\ny\" data-b=\"a\tb\" alt=\"é é\">x</div>\(broken)</body>",
+            skipped: 0),
+        Case(
+            name: "unquoted and one-byte values stay",
+            html: "<body><div class=abc data-x=yz title=\"t\">x</div>\(broken)</body>", skipped: 0),
+        Case(
+            name: "tags in title, textarea, noscript and iframe",
+            html:
+                "<html><head><title>T <b class=\"cls\">x</b></title></head><body><textarea><i class=\"cls2\">t</i>"
+                + "</textarea><noscript><img class=\"cls3\" src=\"a.png\"></noscript><iframe><u class=\"cls4\">f</u>"
+                + "</iframe>\(broken)</body></html>",
+            skipped: 4),
+        Case(
+            name: "a name longer than libxml2 reads keeps its value",
+            html: "<body><div \(String(repeating: "a", count: 100))content=\"long value\">x</div>\(broken)</body>",
+            skipped: 0),
+        Case(
+            name: "attributes in a comment, a script and a style stay",
+            html:
+                "<body><!-- <div class=\"xx\"> --><script>var s = '<div class=\"yy\">';</script><style>/* <p class=\"zz\"> */"
+                + "</style>\(broken)</body>",
+            skipped: 0),
+        Case(
+            name: "values on several lines, the script on the last",
+            html: "<body><div class=\"aa\"\n data-x=\"bb\" data-y=\"cc\">x</div><p class=\"dd\">\n\(broken)</p></body>",
+            skipped: 4),
+        Case(
+            name: "a misplaced html or body tag, a duplicate attribute, a self-closed tag",
+            html:
+                "<html><body><p>x</p><html class=\"late\"><body class=\"late2\" class=\"dup\"><br class=\"br\"/>"
+                + "\(broken)</body></html>",
+            skipped: 4),
+        Case(
+            name: "a quote closed inside a later tag, as libxml2 reads it",
+            html: "<body><div class=\"aa\" title=\"closed late>x</div>\(broken)</body>", skipped: 2),
+        Case(
+            name: "a quote never closed is left alone",
+            html: "<body><div class=\"aa\" title=\"never closed>x</div></body>", skipped: 1),
+    ]
+
+    @Test(arguments: attributeCases)
+    func attributeValuesSameBothWays(_ testCase: Case) {
+        let bytes = Array(testCase.html.utf8)
+        let skipping = Self.scan(bytes, skipping: true)
+        let reading = Self.scan(bytes, skipping: false)
+        #expect(skipping?.skippedAttributeValues == testCase.skipped)
+        #expect(reading?.skippedAttributeValues == 0)
+        #expect(skipping?.parseErrors == reading?.parseErrors)
+        #expect(Self.contract(bytes, skipping: true) == Self.contract(bytes, skipping: false))
+    }
+
+    /// Columns after a left-out value are the source's: a value four bytes longer moves the JSON-LD
+    /// diagnostic after it four columns, on its line only.
+    @Test func columnsCountLeftOutValues() throws {
+        func column(_ value: String, lineBreak: Bool = false) throws -> Int? {
+            let page = extract(
+                "<div class=\"\(value)\" id=\"x\"></div>\(lineBreak ? "\n" : "")"
+                    + "<script type=\"application/ld+json\">{\"a\": 1,}</script>")
+            return try #require(page.diagnostics.first { $0.column != nil }).column
+        }
+        let short = try #require(try column("ab"))
+        #expect(try column("abcdef") == short + 4)
+        #expect(try column("ab", lineBreak: true) == column("abcdef", lineBreak: true))
+    }
+
     @Test(arguments: textCases)
     func textSameBothWays(_ testCase: Case) {
         let bytes = Array(testCase.html.utf8)
@@ -214,6 +308,7 @@ struct UnreadTextTests {
         try #require(files.count > 20)
         var skipped = 0
         var textBytes = 0
+        var attributeValues = 0
         for file in files {
             let bytes = try [UInt8](Data(contentsOf: file))
             let skipping = Self.contract(bytes, skipping: true)
@@ -221,9 +316,11 @@ struct UnreadTextTests {
             let report = Self.scan(bytes, skipping: true)
             skipped += report?.skippedRawTexts ?? 0
             textBytes += report?.skippedTextBytes ?? 0
+            attributeValues += report?.skippedAttributeValues ?? 0
         }
         #expect(skipped > files.count)
         #expect(textBytes > 0)
+        #expect(attributeValues > files.count)
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

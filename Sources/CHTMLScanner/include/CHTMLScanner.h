@@ -126,6 +126,8 @@ typedef struct sc_scan_report {
     /// passed over unread.
     long skippedRawTexts;
     long skippedTextBytes;
+    /// Quoted values of attributes nobody reads, left out before parsing (`skipsUnreadText`).
+    long skippedAttributeValues;
 } sc_scan_report;
 
 /// The attributes of one start tag libxml2 is given; the rest of a longer tag is left out before
