@@ -16,8 +16,8 @@ typedef struct sc_value_removal {
 typedef int (*sc_reads_attribute)(const char *name, size_t length);
 
 typedef struct sc_attribute_cap {
-    /// A malloc'd copy of the document without the attributes past the cap (the caller frees it),
-    /// or NULL when no start tag has more than the cap (nothing copied).
+    /// A malloc'd copy of the document without the attributes past the cap and the values left out
+    /// (the caller frees it), or NULL when nothing was left out (nothing copied).
     char *bytes;
     size_t length;
     /// Start tags that had more attributes than the cap; the line of the first; attributes left out;
