@@ -40,6 +40,13 @@ typedef struct sc_state {
     size_t nextRemoval;
     long removedLine;
     long removedCharacters;
+    /// Whether libxml2 takes an element for empty (`htmlTagLookup`, a linear search of its table),
+    /// by name pointer: libxml2 gives names from its dictionary (or constants), the same pointer
+    /// for the same name for the whole parse. 0 unknown, 1 empty, 2 not empty.
+    struct {
+        const xmlChar *name;
+        unsigned char kind;
+    } emptyElements[64];
 } sc_state;
 
 // MARK: - Classification (libxml2's HTML parser lower-cases tag and attribute names)
@@ -434,6 +441,17 @@ static int sc_follows_own_start_tag_name(const unsigned char *base, const unsign
     return sc_follows_tag_name(base, cursor, "<", name);
 }
 
+/// True when libxml2 takes the element `name` for an empty one (`<br>`, `<img>` …).
+static int sc_is_empty_element(sc_state *state, const xmlChar *name) {
+    size_t slot = ((uintptr_t)name >> 3) % (sizeof state->emptyElements / sizeof state->emptyElements[0]);
+    if (state->emptyElements[slot].name != name) {
+        const htmlElemDesc *description = htmlTagLookup(name);
+        state->emptyElements[slot].name = name;
+        state->emptyElements[slot].kind = description != NULL && description->empty ? 1 : 2;
+    }
+    return state->emptyElements[slot].kind == 1;
+}
+
 // MARK: - Attribute values nobody reads
 
 /// Whether the extractors read the attribute `name` (lower-cased): one `sc_attribute` or an
@@ -523,8 +541,7 @@ static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag) {
         if (sc_move_past_run_after_start_tag(state, (const char *)name) > 0) state->report->skippedRawTexts++;
         return;
     }
-    const htmlElemDesc *description = htmlTagLookup(name);
-    if ((description != NULL && description->empty) || sc_text_may_imply_elements(name)) return;
+    if (sc_is_empty_element(state, name) || sc_text_may_imply_elements(name)) return;
     state->report->skippedTextBytes += sc_move_past_run_after_start_tag(state, NULL);
 }
 
@@ -546,8 +563,7 @@ static void sc_end_element(void *userData, const xmlChar *name) {
     if (!closedHere && opened != NULL && (opened == name || strcmp((const char *)opened, (const char *)name) == 0) &&
         cur - base >= 2 &&
         cur[-1] == '>') {
-        const htmlElemDesc *description = htmlTagLookup(name);
-        closedHere = cur[-2] == '/' || (description != NULL && description->empty);
+        closedHere = cur[-2] == '/' || sc_is_empty_element(state, name);
     }
     // The text after belongs to the element under this one (popped after this callback).
     if (!closedHere || context->nameNr < 2 || sc_text_may_imply_elements(context->nameTab[context->nameNr - 2])) return;
