@@ -119,19 +119,39 @@ struct JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// True when one of the eight bytes at `offset` may need escaping: below 0x20, `"` or `\`
+    /// (the tests flag every such byte; a borrow may flag a byte after one, never one alone).
+    @inline(__always)
+    private static func mayNeedEscaping(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let belowSpace = (word &- ones &* 0x20) & ~word & highs
+        return belowSpace != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
     /// Appends `string` as a quoted, escaped JSON string.
     static func writeString(_ string: String, into output: inout [UInt8]) {
         var string = string
         output.append(UInt8(ascii: "\""))
         string.withUTF8 { bytes in
             var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            var index = 0
+            while index < bytes.count {
+                // Eight bytes at a time while none needs escaping (a control character, `"`, `\`).
+                if index + 8 <= bytes.count, !Self.mayNeedEscaping(UnsafeRawBufferPointer(bytes), at: index) {
+                    index += 8
+                    continue
                 }
-                runStart = index + 1
+                let byte = bytes[index]
+                index += 1
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                let escaped = index - 1
+                if runStart < escaped {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<escaped]))
+                }
+                runStart = index
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)

@@ -5,19 +5,31 @@ package enum PercentEncoding {
 
         func contains(_ byte: UInt8) -> Bool {
             if byte < 0x20 || byte > 0x7E { return true }
+            // The printable ASCII bytes of the set, one bit each (bytes 0x20–0x7E fit in two words).
+            let (low, high) = printableMask
+            return byte < 64 ? low >> byte & 1 == 1 : high >> (byte - 64) & 1 == 1
+        }
+
+        private var printableMask: (UInt64, UInt64) {
             switch self {
-            case .c0Control:
-                return false
-            case .fragment:
-                return " \"<>`".utf8.contains(byte)
-            case .query:
-                return " \"#<>".utf8.contains(byte)
-            case .specialQuery:
-                return " \"#<>'".utf8.contains(byte)
-            case .path:
-                return " \"#<>?`{}".utf8.contains(byte)
-            case .userinfo:
-                return " \"#<>?`{}/:;=@[\\]^|".utf8.contains(byte)
+            case .c0Control: (0, 0)
+            case .fragment: Self.fragmentMask
+            case .query: Self.queryMask
+            case .specialQuery: Self.specialQueryMask
+            case .path: Self.pathMask
+            case .userinfo: Self.userinfoMask
+            }
+        }
+
+        private static let fragmentMask = mask(" \"<>`")
+        private static let queryMask = mask(" \"#<>")
+        private static let specialQueryMask = mask(" \"#<>'")
+        private static let pathMask = mask(" \"#<>?`{}")
+        private static let userinfoMask = mask(" \"#<>?`{}/:;=@[\\]^|")
+
+        private static func mask(_ characters: String) -> (UInt64, UInt64) {
+            characters.utf8.reduce(into: (UInt64(0), UInt64(0))) { mask, byte in
+                if byte < 64 { mask.0 |= 1 << byte } else { mask.1 |= 1 << (byte - 64) }
             }
         }
     }
