@@ -19,6 +19,36 @@ struct SerializerTests {
         #expect(strict(expected).value == .string(string))
     }
 
+    /// The eight-bytes-at-a-time scan for escapes: each kind of byte, at every offset of two words
+    /// and a tail, comes out as a character-by-character escape writes it.
+    @Test(arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}", " ", "\u{7F}", "é", "\"\\\u{1}"])
+    func everyOffsetOfAnEscape(_ special: String) {
+        for offset in 0..<18 {
+            let string = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 17 - offset)
+            #expect(JSONValue.string(string).serialized() == Self.escapedOneByOne(string), "offset \(offset)")
+        }
+    }
+
+    static func escapedOneByOne(_ string: String) -> String {
+        var escaped = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\t": escaped += "\\t"
+            case "\r": escaped += "\\r"
+            case "\u{8}": escaped += "\\b"
+            case "\u{C}": escaped += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+
     static let document: JSONValue = [
         "b": 1,
         "a": [true, nil, "x", .number("-1.50e+3")],
