@@ -21,27 +21,9 @@ struct UnreachableSeedTests {
         private let descriptor: Int32
 
         init() throws {
-            let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard held >= 0 else { throw TestFailure("socket: errno \(errno)") }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(held, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let named = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(held, $0, &length) }
-            }
-            guard bound == 0, named == 0 else {
-                close(held)
-                throw TestFailure("bind: errno \(errno)")
-            }
-            descriptor = held
-            port = Int(UInt16(bigEndian: address.sin_port))
+            let bound = try boundLoopbackSocket()
+            descriptor = bound.descriptor
+            port = Int(bound.port)
         }
 
         deinit { close(descriptor) }

@@ -1,5 +1,6 @@
 import Foundation
 import PageFetching
+import SpotCheckTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,23 +14,9 @@ final class RawReplyServer: Sendable {
     let port: UInt16
 
     init(reply: [UInt8]) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw TestFailure("socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else { throw TestFailure("bind/listen: \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        let (listener, port) = try boundLoopbackSocket()
+        guard listen(listener, 16) == 0 else { throw TestFailure("listen: \(errno)") }
+        self.port = port
         Thread.detachNewThread {
             while true {
                 let connection = accept(listener, nil, nil)
@@ -43,11 +30,6 @@ final class RawReplyServer: Sendable {
     }
 
     var url: String { "http://127.0.0.1:\(port)/" }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Issue 17 §2.11: replies that are not HTTP were labelled `bad-url` (the URL was fine) or
