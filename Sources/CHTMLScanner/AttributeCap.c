@@ -125,7 +125,7 @@ static int sc_value_is_unread(const unsigned char *name, size_t nameLength, cons
         lowered[index] = (char)(byte >= 'A' && byte <= 'Z' ? byte | 0x20 : byte);
     }
     lowered[nameLength] = 0;
-    if (reads(lowered, nameLength)) return 0;
+    if (reads(lowered)) return 0;
     const unsigned char *byte = start;
 #if defined(__SSE2__)
     // Sixteen bytes at a time: below 0x20 (signed: every non-ASCII byte too), DEL or '&'.

@@ -12,8 +12,8 @@ typedef struct sc_value_removal {
     long characters;
 } sc_value_removal;
 
-/// Whether anyone reads the attribute `name` (`length` bytes, lower-cased by the caller).
-typedef int (*sc_reads_attribute)(const char *name, size_t length);
+/// Whether anyone reads the attribute `name` (NUL-terminated, lower-cased by the caller).
+typedef int (*sc_reads_attribute)(const char *name);
 
 typedef struct sc_attribute_cap {
     /// A malloc'd copy of the document without the attributes past the cap and the values left out

@@ -61,6 +61,12 @@ static inline int sc_is(const char *name, const char *literal) {
     return name[index] == 0;
 }
 
+/// True for an `xmlns:NAME` attribute (NAME not empty), which declares an RDFa prefix
+/// (SC_ATTR_XMLNS): the one test the start callback and the unread-values pass share.
+static int sc_is_namespace_declaration(const char *name) {
+    return name[0] == 'x' && strncmp(name, "xmlns:", 6) == 0 && name[6] != 0;
+}
+
 static sc_tag sc_classify_tag(const char *name) {
     switch (name[0]) {
     case 'a':
@@ -456,9 +462,8 @@ static int sc_is_empty_element(sc_state *state, const xmlChar *name) {
 
 /// Whether the extractors read the attribute `name` (lower-cased): one `sc_attribute` or an
 /// `xmlns:NAME` declaration. The values of all others are left out before parsing.
-static int sc_reads_attribute_named(const char *name, size_t length) {
-    if (length > 6 && strncmp(name, "xmlns:", 6) == 0) return 1;
-    return sc_classify_attribute(name) >= 0;
+static int sc_reads_attribute_named(const char *name) {
+    return sc_is_namespace_declaration(name) || sc_classify_attribute(name) >= 0;
 }
 
 /// The source's column for libxml2's `column` where the parser stands: libxml2 counts the copy
@@ -498,8 +503,7 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     if (attributes != NULL) {
         size_t used = 0;
         for (const xmlChar **pair = attributes; pair[0] != NULL; pair += 2) {
-            if (pair[0][0] == 'x' && strncmp((const char *)pair[0], "xmlns:", 6) == 0 && pair[0][6] != 0 &&
-                pair[1] != NULL) {
+            if (sc_is_namespace_declaration((const char *)pair[0]) && pair[1] != NULL) {
                 // "NAME: IRI " appended while it fits; a declaration that does not fit is left out.
                 const char *prefix = (const char *)pair[0] + 6;
                 size_t needed = strlen(prefix) + strlen((const char *)pair[1]) + 3;
