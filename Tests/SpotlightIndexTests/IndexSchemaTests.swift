@@ -72,6 +72,67 @@ struct IndexSchemaTests {
         #expect(before != after)
     }
 
+    /// One transaction that adds, changes and removes rows, some of them twice (the full-text
+    /// index takes its new rows at its end, v4), leaves the same full-text index as writing the
+    /// final rows into a fresh index: the same words in the same number of rows, the same
+    /// searches, and nothing still owed.
+    @Test func aTransactionsFullTextRowsAreAddedOnceAtItsEnd() throws {
+        let before = [
+            item("kept", title: "Harbour tour"), item("changed", title: "Harbour view"),
+            item("removed", title: "Harbour bell"), item("rehinted", title: "Harbour master", rankingHint: 10),
+        ]
+        let index = try makeIndex(.sqlite, "pending")
+        try index.indexItems(before)
+        try index.indexActivities([activity("app.view", title: "Harbour walk", related: "kept")])
+        try index.write { writer in
+            try writer.indexItem(item("changed", title: "Lighthouse view"))
+            try writer.deleteItems(identifiers: ["removed"])
+            try writer.indexItem(item("rehinted", title: "Harbour master", rankingHint: 90))
+            try writer.indexItem(item("new", title: "Harbour ferry"))
+            try writer.indexItem(item("new", title: "Harbour ferry timetable"))
+            try writer.indexItem(item("brief", title: "Harbour crane"))
+            try writer.deleteItems(identifiers: ["brief"])
+            _ = try writer.indexActivity(activity("app.view", title: "Harbour walk at dusk", related: "kept"))
+        }
+        let fresh = try makeIndex(.sqlite, "pending-fresh")
+        try fresh.indexItems([
+            item("kept", title: "Harbour tour"), item("changed", title: "Lighthouse view"),
+            item("rehinted", title: "Harbour master", rankingHint: 90), item("new", title: "Harbour ferry timetable"),
+        ])
+        try fresh.indexActivities([activity("app.view", title: "Harbour walk at dusk", related: "kept")])
+        #expect(try fullTextWords(index) == fullTextWords(fresh))
+        #expect(try fullTextWords(index).contains("harbour 4 4"))
+        for text in ["harb", "lighthouse", "bell", "crane", "dusk", "timetable"] {
+            let query = SearchQuery(text, limit: 10)
+            #expect(
+                try index.search(query).map(\.uniqueIdentifier) == fresh.search(query).map(\.uniqueIdentifier),
+                "\(text)")
+        }
+        #expect(try index.search(SearchQuery("harb", limit: 1)).map(\.uniqueIdentifier) == ["rehinted"])
+    }
+
+    /// The full-text changes of a transaction applied a few at a time: each row re-indexed under
+    /// the same rowid is taken out and added again in the same chunk, whatever the chunk size, and
+    /// the full-text index ends as a fresh one holding the same rows.
+    @Test(arguments: [1, 2, 3, 100])
+    func pendingChangesAppliedInChunksKeepEachRowsRemovalWithItsAddition(chunk: Int) throws {
+        let titles = ["Harbour tour", "Harbour view", "Old lighthouse", "Harbour bell", "Quiet meadow"]
+        let index = try makeIndex(.sqlite, "chunks")
+        try index.indexItems(titles.enumerated().map { item("item-\($0)", title: $1) })
+        try DatabaseQueue(path: index.location).write { db in
+            try db.execute(
+                sql: "UPDATE item SET attribute_set_json = json_set(attribute_set_json, '$.title', upper(title))")
+            try db.execute(sql: "UPDATE item SET ranking_hint = 50 WHERE unique_identifier = 'item-2'")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_pending") == titles.count)
+            try IndexSchema.flushPendingSearchText(db, chunk: chunk)
+        }
+        let fresh = try makeIndex(.sqlite, "chunks-fresh")
+        try fresh.indexItems(
+            titles.enumerated().map { item("item-\($0)", title: $1.uppercased(), rankingHint: $0 == 2 ? 50 : nil) })
+        #expect(try fullTextWords(index) == fullTextWords(fresh))
+        #expect(try index.search(SearchQuery("harb")).map(\.uniqueIdentifier) == ["item-0", "item-1", "item-3"])
+    }
+
     @Test(arguments: [
         (Int64(5), Double?.none, false, Int64(100) << 40 | 5),
         (5, 100, false, 5),
@@ -166,5 +227,17 @@ struct IndexSchemaTests {
         try index.indexItems([item("plain", title: "Lighthouse keeper")])
         #expect(try index.search(SearchQuery("harb")).map(\.uniqueIdentifier) == ["hinted"])
         #expect(try index.search(SearchQuery("lighth")).compactMap(\.uniqueIdentifier).sorted() == ["other", "plain"])
+    }
+}
+
+/// Each word of the index's full-text index with the rows and instances that hold it, after
+/// checking that the index owes it no change (`search_pending`, `search_pending_removal`).
+private func fullTextWords(_ index: LocalIndex) throws -> [String] {
+    try DatabaseQueue(path: index.location).writeWithoutTransaction { db in
+        #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_pending") == 0)
+        #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_pending_removal") == 0)
+        try db.execute(sql: "CREATE VIRTUAL TABLE temp.words USING fts5vocab(main, 'search_text', 'row')")
+        return try Row.fetchAll(db, sql: "SELECT term, doc, cnt FROM temp.words ORDER BY term")
+            .map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int)" }
     }
 }
