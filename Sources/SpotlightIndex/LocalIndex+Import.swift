@@ -51,40 +51,49 @@ extension LocalIndex {
                 ignoredUpdates = []
                 recordsRead = 0
                 var activities: [(RecordPosition, ActivityRecord)] = []
-                do {
-                    format = try LocalItemsFile.read(path: path) { position, result in
-                        recordsRead += 1
-                        switch result {
-                        case .failure(let problem): skipped.append(problem)
-                        case .success(.item(let item)):
-                            if try writer.indexItem(item) == .updateIgnored {
-                                ignoredUpdates.append((position, item.uniqueIdentifier))
+                // Records are decoded on another thread, a few batches ahead.
+                let records = ReadAheadRecords(path: path)
+                defer { records.finish() }
+                reading: while true {
+                    switch records.next() {
+                    case .records(let batch):
+                        for (position, result) in batch {
+                            recordsRead += 1
+                            switch result {
+                            case .failure(let problem): skipped.append(problem)
+                            case .success(.item(let item)):
+                                if try writer.indexItem(item) == .updateIgnored {
+                                    ignoredUpdates.append((position, item.uniqueIdentifier))
+                                }
+                            case .success(.activity(let activity)): activities.append((position, activity))
+                            case .success(.clientState(let indexName, let state)):
+                                guard let target = indexName ?? name else {
+                                    skipped.append(
+                                        RecordProblem(
+                                            position: position,
+                                            "clientState: no indexName and no --name; the default index keeps no client state (AS016)"
+                                        ))
+                                    break
+                                }
+                                guard state.count <= maximumClientStateBytes else {
+                                    skipped.append(
+                                        RecordProblem(
+                                            position: position,
+                                            "clientState: \(state.count) bytes; Core Spotlight takes less than 250 (AS016)"
+                                        ))
+                                    break
+                                }
+                                try writer.setClientState(state, index: target)
                             }
-                        case .success(.activity(let activity)): activities.append((position, activity))
-                        case .success(.clientState(let indexName, let state)):
-                            guard let target = indexName ?? name else {
-                                skipped.append(
-                                    RecordProblem(
-                                        position: position,
-                                        "clientState: no indexName and no --name; the default index keeps no client state (AS016)"
-                                    ))
-                                break
-                            }
-                            guard state.count <= maximumClientStateBytes else {
-                                skipped.append(
-                                    RecordProblem(
-                                        position: position,
-                                        "clientState: \(state.count) bytes; Core Spotlight takes less than 250 (AS016)")
-                                )
-                                break
-                            }
-                            try writer.setClientState(state, index: target)
+                            afterRecord(recordsRead)
                         }
-                        afterRecord(recordsRead)
+                    case .end(let read):
+                        format = read
+                        break reading
+                    case .failed(let error):
+                        fileError = error
+                        throw error
                     }
-                } catch let error as LocalItemsFileError {
-                    fileError = error
-                    throw error
                 }
                 for (position, activity) in activities {
                     if let refused = try writer.indexActivity(activity) {

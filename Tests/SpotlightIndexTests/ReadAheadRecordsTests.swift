@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import SpotlightIndex
+
+/// An import reads its file on a thread of its own, a few batches ahead (`ReadAheadRecords`).
+@Suite("Records read ahead")
+struct ReadAheadRecordsTests {
+    /// A JSON Lines file of `count` records: items, with an invalid line every 97th and a blank
+    /// line every 50th.
+    static func itemsFile(_ name: String, count: Int) throws -> String {
+        let path = try temporaryFolder(name) + "/items.jsonl"
+        var text = ""
+        for number in 0..<count {
+            if number % 97 == 5 {
+                text += "{\"uniqueIdentifier\": \(number)}\n"
+            } else {
+                text +=
+                    "{\"uniqueIdentifier\": \"item-\(number)\", \"attributeSet\": {\"title\": \"Item \(number)\"}}\n"
+            }
+            if number % 50 == 0 { text += "\n" }
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func describe(_ position: RecordPosition, _ result: Result<LocalRecord, RecordProblem>) -> String {
+        switch result {
+        case .success(.item(let item)): "\(position) \(item.uniqueIdentifier)"
+        case .success(let record): "\(position) \(record)"
+        case .failure(let problem): "\(position) \(problem)"
+        }
+    }
+
+    /// The records, their positions and the problems come in file order, as `LocalItemsFile.read`
+    /// gives them, whatever the batch size and however few batches may wait.
+    @Test(arguments: [(1, 1), (7, 2), (256, 8), (5_000, 1)])
+    func recordsComeInFileOrderAsTheFileReaderGivesThem(batchSize: Int, depth: Int) throws {
+        let path = try Self.itemsFile("read-ahead-order", count: 1_000)
+        var expected: [String] = []
+        let format = try LocalItemsFile.read(path: path) { expected.append(Self.describe($0, $1)) }
+        var seen: [String] = []
+        let records = ReadAheadRecords(path: path, batchSize: batchSize, depth: depth)
+        defer { records.finish() }
+        reading: while true {
+            switch records.next() {
+            case .records(let batch): seen += batch.map { Self.describe($0.position, $0.result) }
+            case .end(let read):
+                #expect(read == format)
+                break reading
+            case .failed(let error): Issue.record("failed: \(error)")
+            }
+        }
+        #expect(expected.count == 1_000)
+        #expect(seen == expected)
+        #expect(seen[5].hasPrefix("line 7 "), "\(seen[5])")
+        #expect(seen[5].contains("uniqueIdentifier: expected a string"), "\(seen[5])")
+    }
+
+    /// An import that stops after its first batch (an invalid item throws) ends the reading
+    /// thread at once: `finish()` returns although most of the file is unread and the thread
+    /// was waiting for room.
+    @Test(.timeLimit(.minutes(1)))
+    func finishingEarlyStopsTheReadingThread() throws {
+        let path = try Self.itemsFile("read-ahead-stop", count: 20_000)
+        for _ in 0..<20 {
+            let records = ReadAheadRecords(path: path, batchSize: 10, depth: 1)
+            guard case .records(let batch) = records.next() else {
+                Issue.record("no first batch")
+                return
+            }
+            #expect(batch.count == 10)
+            records.finish()
+        }
+    }
+
+    @Test func aFileThatCannotBeReadFailsWithItsError() throws {
+        let path = try temporaryFolder("read-ahead-missing") + "/missing.jsonl"
+        let records = ReadAheadRecords(path: path)
+        defer { records.finish() }
+        guard case .failed(let error) = records.next() else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.description == "\(path): no such file")
+    }
+}
