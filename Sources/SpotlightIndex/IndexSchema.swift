@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The index's schema, as GRDB migrations. Times are seconds since 1970 (REAL); JSON is TEXT in
@@ -15,8 +16,19 @@ enum IndexSchema {
             try db.execute(sql: v3)
         }
         migrator.registerMigration("v4") { db in
+            // Setting FTS5's hashsize rewrites its structure record, which word counts kept by v3
+            // are tied to: counts that held before still hold (no row changes here).
+            let before = try FullTextRanking.structure(db, table: "search_text")
+            let kept = try Data.fetchOne(db, sql: "SELECT structure FROM search_word_rows_state WHERE id = 1")
             try db.execute(sql: v4)
+            if kept == before {
+                try db.execute(
+                    sql: "UPDATE search_word_rows_state SET structure = ? WHERE id = 1",
+                    arguments: [try FullTextRanking.structure(db, table: "search_text")])
+            }
         }
+        // A later migration that writes to `item` or `activity` runs its triggers: it must end with
+        // `flushPendingSearchText` (v4), or the full-text index misses those rows.
         return migrator
     }
 
@@ -111,11 +123,13 @@ enum IndexSchema {
     /// full-text rowid of each row to add in `search_pending`, and each row to take out, with its
     /// old text (a contentless index needs it), in `search_pending_removal`; a row added in the
     /// same transaction is just no longer owed. FTS5 also buffers more before writing
-    /// (`fullTextBufferBytes`).
+    /// (`fullTextBufferBytes`). Word counts kept by v3 stay valid (the migration).
     private static var v4: String {
         func triggers(_ table: String) -> String {
             let rowID = { (row: String) in SearchRowID.sql(table: table, row: row) }
-            // A row owed to the full-text index is not in it: there is nothing to take out.
+            // A row whose rowid is owed to the full-text index was written earlier in this
+            // transaction: its old text is not in the index under that rowid (either nothing is,
+            // or the removal of what was is noted already).
             let remove = """
                 INSERT INTO search_pending_removal (rowid, title, display_name, content_description, keywords)
                     SELECT \(rowID("old")), \(searchedText(table, "old"))
@@ -155,40 +169,42 @@ enum IndexSchema {
     }
 
     /// How much new full-text data a write buffers before FTS5 writes it out as a segment (FTS5's
-    /// `hashsize`, kept in the file; its default is 1 MiB): fewer segments to merge. The
-    /// 200,000-item bench index took 4.5 s instead of 7.6 s to build (`sqlite3`, rowid order).
+    /// `hashsize`, kept in the file; its default is 1 MiB): fewer segments to merge. FTS5 also
+    /// writes its buffer out when a statement starts (its savepoint), so each chunk of
+    /// `flushPendingSearchText` ends at least one segment. The 200,000-item bench index took 4.5 s
+    /// instead of 7.6 s to build in one statement (`sqlite3`, rowid order).
     static let fullTextBufferBytes = 16 << 20
 
     /// Takes the rows the transaction's writes noted in `search_pending_removal` out of the
     /// full-text index and adds those in `search_pending`, in one pass in rowid order, and forgets
     /// them (v4). Every write transaction calls it before it commits.
     ///
-    /// Both tables are keyed by the full-text rowid, so SQLite merges them without sorting. A row
-    /// taken out and added again under the same rowid comes out of the merge first (a `UNION ALL`
-    /// merge takes the left row on equal keys): a `delete` command, then a plain insert (a NULL
-    /// command), as FTS5 itself updates a row. The pass goes `flushChunk` rows at a time: SQLite
-    /// keeps a copy of every page a statement changes until it ends (its statement journal, in
-    /// memory here), which for one statement over a million re-imported items grew past 300 MB.
+    /// The changes go in rowid order, a row taken out and added again under the same rowid taken
+    /// out first (`step`): a `delete` command, then a plain insert (a NULL command), as FTS5 itself
+    /// updates a row. The pass goes `chunk` rowids at a time: SQLite keeps a copy of every page a
+    /// statement changes until it ends (its statement journal, in memory here), which for one
+    /// statement over 200,000 re-imported items reached 310 MB; a chunk is also sorted on its own.
     static func flushPendingSearchText(_ db: Database, chunk: Int = flushChunk) throws {
+        precondition(chunk > 0, "a chunk of full-text changes holds at least one")
         let owes = try Bool.fetchOne(
             db,
             sql: "SELECT EXISTS (SELECT 1 FROM search_pending) OR EXISTS (SELECT 1 FROM search_pending_removal)")
         guard owes == true else { return }
         let pending = "search_pending.rowid"
         let changes = """
-            SELECT 'delete' AS command, rowid, title, display_name, content_description, keywords
+            SELECT 'delete' AS command, rowid, title, display_name, content_description, keywords, 0 AS step
             FROM search_pending_removal WHERE rowid > :after AND rowid <= :last
             UNION ALL
-            SELECT NULL, \(pending), \(searchedText("item", "item"))
+            SELECT NULL, \(pending), \(searchedText("item", "item")), 1
             FROM search_pending JOIN item ON item.id = \(SearchRowID.id(pending))
             WHERE \(SearchRowID.isItem(pending)) AND \(pending) > :after AND \(pending) <= :last
             UNION ALL
-            SELECT NULL, \(pending), \(searchedText("activity", "activity"))
+            SELECT NULL, \(pending), \(searchedText("activity", "activity")), 1
             FROM search_pending JOIN activity ON activity.id = \(SearchRowID.id(pending))
             WHERE \(SearchRowID.isActivity(pending)) AND \(pending) > :after AND \(pending) <= :last
             """
         // The rowid ending the next chunk: every change up to it is in the chunk (a removal and an
-        // addition under one rowid stay together).
+        // addition under one rowid stay together). Full-text rowids are 1 or more.
         let chunkEnd = try db.cachedStatement(
             sql: """
                 SELECT max(rowid) FROM (
@@ -204,7 +220,7 @@ enum IndexSchema {
             sql: """
                 INSERT INTO search_text (search_text, rowid, title, display_name, content_description, keywords)
                     SELECT command, rowid, title, display_name, content_description, keywords
-                    FROM (\(changes)) ORDER BY rowid
+                    FROM (\(changes)) ORDER BY rowid, step
                 """)
         var after = Int64.min
         while let last = try Int64.fetchOne(chunkEnd, arguments: ["after": after, "chunk": chunk]) {

@@ -74,12 +74,14 @@ struct IndexSchemaTests {
 
     /// One transaction that adds, changes and removes rows, some of them twice (the full-text
     /// index takes its new rows at its end, v4), leaves the same full-text index as writing the
-    /// final rows into a fresh index: the same words in the same number of rows, the same
-    /// searches, and nothing still owed.
+    /// final rows into a fresh index: every word at the same place of the same row under the
+    /// same rank, the same searches, and nothing still owed. Deleting the row with the largest id
+    /// lets the next new row take that id: once for a row in the full-text index (its removal and
+    /// the new row's addition share a rowid), once for a row added in the transaction.
     @Test func aTransactionsFullTextRowsAreAddedOnceAtItsEnd() throws {
         let before = [
             item("kept", title: "Harbour tour"), item("changed", title: "Harbour view"),
-            item("removed", title: "Harbour bell"), item("rehinted", title: "Harbour master", rankingHint: 10),
+            item("rehinted", title: "Harbour master", rankingHint: 10), item("removed", title: "Harbour bell"),
         ]
         let index = try makeIndex(.sqlite, "pending")
         try index.indexItems(before)
@@ -92,17 +94,26 @@ struct IndexSchemaTests {
             try writer.indexItem(item("new", title: "Harbour ferry timetable"))
             try writer.indexItem(item("brief", title: "Harbour crane"))
             try writer.deleteItems(identifiers: ["brief"])
+            try writer.indexItem(item("late", title: "Harbour gate"))
             _ = try writer.indexActivity(activity("app.view", title: "Harbour walk at dusk", related: "kept"))
         }
+        let ids = try DatabaseQueue(path: index.location).read { db in
+            try Row.fetchAll(db, sql: "SELECT unique_identifier, id FROM item").reduce(into: [String: Int]()) {
+                $0[$1[0]] = $1[1]
+            }
+        }
+        #expect(ids["new"] == 4, "took the id of the removed row")
+        #expect(ids["late"] == 5, "took the id of the row added and deleted in the transaction")
         let fresh = try makeIndex(.sqlite, "pending-fresh")
         try fresh.indexItems([
             item("kept", title: "Harbour tour"), item("changed", title: "Lighthouse view"),
             item("rehinted", title: "Harbour master", rankingHint: 90), item("new", title: "Harbour ferry timetable"),
+            item("late", title: "Harbour gate"),
         ])
         try fresh.indexActivities([activity("app.view", title: "Harbour walk at dusk", related: "kept")])
         #expect(try fullTextWords(index) == fullTextWords(fresh))
-        #expect(try fullTextWords(index).contains("harbour 4 4"))
-        for text in ["harb", "lighthouse", "bell", "crane", "dusk", "timetable"] {
+        #expect(try fullTextWords(index).filter { $0.hasPrefix("harbour ") }.count == 5)
+        for text in ["harb", "lighthouse", "bell", "crane", "dusk", "timetable", "gate"] {
             let query = SearchQuery(text, limit: 10)
             #expect(
                 try index.search(query).map(\.uniqueIdentifier) == fresh.search(query).map(\.uniqueIdentifier),
@@ -198,6 +209,35 @@ struct IndexSchemaTests {
         }
     }
 
+    /// Upgrading to v4 sets FTS5's buffer size, which rewrites the full-text index's structure
+    /// record; word counts kept by v3 for that index still hold and are still used.
+    @Test func wordCountsKeptByVersionThreeHoldAfterTheUpgrade() throws {
+        let path = try temporaryFolder("v3") + "/index.sqlite"
+        let queue = try DatabaseQueue(path: path)
+        try IndexSchema.migrator.migrate(queue, upTo: "v3")
+        try queue.write { db in
+            for (number, title) in ["Harbour tour", "Harbour view", "Lighthouse"].enumerated() {
+                try db.execute(
+                    sql: """
+                        INSERT INTO item (id, unique_identifier, attribute_set_json, expires_at, indexed_at, keywords_text)
+                        VALUES (?, ?, ?, 4102444800, 1767225600, '')
+                        """, arguments: [number + 1, "item-\(number)", "{\"title\":\"\(title)\"}"])
+            }
+            try FullTextRanking.recountWords(db)
+        }
+        func keptRows() throws -> String {
+            try queue.read { db in
+                try FullTextRanking.keptRows(
+                    db, words: ["harbour", "lighthouse"], lastIsPrefix: false,
+                    structure: FullTextRanking.structure(db, table: "search_text"))
+            }
+        }
+        #expect(try keptRows() == "=2 =1")
+        let index = try LocalIndex(path: path, clock: TestClock().reading)
+        #expect(try index.search(SearchQuery("harbour")).count == 2)
+        #expect(try keptRows() == "=2 =1")
+    }
+
     /// An index written by schema v1 (text stored twice, full-text rowids = row ids) is upgraded
     /// when opened: its items and activities are found, ranked as before, and updates keep working.
     @Test func aVersionOneIndexIsUpgradedInPlace() throws {
@@ -230,14 +270,24 @@ struct IndexSchemaTests {
     }
 }
 
-/// Each word of the index's full-text index with the rows and instances that hold it, after
-/// checking that the index owes it no change (`search_pending`, `search_pending_removal`).
+/// Each word of the index's full-text index where it is: the word, the rank bucket of its rowid
+/// (`SearchRowID`), the item or activity the rowid names, the column and the word's place in it.
+/// Checks first that the index owes it no change (`search_pending`, `search_pending_removal`).
 private func fullTextWords(_ index: LocalIndex) throws -> [String] {
     try DatabaseQueue(path: index.location).writeWithoutTransaction { db in
         #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_pending") == 0)
         #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM search_pending_removal") == 0)
-        try db.execute(sql: "CREATE VIRTUAL TABLE temp.words USING fts5vocab(main, 'search_text', 'row')")
-        return try Row.fetchAll(db, sql: "SELECT term, doc, cnt FROM temp.words ORDER BY term")
-            .map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int)" }
+        try db.execute(sql: "CREATE VIRTUAL TABLE temp.places USING fts5vocab(main, 'search_text', 'instance')")
+        let id = SearchRowID.id("doc")
+        return try String.fetchAll(
+            db,
+            sql: """
+                SELECT term || ' ' || (doc >> 40) || ' ' || CASE WHEN \(SearchRowID.isItem("doc"))
+                    THEN coalesce((SELECT 'item ' || unique_identifier FROM item WHERE id = \(id)), 'no item')
+                    ELSE coalesce((SELECT 'activity ' || activity_key FROM activity WHERE id = \(id)), 'no activity')
+                    END || ' ' || col || ' ' || offset
+                FROM temp.places
+                """
+        ).sorted()
     }
 }

@@ -48,7 +48,9 @@ struct ReadAheadRecordsTests {
             case .end(let read):
                 #expect(read == format)
                 break reading
-            case .failed(let error): Issue.record("failed: \(error)")
+            case .failed(let error):
+                Issue.record("failed: \(error)")
+                break reading
             }
         }
         #expect(expected.count == 1_000)
@@ -57,20 +59,44 @@ struct ReadAheadRecordsTests {
         #expect(seen[5].contains("uniqueIdentifier: expected a string"), "\(seen[5])")
     }
 
-    /// An import that stops after its first batch (an invalid item throws) ends the reading
-    /// thread at once: `finish()` returns although most of the file is unread and the thread
-    /// was waiting for room.
-    @Test(.timeLimit(.minutes(1)))
-    func finishingEarlyStopsTheReadingThread() throws {
+    /// An import that stops after its first batch (SQLite failed, or a PostgreSQL connection was
+    /// lost and the transaction runs again) ends the reading thread at once, with batches waiting
+    /// and the thread waiting for room: `finish()` returns although most of the file is unread,
+    /// and the reader is released without a word from libdispatch (which stops the process when a
+    /// semaphore goes below its starting value; the free places started at `depth` before).
+    @Test(arguments: [1, 8])
+    func finishingEarlyStopsTheReadingThread(depth: Int) throws {
         let path = try Self.itemsFile("read-ahead-stop", count: 20_000)
-        for _ in 0..<20 {
-            let records = ReadAheadRecords(path: path, batchSize: 10, depth: 1)
+        for _ in 0..<5 {
+            let records = ReadAheadRecords(path: path, batchSize: 10, depth: depth)
             guard case .records(let batch) = records.next() else {
                 Issue.record("no first batch")
                 return
             }
             #expect(batch.count == 10)
+            // Time for the reading thread to fill every free place and wait for another.
+            Thread.sleep(forTimeInterval: 0.05)
             records.finish()
+            records.finish()
+        }
+    }
+
+    /// Once the file is read, `next()` says so again rather than waiting for a batch that never
+    /// comes.
+    @Test func afterTheEndNextReturnsTheEndAgain() throws {
+        let path = try Self.itemsFile("read-ahead-end", count: 3)
+        let records = ReadAheadRecords(path: path, batchSize: 10, depth: 2)
+        defer { records.finish() }
+        guard case .records(let batch) = records.next() else {
+            Issue.record("no batch")
+            return
+        }
+        #expect(batch.count == 3)
+        for _ in 0..<3 {
+            guard case .end(.jsonLines) = records.next() else {
+                Issue.record("expected the end")
+                return
+            }
         }
     }
 
