@@ -68,10 +68,16 @@ final class ChromiumProcess: Sendable {
         let devNull = "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 1, devNull, O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, devNull, O_WRONLY, 0)
+        // A process group of its own (its id is Chromium's): `terminate` ends the helpers with it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var pid: pid_t = 0
         let argv = all.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         close(commands[0])
         close(replies[1])
         guard status == 0 else {
@@ -144,9 +150,12 @@ final class ChromiumProcess: Sendable {
             }
             usleep(20_000)
         }
-        // Chromium's helpers (renderers, crashpad) end just after it and may still write into the
-        // profile, failing a removal or bringing a folder back: removed again until it stays gone
-        // for 100 ms, for up to 2 s (a CI run under load once found the folder left behind).
+        // Chromium's helpers (zygote, renderers, crashpad) end just after it and may still write
+        // into the profile, failing a removal or bringing a folder back (clean-clone CI runs under
+        // load found the folder left behind twice). They are in its process group: any still
+        // there is killed; then the profile is removed again until it stays gone for 100 ms, for
+        // up to 2 s.
+        kill(-processID, SIGKILL)
         for _ in 0..<20 {
             try? FileManager.default.removeItem(atPath: profile)
             usleep(100_000)
