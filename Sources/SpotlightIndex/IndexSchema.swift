@@ -186,49 +186,55 @@ enum IndexSchema {
     /// statement over 200,000 re-imported items reached 310 MB; a chunk is also sorted on its own.
     static func flushPendingSearchText(_ db: Database, chunk: Int = flushChunk) throws {
         precondition(chunk > 0, "a chunk of full-text changes holds at least one")
-        let owes = try Bool.fetchOne(
-            db,
-            sql: "SELECT EXISTS (SELECT 1 FROM search_pending) OR EXISTS (SELECT 1 FROM search_pending_removal)")
-        guard owes == true else { return }
-        let pending = "search_pending.rowid"
-        let changes = """
-            SELECT 'delete' AS command, rowid, title, display_name, content_description, keywords, 0 AS step
-            FROM search_pending_removal WHERE rowid > :after AND rowid <= :last
-            UNION ALL
-            SELECT NULL, \(pending), \(searchedText("item", "item")), 1
-            FROM search_pending JOIN item ON item.id = \(SearchRowID.id(pending))
-            WHERE \(SearchRowID.isItem(pending)) AND \(pending) > :after AND \(pending) <= :last
-            UNION ALL
-            SELECT NULL, \(pending), \(searchedText("activity", "activity")), 1
-            FROM search_pending JOIN activity ON activity.id = \(SearchRowID.id(pending))
-            WHERE \(SearchRowID.isActivity(pending)) AND \(pending) > :after AND \(pending) <= :last
-            """
-        // The rowid ending the next chunk: every change up to it is in the chunk (a removal and an
-        // addition under one rowid stay together). Full-text rowids are 1 or more.
-        let chunkEnd = try db.cachedStatement(
-            sql: """
-                SELECT max(rowid) FROM (
-                    SELECT rowid FROM (
-                        SELECT rowid FROM search_pending_removal WHERE rowid > :after
-                        UNION ALL
-                        SELECT rowid FROM search_pending WHERE rowid > :after
-                    )
-                    ORDER BY rowid LIMIT :chunk
-                )
-                """)
-        let apply = try db.cachedStatement(
-            sql: """
-                INSERT INTO search_text (search_text, rowid, title, display_name, content_description, keywords)
-                    SELECT command, rowid, title, display_name, content_description, keywords
-                    FROM (\(changes)) ORDER BY rowid, step
-                """)
+        let chunkEnd = try db.cachedStatement(sql: chunkEndSQL)
+        let apply = try db.cachedStatement(sql: applyChunkSQL)
         var after = Int64.min
         while let last = try Int64.fetchOne(chunkEnd, arguments: ["after": after, "chunk": chunk]) {
             try apply.execute(arguments: ["after": after, "last": last])
             after = last
         }
+        // Full-text rowids are 1 or more: nothing was owed.
+        guard after != Int64.min else { return }
         try db.execute(sql: "DELETE FROM search_pending_removal; DELETE FROM search_pending;")
     }
+
+    /// The rowid ending the chunk after `:after`: every change up to it is in the chunk (a removal
+    /// and an addition under one rowid stay together); NULL when nothing is left.
+    private static let chunkEndSQL = """
+        SELECT max(rowid) FROM (
+            SELECT rowid FROM (
+                SELECT rowid FROM search_pending_removal WHERE rowid > :after
+                UNION ALL
+                SELECT rowid FROM search_pending WHERE rowid > :after
+            )
+            ORDER BY rowid LIMIT :chunk
+        )
+        """
+
+    /// Applies the changes with rowids in (`:after`, `:last`], removals first under one rowid.
+    private static let applyChunkSQL: String = {
+        let pending = "search_pending.rowid"
+        let inChunk = "\(pending) > :after AND \(pending) <= :last"
+        func additions(_ table: String, isTable: String) -> String {
+            """
+            SELECT NULL, \(pending), \(searchedText(table, table)), 1
+            FROM search_pending JOIN \(table) ON \(table).id = \(SearchRowID.id(pending))
+            WHERE \(isTable) AND \(inChunk)
+            """
+        }
+        return """
+            INSERT INTO search_text (search_text, rowid, title, display_name, content_description, keywords)
+                SELECT command, rowid, title, display_name, content_description, keywords FROM (
+                    SELECT 'delete' AS command, rowid, title, display_name, content_description, keywords, 0 AS step
+                    FROM search_pending_removal WHERE rowid > :after AND rowid <= :last
+                    UNION ALL
+                    \(additions("item", isTable: SearchRowID.isItem(pending)))
+                    UNION ALL
+                    \(additions("activity", isTable: SearchRowID.isActivity(pending)))
+                )
+                ORDER BY rowid, step
+            """
+    }()
 
     /// Full-text changes applied by one statement (`flushPendingSearchText`).
     static let flushChunk = 20_000
