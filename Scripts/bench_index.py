@@ -13,6 +13,8 @@ content type and expiration on some), then:
     times back to back and counted with its median: end-to-end CLI latency (process start and index
     open included);
   - the index file size (database + WAL), and items per MB;
+  - the same file imported again over the index (how an app re-indexes): its time, and the size
+    after it;
   - per query class, p50 and p99 in-process: the last word cut to 1, 2 and 3 letters (type-ahead),
     and whole words (no prefix), --class-searches queries each (default 200).
 With --postgres URL (or `auto`: a throwaway cluster from Scripts/postgres-cluster.sh, stopped at the
@@ -159,6 +161,18 @@ def bench(label, location, size_of, args, items_path, lines, classes, work):
     size = size_of()
     figures["bytes"] = size / args.items
     print(f"{label} index size: {size / 1e6:.1f} MB ({size / args.items:.0f} bytes per item)", flush=True)
+
+    # An app re-indexes mostly unchanged items: the same file imported again over the index.
+    started = time.perf_counter()
+    result = subprocess.run([args.binary, "index", "import", str(items_path), "--index", location],
+                            capture_output=True, text=True)
+    again_seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"{label}: import again failed ({result.returncode}): {result.stderr[-2000:]}")
+    size = size_of()
+    print(f"{label} import again (the same items over the index): {again_seconds:.1f} s, "
+          f"{args.items / again_seconds:,.0f} items/s; index size then {size / 1e6:.1f} MB "
+          f"({size / args.items:.0f} bytes per item)", flush=True)
     return figures
 
 

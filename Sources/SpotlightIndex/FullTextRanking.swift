@@ -47,8 +47,13 @@ enum FullTextRanking {
 
     /// Stores the rows holding each word of `search_text`, with the structure record they hold
     /// for, replacing what was kept. Reads the whole full-text index once (FTS5's `fts5vocab`):
-    /// 0.9 s at a million items (20,000 words). Call in a write transaction of its own.
+    /// 0.9 s at a million items (20,000 words). Nothing to do when the counts kept hold for the
+    /// index as it is (an import that changed no searched text, v5). Call in a write transaction
+    /// of its own.
     static func recountWords(_ db: Database) throws {
+        let structure = try structure(db, table: "search_text")
+        let kept = try Data.fetchOne(db, sql: "SELECT structure FROM search_word_rows_state WHERE id = 1")
+        guard kept != structure else { return }
         try db.execute(
             sql: """
                 CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_text_words USING fts5vocab(main, 'search_text', 'row');
@@ -57,8 +62,7 @@ enum FullTextRanking {
                 """)
         try db.execute(sql: "INSERT INTO search_word_rows (word, rows) SELECT term, doc FROM temp.search_text_words")
         try db.execute(
-            sql: "INSERT INTO search_word_rows_state (id, structure) VALUES (1, ?)",
-            arguments: [try structure(db, table: "search_text")])
+            sql: "INSERT INTO search_word_rows_state (id, structure) VALUES (1, ?)", arguments: [structure])
     }
 
     /// What the kept counts say of each searched word (`words`, the last one a prefix when

@@ -209,6 +209,62 @@ struct IndexSchemaTests {
         }
     }
 
+    /// Indexing items and an activity again with the same searched text and rank bucket (a
+    /// re-import, or a change to an attribute that is not searched) leaves the full-text index as
+    /// it was (v5): its structure record, which every write of it changes, is the same, and the
+    /// searches find the same rows.
+    @Test func reindexingWithoutASearchedChangeLeavesTheFullTextIndexAlone() throws {
+        let items = [
+            item("tour", title: "Harbour tour", description: "Boats at dawn", keywords: ["ferry"], rankingHint: 40),
+            item("lighthouse", title: "Old lighthouse", url: "https://example.com/lighthouse"),
+        ]
+        let walk = activity("app.view", title: "Harbour walk", related: "tour")
+        let index = try makeIndex(.sqlite, "unchanged")
+        try index.indexItems(items)
+        try index.indexActivities([walk])
+        let words = try fullTextWords(index)
+        let structure = try fullTextStructure(index)
+        let found = try index.search(SearchQuery("harb")).map(\.uniqueIdentifier)
+        try index.indexItems(items)
+        try index.indexItems([
+            item(
+                "lighthouse", title: "Old lighthouse", url: "https://example.com/lighthouse-2", expiration: "2031-01-01"
+            ),
+            // 40.4 is in the same rank bucket as 40.
+            item("tour", title: "Harbour tour", description: "Boats at dawn", keywords: ["ferry"], rankingHint: 40.4),
+        ])
+        try index.indexActivities([walk])
+        #expect(try fullTextStructure(index) == structure)
+        #expect(try fullTextWords(index) == words)
+        #expect(try index.search(SearchQuery("harb")).map(\.uniqueIdentifier) == found)
+        #expect(found.contains("tour"))
+    }
+
+    /// An update that changes a searched column or the rank bucket still reaches the full-text
+    /// index (v5): it ends as a fresh index holding the final rows.
+    @Test(arguments: [
+        item("tour", title: "Harbour cruise", description: "Boats at dawn", keywords: ["ferry"], rankingHint: 40),
+        item("tour", title: "Harbour tour", description: "Boats at dusk", keywords: ["ferry"], rankingHint: 40),
+        item("tour", title: "Harbour tour", description: "Boats at dawn", keywords: ["ferry", "bay"], rankingHint: 40),
+        item("tour", title: "Harbour tour", description: "Boats at dawn", keywords: ["ferry"], rankingHint: 41),
+        item("tour", title: "Harbour tour", description: "Boats at dawn", keywords: ["ferry"]),
+    ])
+    func anUpdateOfASearchedColumnOrTheRankReachesTheFullTextIndex(changed: SearchableItem) throws {
+        let index = try makeIndex(.sqlite, "changed")
+        try index.indexItems([
+            item("tour", title: "Harbour tour", description: "Boats at dawn", keywords: ["ferry"], rankingHint: 40)
+        ])
+        try index.indexActivities([activity("app.view", title: "Harbour walk", related: "tour")])
+        let structure = try fullTextStructure(index)
+        try index.indexItems([changed])
+        try index.indexActivities([activity("app.view", title: "Harbour walk at dusk", related: "tour")])
+        let fresh = try makeIndex(.sqlite, "changed-fresh")
+        try fresh.indexItems([changed])
+        try fresh.indexActivities([activity("app.view", title: "Harbour walk at dusk", related: "tour")])
+        #expect(try fullTextStructure(index) != structure)
+        #expect(try fullTextWords(index) == fullTextWords(fresh))
+    }
+
     /// Upgrading to v4 sets FTS5's buffer size, which rewrites the full-text index's structure
     /// record; word counts kept by v3 for that index still hold and are still used.
     @Test func wordCountsKeptByVersionThreeHoldAfterTheUpgrade() throws {
@@ -290,4 +346,9 @@ private func fullTextWords(_ index: LocalIndex) throws -> [String] {
                 """
         ).sorted()
     }
+}
+
+/// FTS5's structure record of the index's full-text index, which every write of it changes.
+private func fullTextStructure(_ index: LocalIndex) throws -> Data {
+    try DatabaseQueue(path: index.location).read { db in try FullTextRanking.structure(db, table: "search_text") }
 }
