@@ -57,12 +57,12 @@ extension LocalIndex {
                 reading: while true {
                     switch records.next() {
                     case .records(let batch):
-                        for (position, result) in batch {
+                        for (position, result, stored) in batch {
                             recordsRead += 1
                             switch result {
                             case .failure(let problem): skipped.append(problem)
                             case .success(.item(let item)):
-                                if try writer.indexItem(item) == .updateIgnored {
+                                if try writer.indexItem(item, stored: stored) == .updateIgnored {
                                     ignoredUpdates.append((position, item.uniqueIdentifier))
                                 }
                             case .success(.activity(let activity)): activities.append((position, activity))

@@ -6,8 +6,8 @@ import Testing
 /// An import reads its file on a thread of its own, a few batches ahead (`ReadAheadRecords`).
 @Suite("Records read ahead")
 struct ReadAheadRecordsTests {
-    /// A JSON Lines file of `count` records: items, with an invalid line every 97th and a blank
-    /// line every 50th.
+    /// A JSON Lines file of `count` records: items (every 31st an `isUpdate` one), with an invalid
+    /// line every 97th and a blank line every 50th.
     static func itemsFile(_ name: String, count: Int) throws -> String {
         let path = try temporaryFolder(name) + "/items.jsonl"
         var text = ""
@@ -15,8 +15,10 @@ struct ReadAheadRecordsTests {
             if number % 97 == 5 {
                 text += "{\"uniqueIdentifier\": \(number)}\n"
             } else {
+                let update = number % 31 == 3 ? ", \"isUpdate\": true" : ""
                 text +=
-                    "{\"uniqueIdentifier\": \"item-\(number)\", \"attributeSet\": {\"title\": \"Item \(number)\"}}\n"
+                    "{\"uniqueIdentifier\": \"item-\(number)\", \"attributeSet\": {\"title\": \"Item \(number)\", "
+                    + "\"contentURL\": \"HTTPS://Example.COM/items/\(number)\", \"keywords\": [\"a\", \"b\"]}\(update)}\n"
             }
             if number % 50 == 0 { text += "\n" }
         }
@@ -33,18 +35,29 @@ struct ReadAheadRecordsTests {
     }
 
     /// The records, their positions and the problems come in file order, as `LocalItemsFile.read`
-    /// gives them, whatever the batch size and however few batches may wait.
+    /// gives them, whatever the batch size and however few batches may wait; each item that is not
+    /// an update comes with what the index stores of its attribute set.
     @Test(arguments: [(1, 1), (7, 2), (256, 8), (5_000, 1)])
     func recordsComeInFileOrderAsTheFileReaderGivesThem(batchSize: Int, depth: Int) throws {
         let path = try Self.itemsFile("read-ahead-order", count: 1_000)
         var expected: [String] = []
         let format = try LocalItemsFile.read(path: path) { expected.append(Self.describe($0, $1)) }
         var seen: [String] = []
+        var prepared = 0
         let records = ReadAheadRecords(path: path, batchSize: batchSize, depth: depth)
         defer { records.finish() }
         reading: while true {
             switch records.next() {
-            case .records(let batch): seen += batch.map { Self.describe($0.position, $0.result) }
+            case .records(let batch):
+                seen += batch.map { Self.describe($0.position, $0.result) }
+                for record in batch {
+                    if case .success(.item(let item)) = record.result, !item.isUpdate {
+                        #expect(record.stored == StoredAttributes(item.attributeSet))
+                        prepared += 1
+                    } else {
+                        #expect(record.stored == nil)
+                    }
+                }
             case .end(let read):
                 #expect(read == format)
                 break reading
@@ -55,6 +68,8 @@ struct ReadAheadRecordsTests {
         }
         #expect(expected.count == 1_000)
         #expect(seen == expected)
+        // 1,000 records less 11 invalid ones and 33 updates.
+        #expect(prepared == 956)
         #expect(seen[5].hasPrefix("line 7 "), "\(seen[5])")
         #expect(seen[5].contains("uniqueIdentifier: expected a string"), "\(seen[5])")
     }
