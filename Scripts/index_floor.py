@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The floor under `spotcheck index import`: what SQLite and FTS5 alone take to store an index's
+rows and build its full-text index, with nothing of SpotCheck's around them.
+
+Takes an index file written by SpotCheck (for example the one `Scripts/bench_index.py --keep DIR`
+leaves in DIR/bench.sqlite) and, on a copy in the same folder (removed at the end), times with
+the system's SQLite (Python's `sqlite3` module, the library `spotcheck` links too):
+  1. rows: the item rows copied into an empty table with the item table's columns and indexes, in
+     id order, as one `INSERT … SELECT` in one transaction, and its commit;
+  2. full text: a contentless FTS5 table with the index's own options (tokenizer, prefix indexes
+     1-6, 16 MiB buffer) built from the searched text in full-text rowid order (read beforehand
+     into a plain table, so no `json_extract` is timed), in one transaction, and its commit;
+then prints the items per second that the two together allow, and the full-text data per item
+(`dbstat`). `Scripts/bench_index.py` runs it on its SQLite index and prints it beside the
+targets. Nothing here parses JSON, runs a trigger or binds a value per row, so no import that
+stores these rows and this full-text index in one SQLite transaction can be faster on this machine.
+
+  Scripts/index_floor.py DIR/bench.sqlite
+"""
+
+import pathlib, shutil, sqlite3, sys, time
+
+ITEM_COLUMNS = """
+    id INTEGER PRIMARY KEY,
+    unique_identifier TEXT NOT NULL UNIQUE,
+    domain_identifier TEXT,
+    attribute_set_json TEXT NOT NULL,
+    expiration_text TEXT,
+    expires_at REAL NOT NULL,
+    indexed_at REAL NOT NULL,
+    keywords_text TEXT NOT NULL DEFAULT '',
+    content_type TEXT,
+    ranking_hint REAL CHECK (ranking_hint BETWEEN 0 AND 100),
+    url_key TEXT,
+    content_url_key TEXT
+"""
+COPIED = ("id, unique_identifier, domain_identifier, attribute_set_json, expiration_text, expires_at, "
+          "indexed_at, keywords_text, content_type, ranking_hint, url_key, content_url_key")
+RANK_ROWID = "(((100 - CAST(coalesce(ranking_hint, 0) AS INTEGER)) << 40) | id)"
+
+
+def timed(db, statements):
+    started = time.perf_counter()
+    db.execute("BEGIN")
+    for statement in statements:
+        db.execute(statement)
+    written = time.perf_counter()
+    db.execute("COMMIT")
+    return written - started, time.perf_counter() - written
+
+
+def measure(source, report=print):
+    """Times the floor on a copy of the index file `source`; returns items/s and the full-text
+    bytes per item. `report` gets each line as it is measured."""
+    source = pathlib.Path(source)
+    copy = source.with_name(source.stem + ".floor.sqlite")
+    for suffix in ("", "-wal"):
+        if pathlib.Path(str(source) + suffix).exists():
+            shutil.copyfile(str(source) + suffix, str(copy) + suffix)
+    try:
+        db = sqlite3.connect(copy, isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA temp_store = MEMORY")
+        items = db.execute("SELECT count(*) FROM item").fetchone()[0]
+        report(f"{source}: {items:,} items, SQLite {sqlite3.sqlite_version}")
+
+        db.execute(f"CREATE TABLE floor_item ({ITEM_COLUMNS})")
+        db.execute("CREATE INDEX floor_item_domain ON floor_item (domain_identifier)")
+        db.execute("CREATE INDEX floor_item_expires_at ON floor_item (expires_at)")
+        db.execute("CREATE INDEX floor_item_url_key ON floor_item (url_key) WHERE url_key IS NOT NULL")
+        db.execute("CREATE INDEX floor_item_content_url_key ON floor_item (content_url_key) "
+                   "WHERE content_url_key IS NOT NULL")
+        rows, rows_commit = timed(db, [f"INSERT INTO floor_item SELECT {COPIED} FROM item ORDER BY id"])
+        report(f"rows: {rows:.1f} s, commit {rows_commit:.1f} s")
+
+        db.execute("CREATE TABLE floor_text AS SELECT " + RANK_ROWID + " AS r, coalesce(title, '') AS t, "
+                   "coalesce(display_name, '') AS d, coalesce(content_description, '') AS c, keywords_text AS k "
+                   "FROM item ORDER BY 1")
+        db.execute("CREATE VIRTUAL TABLE floor_search USING fts5 (title, display_name, content_description, "
+                   "keywords, content = '', tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3 4 5 6')")
+        db.execute("INSERT INTO floor_search (floor_search, rank) VALUES ('hashsize', 16777216)")
+        text, text_commit = timed(db, [
+            "INSERT INTO floor_search (rowid, title, display_name, content_description, keywords) "
+            "SELECT r, t, d, c, k FROM floor_text ORDER BY r"])
+        report(f"full text: {text:.1f} s, commit {text_commit:.1f} s")
+        data = db.execute("SELECT sum(pgsize) FROM dbstat WHERE name = 'floor_search_data'").fetchone()[0]
+        db.close()
+        total = rows + rows_commit + text + text_commit
+        floor = {"items_per_second": items / total, "text_bytes_per_item": data / items}
+        report(f"floor: {total:.1f} s, {floor['items_per_second']:,.0f} items/s; "
+               f"the full-text data alone {floor['text_bytes_per_item']:.0f} bytes per item")
+        return floor
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            pathlib.Path(str(copy) + suffix).unlink(missing_ok=True)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    measure(sys.argv[1])
+
+
+if __name__ == "__main__":
+    main()
