@@ -245,6 +245,46 @@ enum IndexSchema {
         try db.execute(sql: "DELETE FROM search_pending_removal; DELETE FROM search_pending;")
     }
 
+    /// Empties the full-text index and forgets what it was owed: for a transaction that has
+    /// deleted every item and activity. FTS5's `delete-all` drops its data at once, where taking
+    /// each row out reads and tokenises its old text again (200,000 items took 7.4 s to delete).
+    static func emptySearchText(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM search_pending_removal;
+                DELETE FROM search_pending;
+                INSERT INTO search_text (search_text) VALUES ('delete-all');
+                """)
+    }
+
+    /// Deletes every item and activity and empties the full-text index; returns how many items.
+    /// Row by row, each row's triggers noted its removal with its text, and SQLite kept a copy of
+    /// every page the delete changed until it ended (its statement journal, in memory): a million
+    /// items took 45 s and 700 MB. So the tables' triggers are dropped for the deletes, which
+    /// SQLite then does by clearing the tables' pages, and created again as they were; the
+    /// full-text index is emptied by FTS5's `delete-all`, and nothing stays owed to it. The
+    /// schema changes are part of the transaction: a failure undoes them with the rest.
+    static func deleteEveryRow(_ db: Database) throws -> Int {
+        let triggers = try String.fetchAll(
+            db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('item', 'activity')")
+        for name in try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('item', 'activity')")
+        {
+            try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
+        }
+        try db.execute(sql: "DELETE FROM activity")
+        try db.execute(sql: "DELETE FROM item")
+        let items = db.changesCount
+        for trigger in triggers { try db.execute(sql: trigger) }
+        try db.execute(
+            sql: """
+                DELETE FROM search_pending_removal;
+                DELETE FROM search_pending;
+                INSERT INTO search_text (search_text) VALUES ('delete-all');
+                """)
+        return items
+    }
+
     /// The rowid ending the chunk after `:after`: every change up to it is in the chunk (a removal
     /// and an addition under one rowid stay together); NULL when nothing is left.
     private static let chunkEndSQL = """

@@ -204,9 +204,7 @@ extension SQLiteIndexStorage {
 
         func deleteAll() throws -> Removal {
             let removal = try removing {
-                try db.execute(sql: "DELETE FROM activity")
-                try db.execute(sql: "DELETE FROM item")
-                return db.changesCount
+                try IndexSchema.deleteEveryRow(db)
             }
             try db.execute(sql: "DELETE FROM client_state")
             return removal

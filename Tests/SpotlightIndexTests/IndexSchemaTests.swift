@@ -265,6 +265,34 @@ struct IndexSchemaTests {
         #expect(try fullTextWords(index) == fullTextWords(fresh))
     }
 
+    /// Deleting everything drops the tables' triggers for the deletes and creates them again
+    /// (`IndexSchema.deleteEveryRow`): the same triggers are there afterwards and work (deleting an
+    /// item takes its activity and its words), and rows written before and after it in the same
+    /// transaction leave the full-text index of a fresh index holding the later ones.
+    @Test func deletingEverythingEmptiesTheFullTextIndexAndKeepsTheTriggers() throws {
+        let index = try makeIndex(.sqlite, "delete-all")
+        try index.indexItems([item("a", title: "Harbour tour"), item("b", title: "Old lighthouse")])
+        try index.indexActivities([activity("app.view", title: "Harbour walk", related: "a")])
+        let triggers = try schemaTriggers(index)
+        #expect(triggers.count == 7)
+        try index.write { writer in
+            try writer.indexItem(item("c", title: "Harbour ferry"))
+            try writer.deleteAll()
+            try writer.indexItem(item("d", title: "Harbour gate"))
+            _ = try writer.indexActivity(activity("app.view", title: "Gate walk", related: "d"))
+        }
+        #expect(try schemaTriggers(index) == triggers)
+        let fresh = try makeIndex(.sqlite, "delete-all-fresh")
+        try fresh.indexItems([item("d", title: "Harbour gate")])
+        try fresh.indexActivities([activity("app.view", title: "Gate walk", related: "d")])
+        #expect(try fullTextWords(index) == fullTextWords(fresh))
+        #expect(try index.identifiers() == ["d"])
+        #expect(try index.search(SearchQuery("lighthouse")).isEmpty)
+        try index.deleteItems(identifiers: ["d"])
+        #expect(try fullTextWords(index).isEmpty)
+        #expect(try index.search(SearchQuery("walk")).isEmpty)
+    }
+
     /// Upgrading to v4 sets FTS5's buffer size, which rewrites the full-text index's structure
     /// record; word counts kept by v3 for that index still hold and are still used.
     @Test func wordCountsKeptByVersionThreeHoldAfterTheUpgrade() throws {
@@ -351,4 +379,12 @@ private func fullTextWords(_ index: LocalIndex) throws -> [String] {
 /// FTS5's structure record of the index's full-text index, which every write of it changes.
 private func fullTextStructure(_ index: LocalIndex) throws -> Data {
     try DatabaseQueue(path: index.location).read { db in try FullTextRanking.structure(db, table: "search_text") }
+}
+
+/// The name and SQL of every trigger in the index's file.
+private func schemaTriggers(_ index: LocalIndex) throws -> [String] {
+    try DatabaseQueue(path: index.location).read { db in
+        try String.fetchAll(
+            db, sql: "SELECT name || ': ' || sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+    }
 }
