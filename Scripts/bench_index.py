@@ -118,15 +118,21 @@ def timed_searches(timer, location, lines, work, name):
     return [timing["seconds"] * 1000 for timing in timings], sum(1 for t in timings if t["results"] > 0)
 
 
-def bench(label, location, size_of, args, items_path, lines, classes, work):
-    """Imports the items into `location`, then times the searches; returns the figures."""
-    figures = {"label": label}
+def timed_import(label, what, args, items_path, location):
+    """Runs `spotcheck index import` of the items into `location`; returns its seconds."""
     started = time.perf_counter()
     result = subprocess.run([args.binary, "index", "import", str(items_path), "--index", location],
                             capture_output=True, text=True)
-    import_seconds = time.perf_counter() - started
+    seconds = time.perf_counter() - started
     if result.returncode != 0:
-        sys.exit(f"{label}: import failed ({result.returncode}): {result.stderr[-2000:]}")
+        sys.exit(f"{label}: {what} failed ({result.returncode}): {result.stderr[-2000:]}")
+    return seconds
+
+
+def bench(label, location, size_of, args, items_path, lines, classes, work):
+    """Imports the items into `location`, then times the searches; returns the figures."""
+    figures = {"label": label}
+    import_seconds = timed_import(label, "import", args, items_path, location)
     figures["import"] = args.items / import_seconds
     print(f"{label} import: {import_seconds:.1f} s, {args.items / import_seconds:,.0f} items/s", flush=True)
 
@@ -167,12 +173,7 @@ def bench(label, location, size_of, args, items_path, lines, classes, work):
     print(f"{label} index size: {size / 1e6:.1f} MB ({size / args.items:.0f} bytes per item)", flush=True)
 
     # An app re-indexes mostly unchanged items: the same file imported again over the index.
-    started = time.perf_counter()
-    result = subprocess.run([args.binary, "index", "import", str(items_path), "--index", location],
-                            capture_output=True, text=True)
-    again_seconds = time.perf_counter() - started
-    if result.returncode != 0:
-        sys.exit(f"{label}: import again failed ({result.returncode}): {result.stderr[-2000:]}")
+    again_seconds = timed_import(label, "import again", args, items_path, location)
     size = size_of()
     print(f"{label} import again (the same items over the index): {again_seconds:.1f} s, "
           f"{args.items / again_seconds:,.0f} items/s; index size then {size / 1e6:.1f} MB "

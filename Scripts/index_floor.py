@@ -5,8 +5,8 @@ rows and build its full-text index, with nothing of SpotCheck's around them.
 Takes an index file written by SpotCheck (for example the one `Scripts/bench_index.py --keep DIR`
 leaves in DIR/bench.sqlite) and, on a copy in the same folder (removed at the end), times with
 the system's SQLite (Python's `sqlite3` module, the library `spotcheck` links too):
-  1. rows: the item rows copied into an empty table with the item table's columns and indexes, in
-     id order, as one `INSERT … SELECT` in one transaction, and its commit;
+  1. rows: the item rows copied into an empty table with the item table's columns and indexes (read
+     from the file's schema), in id order, as one `INSERT … SELECT` in one transaction, and its commit;
   2. full text: a contentless FTS5 table with the index's own options (tokenizer, prefix indexes
      1-6, 16 MiB buffer) built from the searched text in full-text rowid order (read beforehand
      into a plain table, so no `json_extract` is timed), in one transaction, and its commit;
@@ -20,22 +20,6 @@ stores these rows and this full-text index in one SQLite transaction can be fast
 
 import pathlib, shutil, sqlite3, sys, time
 
-ITEM_COLUMNS = """
-    id INTEGER PRIMARY KEY,
-    unique_identifier TEXT NOT NULL UNIQUE,
-    domain_identifier TEXT,
-    attribute_set_json TEXT NOT NULL,
-    expiration_text TEXT,
-    expires_at REAL NOT NULL,
-    indexed_at REAL NOT NULL,
-    keywords_text TEXT NOT NULL DEFAULT '',
-    content_type TEXT,
-    ranking_hint REAL CHECK (ranking_hint BETWEEN 0 AND 100),
-    url_key TEXT,
-    content_url_key TEXT
-"""
-COPIED = ("id, unique_identifier, domain_identifier, attribute_set_json, expiration_text, expires_at, "
-          "indexed_at, keywords_text, content_type, ranking_hint, url_key, content_url_key")
 RANK_ROWID = "(((100 - CAST(coalesce(ranking_hint, 0) AS INTEGER)) << 40) | id)"
 
 
@@ -65,13 +49,15 @@ def measure(source, report=print):
         items = db.execute("SELECT count(*) FROM item").fetchone()[0]
         report(f"{source}: {items:,} items, SQLite {sqlite3.sqlite_version}")
 
-        db.execute(f"CREATE TABLE floor_item ({ITEM_COLUMNS})")
-        db.execute("CREATE INDEX floor_item_domain ON floor_item (domain_identifier)")
-        db.execute("CREATE INDEX floor_item_expires_at ON floor_item (expires_at)")
-        db.execute("CREATE INDEX floor_item_url_key ON floor_item (url_key) WHERE url_key IS NOT NULL")
-        db.execute("CREATE INDEX floor_item_content_url_key ON floor_item (content_url_key) "
-                   "WHERE content_url_key IS NOT NULL")
-        rows, rows_commit = timed(db, [f"INSERT INTO floor_item SELECT {COPIED} FROM item ORDER BY id"])
+        # The item table and its indexes as the index's own schema defines them, under other names.
+        table = db.execute("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'item'").fetchone()[0]
+        db.execute(table.replace("CREATE TABLE item", "CREATE TABLE floor_item", 1))
+        for name, sql in db.execute("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'item' "
+                                    "AND sql IS NOT NULL").fetchall():
+            db.execute(sql.replace(f"CREATE INDEX {name} ON item", f"CREATE INDEX floor_{name} ON floor_item", 1))
+        # The stored columns (generated ones are hidden 2 or 3).
+        stored = ", ".join(row[1] for row in db.execute("PRAGMA table_xinfo(item)") if row[6] == 0)
+        rows, rows_commit = timed(db, [f"INSERT INTO floor_item ({stored}) SELECT {stored} FROM item ORDER BY id"])
         report(f"rows: {rows:.1f} s, commit {rows_commit:.1f} s")
 
         db.execute("CREATE TABLE floor_text AS SELECT " + RANK_ROWID + " AS r, coalesce(title, '') AS t, "
