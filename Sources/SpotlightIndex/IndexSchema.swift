@@ -245,44 +245,48 @@ enum IndexSchema {
         try db.execute(sql: "DELETE FROM search_pending_removal; DELETE FROM search_pending;")
     }
 
-    /// Empties the full-text index and forgets what it was owed: for a transaction that has
-    /// deleted every item and activity. FTS5's `delete-all` drops its data at once, where taking
-    /// each row out reads and tokenises its old text again (200,000 items took 7.4 s to delete).
-    static func emptySearchText(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                DELETE FROM search_pending_removal;
-                DELETE FROM search_pending;
-                INSERT INTO search_text (search_text) VALUES ('delete-all');
-                """)
-    }
-
     /// Deletes every item and activity and empties the full-text index; returns how many items.
     /// Row by row, each row's triggers noted its removal with its text, and SQLite kept a copy of
     /// every page the delete changed until it ended (its statement journal, in memory): a million
     /// items took 45 s and 700 MB. So the tables' triggers are dropped for the deletes, which
-    /// SQLite then does by clearing the tables' pages, and created again as they were; the
-    /// full-text index is emptied by FTS5's `delete-all`, and nothing stays owed to it. The
-    /// schema changes are part of the transaction: a failure undoes them with the rest.
+    /// SQLite then does by clearing the tables' pages, and created again as they were, in the
+    /// order they were created. The schema changes are part of the transaction: a failure undoes
+    /// them with the rest.
     static func deleteEveryRow(_ db: Database) throws -> Int {
-        let triggers = try String.fetchAll(
-            db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('item', 'activity')")
-        for name in try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('item', 'activity')")
-        {
-            try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
+        let triggers = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name IN ('item', 'activity')
+                ORDER BY rowid
+                """)
+        for trigger in triggers {
+            try db.execute(sql: "DROP TRIGGER \((trigger["name"] as String).quotedDatabaseIdentifier)")
         }
         try db.execute(sql: "DELETE FROM activity")
         try db.execute(sql: "DELETE FROM item")
         let items = db.changesCount
-        for trigger in triggers { try db.execute(sql: trigger) }
+        for trigger in triggers { try db.execute(sql: trigger["sql"]) }
+        try emptySearchText(db)
+        return items
+    }
+
+    /// Empties the full-text index, and forgets what it was owed and the word counts kept for it
+    /// (v3), for a transaction that deleted every row. FTS5's `delete-all` drops its data at once.
+    /// It also writes a structure record that an index holding other rows can have again later:
+    /// its write counter and segment ids start again. Searches take an unchanged structure record
+    /// to mean an unchanged index (`FullTextRanking.indexState`, the kept counts), so FTS5's
+    /// buffer size is set again after it, which raises the record's config cookie: no later
+    /// record is one from before.
+    private static func emptySearchText(_ db: Database) throws {
         try db.execute(
             sql: """
                 DELETE FROM search_pending_removal;
                 DELETE FROM search_pending;
+                DELETE FROM search_word_rows;
+                DELETE FROM search_word_rows_state;
                 INSERT INTO search_text (search_text) VALUES ('delete-all');
+                INSERT INTO search_text (search_text, rank) VALUES ('hashsize', \(fullTextBufferBytes));
                 """)
-        return items
     }
 
     /// The rowid ending the chunk after `:after`: every change up to it is in the chunk (a removal

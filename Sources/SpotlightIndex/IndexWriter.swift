@@ -76,6 +76,7 @@ public struct IndexWriter: ~Copyable {
             report.itemsIndexed += 1
         }
         let attributes = stored.attributeSet
+        assert(prepared == nil || prepared == StoredAttributes(item.attributeSet), "prepared for another item")
         let derived = item.isUpdate ? StoredAttributes(attributes) : prepared ?? StoredAttributes(attributes)
         try storage.upsertItem(
             ItemColumns(
