@@ -186,20 +186,37 @@ extension SQLiteIndexStorage {
             let arguments: StatementArguments = [domain, domain + ".", domain + "/"]
             let condition = "(domain_identifier = ? OR (domain_identifier >= ? AND domain_identifier < ?))"
             return try removing {
-                try db.execute(sql: "DELETE FROM item WHERE \(condition)", arguments: arguments)
-                let items = db.changesCount
-                try db.execute(sql: "DELETE FROM activity WHERE \(condition)", arguments: arguments)
+                let items = try deleteRows(of: "item", where: condition, arguments)
+                _ = try deleteRows(of: "activity", where: condition, arguments)
                 return items
             }
         }
 
         func deleteExpired(now: Double) throws -> Removal {
             try removing {
-                try db.execute(sql: "DELETE FROM item WHERE expires_at <= ?", arguments: [now])
-                let items = db.changesCount
-                try db.execute(sql: "DELETE FROM activity WHERE expires_at <= ?", arguments: [now])
+                let items = try deleteRows(of: "item", where: "expires_at <= ?", [now])
+                _ = try deleteRows(of: "activity", where: "expires_at <= ?", [now])
                 return items
             }
+        }
+
+        /// Deletes the rows of `table` (`item` or `activity`) matching `condition`, one statement
+        /// per row, in id order; returns how many (not counting what their triggers delete). One
+        /// statement for them all kept a copy of every page it changed until it ended (its
+        /// statement journal, in memory): deleting a domain of 167,000 of a million items took
+        /// 534 MB. Row by row it takes the same time.
+        private func deleteRows(of table: String, where condition: String, _ arguments: StatementArguments)
+            throws -> Int
+        {
+            let ids = try Int64.fetchAll(
+                db, sql: "SELECT id FROM \(table) WHERE \(condition) ORDER BY id", arguments: arguments)
+            let delete = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE id = ?")
+            var deleted = 0
+            for id in ids {
+                try delete.execute(arguments: [id])
+                deleted += db.changesCount
+            }
+            return deleted
         }
 
         func deleteAll() throws -> Removal {
