@@ -204,7 +204,7 @@ extension SQLiteIndexStorage {
         /// per row, in id order; returns how many (not counting what their triggers delete). One
         /// statement for them all kept a copy of every page it changed until it ended (its
         /// statement journal, in memory): deleting a domain of 167,000 of a million items took
-        /// 534 MB. Row by row it takes the same time.
+        /// 534 MB, and row by row 61 MB in about the same time (12.2 s against 11.6 s).
         private func deleteRows(of table: String, where condition: String, _ arguments: StatementArguments)
             throws -> Int
         {
