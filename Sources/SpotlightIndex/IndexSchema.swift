@@ -224,7 +224,8 @@ enum IndexSchema {
 
     /// Takes the rows the transaction's writes noted in `search_pending_removal` out of the
     /// full-text index and adds those in `search_pending`, in one pass in rowid order, and forgets
-    /// them (v4). Every write transaction calls it before it commits.
+    /// them (v4). Every write transaction calls it before it commits. A transaction that took many
+    /// rows out ends by compacting the full-text index (`compactSearchText`).
     ///
     /// The changes go in rowid order, a row taken out and added again under the same rowid taken
     /// out first (`step`): a `delete` command, then a plain insert (a NULL command), as FTS5 itself
@@ -242,8 +243,30 @@ enum IndexSchema {
         }
         // Full-text rowids are 1 or more: nothing was owed.
         guard after != Int64.min else { return }
+        let removals = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_pending_removal") ?? 0
         try db.execute(sql: "DELETE FROM search_pending_removal; DELETE FROM search_pending;")
+        try compactSearchText(db, after: removals)
     }
+
+    /// After a transaction that took `removals` rows out of the full-text index: merges the index
+    /// into one segment (FTS5's `optimize`) when they are `compactAfterRemovals` or more and at
+    /// least a quarter of the rows it holds. A contentless FTS5 index marks a row taken out in a
+    /// new segment, and both the mark and the old entries stay in the file until a merge of the
+    /// segments holding them: three imports of 200,000 items with changed descriptions grew its
+    /// data from 580 to 2,176 bytes per item, the file from 253 to 632 MB, and a one-letter
+    /// search's p50 from 2.4 to 4.1 ms. `optimize` on that index took 6.7 s and brought the data
+    /// back to 599 bytes per item (the file keeps its free pages for later writes).
+    private static func compactSearchText(_ db: Database, after removals: Int) throws {
+        guard removals >= compactAfterRemovals else { return }
+        let rows =
+            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM item) + (SELECT count(*) FROM activity)") ?? 0
+        guard removals * 4 >= rows else { return }
+        try db.execute(sql: "INSERT INTO search_text (search_text) VALUES ('optimize')")
+    }
+
+    /// The fewest rows taken out of the full-text index in one transaction that lead to
+    /// compacting it (`compactSearchText`): FTS5's own merging keeps up with smaller writes.
+    static let compactAfterRemovals = 1_000
 
     /// Deletes every item and activity and empties the full-text index; returns how many items.
     /// Row by row, each row's triggers noted its removal with its text, and SQLite kept a copy of

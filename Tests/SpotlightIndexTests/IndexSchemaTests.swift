@@ -321,6 +321,23 @@ struct IndexSchemaTests {
         #expect(try keptRows() == "=0 =2")
     }
 
+    /// A write that takes `compactAfterRemovals` rows or more out of the full-text index, a quarter
+    /// of its rows or more, ends by merging it into one segment (FTS5's `optimize`), which drops
+    /// the entries of the rows taken out; a smaller one leaves a segment of its own.
+    @Test func aWriteTakingOutAQuarterOfTheRowsCompactsTheFullTextIndex() throws {
+        let count = IndexSchema.compactAfterRemovals + 200
+        let index = try makeIndex(.sqlite, "compact")
+        try index.indexItems((0..<count).map { item("item-\($0)", title: "Harbour tour \($0)") })
+        #expect(try fullTextSegments(index) == 1)
+        try index.indexItems(
+            (0..<count).map { item("item-\($0)", title: "Harbour tour \($0)", description: "Updated") })
+        #expect(try fullTextSegments(index) == 1)
+        try index.indexItems((0..<100).map { item("item-\($0)", title: "Lighthouse \($0)") })
+        #expect(try fullTextSegments(index) == 2)
+        #expect(try index.search(SearchQuery("lighthouse", limit: 500)).count == 100)
+        #expect(try index.search(SearchQuery("updated", limit: 2_000)).count == count - 100)
+    }
+
     /// Upgrading to v4 sets FTS5's buffer size, which rewrites the full-text index's structure
     /// record; word counts kept by v3 for that index still hold and are still used.
     @Test func wordCountsKeptByVersionThreeHoldAfterTheUpgrade() throws {
@@ -414,5 +431,13 @@ private func schemaTriggers(_ index: LocalIndex) throws -> [String] {
     try DatabaseQueue(path: index.location).read { db in
         try String.fetchAll(
             db, sql: "SELECT name || ': ' || sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+    }
+}
+
+/// How many segments the index's full-text index has (FTS5's `_idx` table lists each segment's
+/// pages).
+private func fullTextSegments(_ index: LocalIndex) throws -> Int {
+    try DatabaseQueue(path: index.location).read { db in
+        try Int.fetchOne(db, sql: "SELECT count(DISTINCT segid) FROM search_text_idx") ?? 0
     }
 }
