@@ -166,15 +166,15 @@ public struct CrawlJob: Sendable {
         let seedURL = server?.baseURL ?? place.source
         var publicOrigin =
             request.publicOrigin ?? (place.servesFolder ? StoredCrawl.siteConfiguration(in: place.source) : nil)
+        // The origin `--as` would name, when the pages are read under one that is not the site's.
+        var publicOriginHint: String?
         if place.servesFolder, publicOrigin == nil, place.previousSettings == nil {
             // Stable URLs for a folder that does not say which site it is (so `diff` matches pages).
             let standIn = StoredCrawl.standInOrigin(for: place.source)
             publicOrigin = standIn
-            events(
-                .notice(
-                    .standInOrigin(
-                        folder: place.source, origin: standIn,
-                        named: StoredCrawl.originNamedByHomePage(of: place.source))))
+            let named = StoredCrawl.originNamedByHomePage(of: place.source)
+            publicOriginHint = named ?? "https://www.example.com"
+            events(.notice(.standInOrigin(folder: place.source, origin: standIn, named: named)))
         }
         guard let parsedSeed = URLParser.parse(seedURL), parsedSeed.isCrawlable else {
             throw CrawlJobError(.cannotCrawl, "\(place.source): neither a folder nor an http(s) URL")
@@ -227,6 +227,7 @@ public struct CrawlJob: Sendable {
             localEntries: local.entries, reportFiles: request.reportFiles, suite: settings.publicOrigin ?? settings.seed
         )
         reports.includesMarkup = request.includesMarkup
+        if place.servesFolder { reports.servedFolder = place.source }
         let result = try reports.write(
             into: folder, baseline: baseline, writeBaseline: request.writeBaseline,
             collectingCandidates: local.index != nil, events: events)
@@ -238,6 +239,10 @@ public struct CrawlJob: Sendable {
             summary: summary, totals: written.totals, reportFolder: folder, reportPath: written.path,
             storePath: storePath)
         outcome.baselineMatch = written.baselineMatch
+        if publicOriginHint == nil, mapping == nil, parsedSeed.host.map(Self.isLoopback) == true {
+            publicOriginHint = "https://www.example.com"
+        }
+        outcome.publicOriginHint = publicOriginHint
         for member in written.reportWithoutPages["summary"]?["skipped"]?.objectValue ?? JSONObject() {
             outcome.skippedByReason[member.key] = member.value.intValue ?? 0
         }
@@ -287,6 +292,11 @@ public struct CrawlJob: Sendable {
             throw CrawlJobError(.outputNotWritable, "\(error)")
         }
         return (folder, store, try CrawlFolderLock(folder: folder))
+    }
+
+    /// Whether a host is this machine's (a site served locally stands for a public one).
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "[::1]" || host == "::1"
     }
 
     /// The hosts one process of a shared crawl leases at once: as many as its requests in flight

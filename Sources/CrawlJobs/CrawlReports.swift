@@ -2,6 +2,7 @@ import CrawlStore
 import Crawling
 import Foundation
 import LenientJSON
+import LoopbackServer
 import Reports
 import SpotlightIndex
 import SpotlightModel
@@ -20,6 +21,8 @@ struct CrawlReports: Sendable {
     var includesMarkup = false
     /// The name of the JUnit suite.
     let suite: String
+    /// For a served folder: the folder, so that every output names each page's file.
+    var servedFolder: String?
 
     /// What a report run gives back besides the files: the writer's totals and site findings,
     /// how the findings matched the baseline, and the candidates as searchable items when asked
@@ -42,6 +45,12 @@ struct CrawlReports: Sendable {
             store: store, mapping: mapping, siteVerifier: siteVerifier, localEntries: localEntries)
         writer.includesMarkup = includesMarkup
         writer.baseline = baseline
+        var sourceFiles = servedFolder.map { _ in SourceFiles.root() }
+        if let servedFolder, let root = sourceFiles {
+            writer.sourceFile = { fetchedURL in
+                FolderServer.file(answering: fetchedURL, in: servedFolder).map(root.path(ofFile:))
+            }
+        }
         let comparing = baseline?.earlierReport != nil
         var candidates: [SearchableItem] = []
         var html: HTMLReportStream?
@@ -57,7 +66,14 @@ struct CrawlReports: Sendable {
                     if comparing { comparablePages.append(ReportDiff.comparablePage(json)) }
                 }
                 accepted?.add(page.findings)
-                if !page.newFindings.isEmpty { events(.pageFindings(url: page.url, findings: page.newFindings)) }
+                let failing = page.failingConditions.compactMap(Candidacy.Condition.init(rawValue:))
+                if !page.newFindings.isEmpty || !failing.isEmpty {
+                    events(
+                        .page(
+                            ReportedPage(
+                                url: page.url, file: page.file, findings: page.newFindings, failingConditions: failing))
+                    )
+                }
                 if collectingCandidates, let item = page.candidateItem, let searchable = try? SearchableItem(json: item)
                 {
                     candidates.append(searchable)
@@ -93,6 +109,10 @@ struct CrawlReports: Sendable {
             var others = reportFiles
             others.formats.remove(.html)
             others.knownFindings = baseline
+            if sourceFiles != nil {
+                for (url, path) in written.sourcePaths { sourceFiles?.add(url: url, path: path) }
+                others.sourceFiles = sourceFiles
+            }
             for path in try others.write(
                 pages: written.pageFindings, siteFindings: written.siteFindings, suite: suite, into: folder)
             {

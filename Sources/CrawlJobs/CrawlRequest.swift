@@ -86,9 +86,9 @@ public enum CrawlEvent: Sendable {
     case crawlFinished
     /// Something was left out and the crawl went on (an invalid local-items record).
     case warning(String)
-    /// One page's findings, in report order, after the reports are written (pages without
-    /// findings are not reported).
-    case pageFindings(url: String, findings: [Finding])
+    /// One page as the reports judged it, in report order, after the reports are written: only
+    /// pages with new findings or that are not public-index candidates.
+    case page(ReportedPage)
     /// The rules over the whole crawl.
     case siteFindings([Finding])
     /// The comparison with an earlier report given as `--baseline`, written to `path`.
@@ -99,6 +99,29 @@ public enum CrawlEvent: Sendable {
     case indexFed(index: String, domain: String, indexed: Int, removed: Int)
     /// A report file was written (besides report.json).
     case wrote(path: String)
+}
+
+/// One page as the console lists it: where it is, the findings the baseline does not know, and
+/// why it is not a public-index candidate.
+public struct ReportedPage: Sendable, Hashable {
+    /// The page's public URL.
+    public var url: String
+    /// The file a served folder answered it from, named as every output names it.
+    public var file: String?
+    /// The findings the baseline does not know (all of them without a baseline).
+    public var findings: [Finding]
+    /// The candidacy conditions that fail; empty for a candidate or a page that was not judged.
+    public var failingConditions: [Candidacy.Condition]
+
+    public init(url: String, file: String?, findings: [Finding], failingConditions: [Candidacy.Condition]) {
+        self.url = url
+        self.file = file
+        self.findings = findings
+        self.failingConditions = failingConditions
+    }
+
+    /// Where the page is for a reader: its file, else its URL.
+    public var place: String { file ?? url }
 }
 
 /// How a crawl ended.
@@ -119,6 +142,9 @@ public struct CrawlOutcome: Sendable {
     public var ignored: Int { skippedByReason[SkipReason.ignored.rawValue] ?? 0 }
     /// How the findings matched `--baseline` (nil without one).
     public var baselineMatch: BaselineMatch?
+    /// The public origin `--as` would name when the pages were read under a stand-in or loopback
+    /// origin (their canonical URLs then name another host): the console suggests it.
+    public var publicOriginHint: String?
 
     /// The findings by severity that count for `--fail-on`: the new ones when a baseline was
     /// given, all of them otherwise.

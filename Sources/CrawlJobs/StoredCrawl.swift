@@ -133,6 +133,13 @@ public enum StoredCrawl {
             store: store, mapping: mapping, siteVerifier: SiteVerifier(configuration: configuration),
             localEntries: nil, reportFiles: reportFiles, suite: settings?.publicOrigin ?? run.seed)
         reports.includesMarkup = includesMarkup
+        // A folder crawl's pages are named by their files while the folder is still there.
+        var isFolder: ObjCBool = false
+        if let source = settings?.source, FileManager.default.fileExists(atPath: source, isDirectory: &isFolder),
+            isFolder.boolValue
+        {
+            reports.servedFolder = source
+        }
         var written: [String] = []
         let report = try reports.write(into: folder, baseline: nil) { event in
             if case .wrote(let path) = event { written.append(path) }

@@ -31,6 +31,9 @@ public struct CrawlReportWriter: Sendable {
     /// counted in `summary.baseline`, and left out of `StreamedPage.newFindings` and
     /// `Written.newSiteFindings`; report.json keeps every finding.
     public var baseline: FindingBaseline?
+    /// For a served folder: the file a fetched URL was answered from, as the outputs name it
+    /// (`SourceFiles`); report.json gives it as each page's `file`.
+    public var sourceFile: (@Sendable (_ fetchedURL: String) -> String?)?
 
     public init(
         store: any CrawlRecordSource, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
@@ -53,6 +56,8 @@ public struct CrawlReportWriter: Sendable {
         /// Pages that are public-index candidates, and the others by failing condition.
         public var candidates = 0
         public var notCandidates: [String: Int] = [:]
+        /// Pages never analysed (no HTTP 200 HTML answer), so not candidates either.
+        public var notAnalysed = 0
         /// Findings by severity (`error`, `warning`, `info`) and by rule id.
         public var findingsBySeverity: [String: Int] = [:]
         public var findingsByRule: [String: Int] = [:]
@@ -69,6 +74,8 @@ public struct CrawlReportWriter: Sendable {
             if let verdict = page.verdict, verdict.isCandidate != nil {
                 if verdict.failingConditions.isEmpty { candidates += 1 }
                 for condition in verdict.failingConditions { notCandidates[condition, default: 0] += 1 }
+            } else {
+                notAnalysed += 1
             }
             if page.applebotAllowed == false { applebotBlocked += 1 }
             bytes += page.bodyBytes
@@ -92,6 +99,8 @@ public struct CrawlReportWriter: Sendable {
         public var totals: Totals
         public var siteFindings: [Finding]
         public var pageFindings: [(url: String, findings: [Finding])]
+        /// Page URL → its file, for the pages of a served folder.
+        public var sourcePaths: [String: String]
         /// The site findings the baseline does not know (all of them without a baseline).
         public var newSiteFindings: [Finding]
         /// How the findings matched the baseline (nil without one).
@@ -105,10 +114,14 @@ public struct CrawlReportWriter: Sendable {
     /// candidate, the searchable item written to candidates.jsonl.
     public struct StreamedPage: Sendable {
         public var url: String
+        /// The file a served folder answered the page from, as the outputs name it.
+        public var file: String?
         public var findings: [Finding]
         /// The findings the baseline does not know (all of them without a baseline).
         public var newFindings: [Finding]
         public var candidateItem: JSONObject?
+        /// The candidacy conditions that fail (`Candidacy.Condition` raw values).
+        public var failingConditions: [String]
         /// The page as report.json has it: compact JSON text.
         public var jsonText: String
 
@@ -134,19 +147,23 @@ public struct CrawlReportWriter: Sendable {
             match: baseline.map(BaselineMatch.init))
         try store.forEachPage(batchSize: 64, includingMarkupDump: includesMarkup) { pages in
             for page in pages {
-                let findings = page.findingsJSON.map {
+                let stored = page.findingsJSON.map {
                     (Self.parsed($0).arrayValue ?? []).compactMap(Finding.init(json:))
                 }
-                pass.add(page, findings: findings ?? [], shown: shown)
-                let newFindings = pass.newFindings(findings ?? [])
-                let text = pageText(page)
+                // The baseline is applied here, once: report.json and every output read the marks.
+                let findings = stored.map { pass.marked($0) }
+                let file = sourceFile?(page.finalURL)
+                pass.add(page, findings: findings ?? [], file: file, shown: shown)
+                let newFindings = (findings ?? []).filter { !$0.isSuppressed }
+                let text = pageText(page, file: file, markedFindings: pass.match == nil ? nil : findings)
                 pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + text)
                 let item = candidateItem(page)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
                 onPage(
                     StreamedPage(
-                        url: shown(page.finalURL), findings: findings ?? [], newFindings: newFindings,
-                        candidateItem: item, jsonText: text))
+                        url: shown(page.finalURL), file: file, findings: findings ?? [], newFindings: newFindings,
+                        candidateItem: item, failingConditions: page.verdict?.failingConditions ?? [],
+                        jsonText: text))
             }
         }
         try candidates.commit()
@@ -155,12 +172,15 @@ public struct CrawlReportWriter: Sendable {
         let siteFindings = try siteFindings(pass.sitePages, linking: linking)
         var totals = pass.totals
         totals.add(siteFindings)
-        let newSiteFindings = pass.newFindings(siteFindings)
+        let markedSiteFindings = pass.marked(siteFindings)
+        let newSiteFindings = markedSiteFindings.filter { !$0.isSuppressed }
         let rest = try assemble(
-            path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: siteFindings, linking: linking,
+            path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: markedSiteFindings,
+            linking: linking,
             baseline: pass.match?.summaryJSON)
         return Written(
-            path: path, totals: totals, siteFindings: siteFindings, pageFindings: pass.pageFindings,
+            path: path, totals: totals, siteFindings: markedSiteFindings, pageFindings: pass.pageFindings,
+            sourcePaths: pass.sourcePaths,
             newSiteFindings: newSiteFindings, baselineMatch: pass.match, reportWithoutPages: rest)
     }
 
@@ -172,20 +192,22 @@ public struct CrawlReportWriter: Sendable {
         var sitePages: [SitePage] = []
         var linkablePages: [LinkablePage] = []
         var pageFindings: [(url: String, findings: [Finding])] = []
+        var sourcePaths: [String: String] = [:]
         var match: BaselineMatch?
 
-        mutating func add(_ page: PageRecord, findings: [Finding], shown: (String) -> String) {
+        mutating func add(_ page: PageRecord, findings: [Finding], file: String?, shown: (String) -> String) {
             totals.add(page, findings: findings)
+            if let file { sourcePaths[shown(page.finalURL)] = file }
             sitePages.append(CrawlReportWriter.sitePage(page, shown: shown))
             if linking { linkablePages.append(CrawlReportWriter.linkablePage(page, shown: shown)) }
             if collectingFindings { pageFindings.append((shown(page.finalURL), findings)) }
         }
 
-        /// The findings the baseline does not know, matched in the order they come.
-        mutating func newFindings(_ findings: [Finding]) -> [Finding] {
+        /// The findings with those the baseline knows marked, matched in the order they come.
+        mutating func marked(_ findings: [Finding]) -> [Finding] {
             guard var match, !findings.isEmpty else { return findings }
             defer { self.match = match }
-            return match.newFindings(findings)
+            return match.marked(findings)
         }
     }
 
@@ -317,10 +339,13 @@ public struct CrawlReportWriter: Sendable {
     /// JSON the crawl stored (redirects, timings, headers, findings and, from payload version 3,
     /// the analysis, from 4 with the attribute set) spliced in as it was written, not parsed again. Analyses of earlier payloads
     /// are parsed to leave their raw dump out; with `--include-markup` the dump is added back.
-    private func pageText(_ page: PageRecord) -> String {
+    /// `markedFindings`: with a baseline, the page's findings with their marks, written instead of
+    /// the stored text.
+    private func pageText(_ page: PageRecord, file: String?, markedFindings: [Finding]?) -> String {
         var text = CompactObjectText()
         text.append("url", .string(shown(page.requestedURL)))
         text.append("finalURL", .string(shown(page.finalURL)))
+        if let file { text.append("file", .string(file)) }
         if mapping != nil { text.append("fetchedURL", .string(page.finalURL)) }
         text.append("depth", JSONValue(page.depth))
         text.append("status", page.status.map { JSONValue($0) } ?? .null)
@@ -335,7 +360,11 @@ public struct CrawlReportWriter: Sendable {
         text.append("notModified", JSONValue(page.notModified))
         text.append("applebotAllowed", page.applebotAllowed.map { JSONValue($0) } ?? .null)
         text.append("headers", verbatim: page.headersJSON)
-        if let findings = page.findingsJSON { text.append("findings", verbatim: findings) }
+        if let markedFindings {
+            text.append("findings", .array(markedFindings.map { .object($0.json) }))
+        } else if let findings = page.findingsJSON {
+            text.append("findings", verbatim: findings)
+        }
         if let markup = page.markupJSON {
             let analysis = StoredMarkup.shownAnalysisText(
                 markup, attributeSet: page.attributeSetJSON, payloadVersion: page.payloadVersion)

@@ -9,9 +9,10 @@ public import Verification
 /// (one line, as the spec asks), `check_name` (the rule id), `fingerprint`, `severity` and
 /// `location.path`, `location.lines.begin`.
 ///
-/// - `location.path` is the file `validate` read the page from (relative to the working directory,
-///   the repository in CI), else the page's URL (a crawl has no file); `lines.begin` is the
-///   finding's line, or 1 when it has none (the format's lines start at 1).
+/// - `location.path` is the file the page was read from (`validate`) or served from (`crawl
+///   FOLDER`), relative to the repository's root, else the page's URL; `positions.begin` has the
+///   finding's line and column when the column is known, else `lines.begin` has its line, or 1
+///   when it has none (the format's lines start at 1).
 /// - `severity`: error → `major`, warning → `minor`, info → `info` (SpotCheck has three levels;
 ///   `critical` and `blocker` are not used).
 /// - `fingerprint`: the first 32 hex digits of SHA-256 over the rule, the location as written,
@@ -44,10 +45,21 @@ public struct CodeQualityReport: Sendable {
             issue.append("check_name", .string(finding.ruleID))
             issue.append("fingerprint", .string(Self.fingerprint(identity, occurrence: occurrences[identity] ?? 1)))
             issue.append("severity", .string(Self.severity(finding.severity)))
-            issue.append("location", ["path": .string(path), "lines": ["begin": JSONValue(max(1, finding.line))]])
+            issue.append("location", Self.location(path: path, finding: finding))
             issues.append(.object(issue))
         }
         return .array(issues)
+    }
+
+    /// `lines.begin`, or where the column is known, `positions` (begin and end, the spec's
+    /// other form, which GitLab reads too) with the line and column.
+    static func location(path: String, finding: Finding) -> JSONValue {
+        let line = JSONValue(max(1, finding.line))
+        guard finding.line > 0, let column = finding.column, column > 0 else {
+            return ["path": .string(path), "lines": ["begin": line]]
+        }
+        let position: JSONValue = ["line": line, "column": JSONValue(column)]
+        return ["path": .string(path), "positions": ["begin": position, "end": position]]
     }
 
     static func severity(_ severity: Severity) -> String {

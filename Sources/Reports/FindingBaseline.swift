@@ -311,7 +311,17 @@ public struct BaselineMatch: Sendable {
 
     /// The findings the baseline does not know, in order.
     public mutating func newFindings(_ findings: [Finding]) -> [Finding] {
-        zip(findings, classify(findings)).filter { !$0.1 }.map(\.0)
+        marked(findings).filter { !$0.isSuppressed }
+    }
+
+    /// The findings, those the baseline knows marked `isSuppressed`: the one place the baseline
+    /// is applied; every output then reads the mark.
+    public mutating func marked(_ findings: [Finding]) -> [Finding] {
+        zip(findings, classify(findings)).map { finding, known in
+            var finding = finding
+            finding.isSuppressed = known
+            return finding
+        }
     }
 
     public var suppressed: Int { suppressedBySeverity.values.reduce(0, +) }

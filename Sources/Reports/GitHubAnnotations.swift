@@ -8,9 +8,9 @@ public import Verification
 /// `escapeData` and `escapeProperty`): `%`, CR and LF in the message; also `:` and `,` in
 /// properties. So a page's text can never end the line and start a command of its own.
 ///
-/// A finding on a file (`validate`) names it with `file` (relative to the working directory, the
-/// repository in a workflow), `line` and `col`; a finding on a URL (`crawl`) has no file, and its
-/// URL and line are written in the message.
+/// A finding on a file (`validate`, `crawl FOLDER`) names it with `file` (relative to the
+/// repository's root), `line` and `col`; a finding on a page that has no file (a site's URL) has
+/// its URL, line and column written in the message.
 public struct GitHubAnnotations: Sendable {
     public var findings: [Finding]
     /// Page URL → the file it was read from, as `validate` found it.
@@ -38,7 +38,12 @@ public struct GitHubAnnotations: Sendable {
         }
         properties.append(("title", "SpotCheck \(finding.ruleID)"))
         var message = finding.message
-        if file == nil { message += "\n" + finding.url + (finding.line > 0 ? ", line \(finding.line)" : "") }
+        if file == nil {
+            message += "\n" + finding.url
+            if finding.line > 0 {
+                message += ", line \(finding.line)" + (finding.column.map { $0 > 0 ? ", column \($0)" : "" } ?? "")
+            }
+        }
         if !finding.fixHint.isEmpty { message += "\nFix: " + finding.fixHint }
         let list = properties.map { "\($0.0)=\(Self.escapedProperty($0.1))" }.joined(separator: ",")
         return "::\(Self.command(finding.severity)) \(list)::\(Self.escapedData(message))\n"

@@ -8,10 +8,19 @@ public struct JUnitReport: Sendable {
     public struct Case: Sendable {
         public var name: String
         public var findings: [Finding]
+        /// For a case that gathers findings of many pages (the site-level rules): where each
+        /// finding is (its page's file or URL), written with it. Empty: the case is the page.
+        public var places: [String]
 
-        public init(name: String, findings: [Finding]) {
+        public init(name: String, findings: [Finding], places: [String] = []) {
             self.name = name
             self.findings = findings
+            self.places = places
+        }
+
+        /// ` at <place>` before a finding's position when the case names several pages.
+        func place(of finding: Int) -> String {
+            finding < places.count ? " at <\(places[finding])>" : ""
         }
 
         /// The findings that fail the case: its errors.
@@ -41,11 +50,17 @@ public struct JUnitReport: Sendable {
                 continue
             }
             text += ">\n"
-            let errors = testCase.errors
-            if !errors.isEmpty { text += Self.failure(errors) }
-            let others = testCase.findings.filter { $0.severity != .error }
+            let errors = testCase.findings.indices.filter { testCase.findings[$0].severity == .error }
+            if !errors.isEmpty {
+                text += Self.failure(errors.map { (testCase.findings[$0], testCase.place(of: $0)) })
+            }
+            let others = testCase.findings.indices.filter { testCase.findings[$0].severity != .error }
             if !others.isEmpty {
-                let lines = others.map { "\($0.severity.rawValue) \($0.ruleID) line \($0.line): \($0.message)" }
+                let lines = others.map { index in
+                    let finding = testCase.findings[index]
+                    return "\(finding.severity.rawValue) \(finding.ruleID)\(testCase.place(of: index)) "
+                        + "\(Self.position(finding)): \(finding.message)"
+                }
                 text += "      <system-out>" + Self.escaped(lines.joined(separator: "\n")) + "</system-out>\n"
             }
             text += "    </testcase>\n"
@@ -55,19 +70,28 @@ public struct JUnitReport: Sendable {
     }
 
     /// One `<failure>` for a case's errors: `type` names their rules, `message` the first error
-    /// (and how many more), the body every error with its line, markup and fix.
-    static func failure(_ errors: [Finding]) -> String {
-        func place(_ finding: Finding) -> String { finding.line > 0 ? " (line \(finding.line))" : "" }
+    /// (and how many more), the body every error with its place, line, markup and fix.
+    static func failure(_ errors: [(finding: Finding, place: String)]) -> String {
+        func position(_ error: (finding: Finding, place: String)) -> String {
+            error.place + (error.finding.line > 0 ? " (\(Self.position(error.finding)))" : "")
+        }
         var rules: [String] = []
-        for error in errors where !rules.contains(error.ruleID) { rules.append(error.ruleID) }
+        for error in errors where !rules.contains(error.finding.ruleID) { rules.append(error.finding.ruleID) }
         let first = errors[0]
-        var message = "\(first.ruleID)\(place(first)): \(first.message)"
+        var message = "\(first.finding.ruleID)\(position(first)): \(first.finding.message)"
         if errors.count > 1 { message += " (and \(errors.count - 1) more error\(errors.count > 2 ? "s" : ""))" }
         let body = errors.map { error in
-            "\(error.ruleID)\(place(error)): \(error.message)\n\(error.excerpt)\nFix: \(error.fixHint)"
+            "\(error.finding.ruleID)\(position(error)): \(error.finding.message)\n\(error.finding.excerpt)\n"
+                + "Fix: \(error.finding.fixHint)"
         }
         return "      <failure type=\"\(escaped(rules.joined(separator: " ")))\" message=\"\(escaped(message))\">"
             + escaped(body.joined(separator: "\n\n")) + "</failure>\n"
+    }
+
+    /// `line 12, column 5` (`line 12` when the column is not known, `line 0` for no line).
+    static func position(_ finding: Finding) -> String {
+        guard finding.line > 0, let column = finding.column, column > 0 else { return "line \(finding.line)" }
+        return "line \(finding.line), column \(column)"
     }
 
     /// XML 1.0 text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.

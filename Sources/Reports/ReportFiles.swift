@@ -30,13 +30,14 @@ public struct ReportFiles: Sendable {
     /// to it (`%SRCROOT%`) instead of by absolute `file://` URLs (`validate` gives the working
     /// directory; a crawl's pages have http(s) URLs).
     public var sourceRoot: String?
-    /// `--baseline`: SARIF marks the findings it knows (`baselineState`, `suppressions`), JUnit
-    /// leaves them out; matched in the order the findings are given (`BaselineMatch`).
+    /// `--baseline`: the findings it accepted arrive marked (`Finding.isSuppressed`, set by
+    /// `BaselineMatch.marked`); SARIF marks them suppressed (`baselineState`, `suppressions`
+    /// naming this file), every other output leaves them out.
     public var knownFindings: FindingBaseline?
 
-    /// Page URL → the file it was read from, relative to the working directory (`validate`): the
-    /// `github` and `gitlab` outputs locate findings in files with it, and fall back to the URL.
-    public var sourcePaths: [String: String] = [:]
+    /// The file each page was read from (`validate`, `crawl FOLDER`): every output locates a
+    /// finding in its file with it, and falls back to the page's URL.
+    public var sourceFiles: SourceFiles?
     /// Where `github`'s annotation lines go (the CLI writes them to stdout); nil: nowhere.
     public var annotationOutput: (@Sendable (String) -> Void)?
 
@@ -56,36 +57,41 @@ public struct ReportFiles: Sendable {
         baseline: ReportDiff? = nil
     ) throws(ReportFileError) -> [String] {
         var written: [String] = []
-        let known = knownFindings.map { baseline in
-            var match = BaselineMatch(baseline)
-            return match.classify(pages.flatMap(\.findings) + siteFindings)
-        }
+        let all = pages.flatMap(\.findings) + siteFindings
+        // Every output sees the same findings and the same baseline marks: SARIF marks the
+        // accepted ones as suppressed, the others leave them out.
+        let accepted = knownFindings != nil || all.contains(where: \.isSuppressed) ? all.map(\.isSuppressed) : nil
+        let newFindings = all.filter { !$0.isSuppressed }
+        let paths = sourceFiles?.pathsByURL ?? [:]
         if formats.contains(.sarif) {
             let path = (folder as NSString).appendingPathComponent("findings.sarif")
-            let log = SARIFLog(
-                toolVersion: toolVersion, findings: pages.flatMap(\.findings) + siteFindings, sourceRoot: sourceRoot)
+            var log = SARIFLog(toolVersion: toolVersion, findings: all, sourceRoot: sourceRoot)
+            log.sourceFiles = sourceFiles
             var json = log.json
-            if let known { json = SARIFLog.marking(json, known: known, baselineFile: knownFindings?.file) }
+            if let accepted { json = SARIFLog.marking(json, known: accepted, baselineFile: knownFindings?.file) }
             try Self.write(json.serialized(pretty: true) + "\n", to: path)
             written.append(path)
         }
         if formats.contains(.junit) {
             let path = (folder as NSString).appendingPathComponent("junit.xml")
-            var cases = pages.map { JUnitReport.Case(name: $0.url, findings: $0.findings) }
-            cases.append(JUnitReport.Case(name: "site-level rules", findings: siteFindings))
-            if let known { cases = Self.leavingOut(known, from: cases) }
+            var cases = pages.map {
+                JUnitReport.Case(name: paths[$0.url] ?? $0.url, findings: $0.findings.filter { !$0.isSuppressed })
+            }
+            let site = siteFindings.filter { !$0.isSuppressed }
+            cases.append(
+                JUnitReport.Case(name: "site-level rules", findings: site, places: site.map { paths[$0.url] ?? $0.url })
+            )
             try Self.write(JUnitReport(suiteName: suite, cases: cases).xml, to: path)
             written.append(path)
         }
         if formats.contains(.gitlab) {
             let path = (folder as NSString).appendingPathComponent(CodeQualityReport.fileName)
-            let report = CodeQualityReport(findings: pages.flatMap(\.findings) + siteFindings, sourcePaths: sourcePaths)
+            let report = CodeQualityReport(findings: newFindings, sourcePaths: paths)
             try Self.write(report.json.serialized(pretty: true) + "\n", to: path)
             written.append(path)
         }
         if formats.contains(.github), let annotationOutput {
-            annotationOutput(
-                GitHubAnnotations(findings: pages.flatMap(\.findings) + siteFindings, sourcePaths: sourcePaths).text)
+            annotationOutput(GitHubAnnotations(findings: newFindings, sourcePaths: paths).text)
         }
         if formats.contains(.html) { written.append(try writeHTML(into: folder, baseline: baseline)) }
         return written
@@ -108,19 +114,6 @@ public struct ReportFiles: Sendable {
         html.render { piece in file.write(piece) }
         try file.commit()
         return path
-    }
-
-    /// The cases without the findings `known` marks (in the order of the cases' findings).
-    static func leavingOut(_ known: [Bool], from cases: [JUnitReport.Case]) -> [JUnitReport.Case] {
-        var position = 0
-        return cases.map { testCase in
-            var kept = testCase
-            kept.findings = testCase.findings.filter { _ in
-                defer { position += 1 }
-                return !(position < known.count && known[position])
-            }
-            return kept
-        }
     }
 
     private static func write(_ text: String, to path: String) throws(ReportFileError) {

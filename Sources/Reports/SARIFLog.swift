@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 public import LenientJSON
 public import Verification
 
@@ -28,6 +29,9 @@ public struct SARIFLog: Sendable {
     /// A folder as a `file://` URL ending in `/` (`validate`: the working directory): findings in
     /// files under it are named relative to it. Nil: every URL is written as it is.
     public var sourceRoot: String?
+    /// The files pages were read from (`validate`, `crawl FOLDER`): a finding on such a page is
+    /// located in its file, relative to `%SRCROOT%` (the files' root), whatever URL it had.
+    public var sourceFiles: SourceFiles?
 
     public init(toolVersion: String, findings: [Finding], sourceRoot: String? = nil) {
         self.toolVersion = toolVersion
@@ -72,8 +76,8 @@ public struct SARIFLog: Sendable {
             if !finding.fixHint.isEmpty { result.append("properties", ["fix": .string(finding.fixHint)]) }
             results.append(.object(result))
         }
-        if usesSourceRoot, let sourceRoot {
-            run.append("originalUriBaseIds", [Self.sourceRootID: ["uri": .string(sourceRoot)]])
+        if usesSourceRoot, let root = sourceFiles?.rootURL ?? sourceRoot {
+            run.append("originalUriBaseIds", [Self.sourceRootID: ["uri": .string(root)]])
         }
         run.append("results", .array(results))
         var log = JSONObject()
@@ -85,6 +89,10 @@ public struct SARIFLog: Sendable {
 
     /// A finding's URL as SARIF places it.
     func place(of url: String) -> Place {
+        if let file = sourceFiles?[url] {
+            if file.hasPrefix("/") { return .artifact(uri: URL(fileURLWithPath: file).absoluteString, baseID: nil) }
+            return .artifact(uri: Self.relativeReference(file), baseID: Self.sourceRootID)
+        }
         guard let uri = URIReference.artifactURI(url) else { return .logical(name: url) }
         if let sourceRoot, uri.hasPrefix(sourceRoot), uri.count > sourceRoot.count {
             let path = String(uri.dropFirst(sourceRoot.count))
@@ -93,6 +101,18 @@ public struct SARIFLog: Sendable {
             return .artifact(uri: firstSegment.contains(":") ? "./" + path : path, baseID: Self.sourceRootID)
         }
         return .artifact(uri: uri, baseID: nil)
+    }
+
+    /// A relative file path as a URI reference: each segment percent-encoded where RFC 3986
+    /// does not allow its characters, and `./` before a first segment with a `:`.
+    static func relativeReference(_ path: String) -> String {
+        let allowed = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@")
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0)
+        }
+        let joined = segments.joined(separator: "/")
+        return (segments.first ?? "").contains(":") ? "./" + joined : joined
     }
 
     static func location(of finding: Finding, at place: Place) -> JSONObject {

@@ -13,6 +13,9 @@ public struct Finding: Sendable, Hashable {
     public var excerpt: String
     public var message: String
     public var fixHint: String
+    /// Accepted by the `--baseline`: report.json keeps it and SARIF marks it suppressed; the
+    /// console, GitHub, GitLab, JUnit and `--fail-on` leave it out. Set once, by `BaselineMatch`.
+    public var isSuppressed = false
 
     public init(
         rule: RuleID, severity: Severity, url: String, line: Int, column: Int? = nil, excerpt: String,
@@ -42,6 +45,7 @@ public struct Finding: Sendable, Hashable {
             rule: rule, severity: severity, url: url, line: json["line"]?.intValue ?? 0,
             column: json["column"]?.intValue, excerpt: json["excerpt"]?.stringValue ?? "",
             message: json["message"]?.stringValue ?? "", fixHint: json["fix"]?.stringValue ?? "")
+        isSuppressed = json["suppressed"]?.boolValue ?? false
     }
 
     public var json: JSONObject {
@@ -57,6 +61,7 @@ public struct Finding: Sendable, Hashable {
         let entry = RuleCatalogue.rule(rule)
         object.append("source", .string(entry.source))
         object.append("authority", .string(entry.authority))
+        if isSuppressed { object.append("suppressed", true) }
         return object
     }
 }

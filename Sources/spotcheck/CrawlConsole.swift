@@ -13,11 +13,13 @@ struct CrawlConsole: Sendable {
     let progress: TerminalProgress
     /// One buffered writer for every line, so their order holds when stdout is a pipe.
     let output = StandardOutput()
+    let listing: FindingsListing
 
     init(verbosity: Verbosity) {
         quiet = verbosity.quiet
         verbose = verbosity.verbose
         progress = TerminalProgress(enabled: verbosity.showsProgress)
+        listing = FindingsListing(verbose: verbosity.verbose)
     }
 
     func show(_ event: CrawlEvent) {
@@ -33,12 +35,16 @@ struct CrawlConsole: Sendable {
         case .crawlFinished: progress.phase("writing reports")
         case .warning(let message): Console.log.warning("\(message)")
         case .notice(let notice): Console.log.notice("\(Self.text(notice))")
-        case .pageFindings(let url, let findings):
-            guard verbose else { return }
-            output.write(FindingsListing.text(page: url, findings: findings))
+        case .page(let page):
+            guard !quiet else { return }
+            output.write(listing.text(place: page.place, findings: page.findings))
+            if verbose, !page.failingConditions.isEmpty {
+                let reasons = page.failingConditions.map(Candidacy.explanation).joined(separator: "; ")
+                output.write(PageSummary.printable("\(page.place): not a public-index candidate: \(reasons)") + "\n")
+            }
         case .siteFindings(let findings):
-            guard verbose else { return }
-            output.write(FindingsListing.text(siteFindings: findings))
+            guard !quiet else { return }
+            output.write(listing.text(siteFindings: findings))
             output.flush()
         case .baselineCompared(let diff, let path):
             guard !quiet else { return }
@@ -84,7 +90,7 @@ struct CrawlConsole: Sendable {
     /// The closing lines (stdout), with the figures of report.json.
     func summarise(_ outcome: CrawlOutcome) {
         progress.finish()
-        output.write(CrawlSummaryText(outcome: outcome).text(quiet: quiet))
+        output.write(CrawlSummaryText(outcome: outcome).text(quiet: quiet, verbose: verbose))
         output.flush()
     }
 }
@@ -95,15 +101,16 @@ struct CrawlConsole: Sendable {
 struct CrawlSummaryText {
     let outcome: CrawlOutcome
 
-    func text(quiet: Bool) -> String {
+    func text(quiet: Bool, verbose: Bool = false) -> String {
         let totals = outcome.totals
         var lines: [String] = []
         if !quiet { lines.append(fetched) }
         lines.append("findings: \(findings)")
         if let match = outcome.baselineMatch { lines.append(BaselineOptions.line(match)) }
         if !quiet {
-            lines += topRules.map { "  " + $0 }
+            lines += ruleCounts(verbose: verbose).map { "  " + $0 }
             lines.append("candidates: \(totals.candidates) of \(totals.pages) pages can reach the public index")
+            lines += notCandidates.map { "  " + $0 }
             if let notCrawled { lines.append(notCrawled) }
             if outcome.ignored > 0 {
                 lines.append(
@@ -139,14 +146,30 @@ struct CrawlSummaryText {
         return counts.joined(separator: ", ") + " on \(totals.pagesWithFindings) of \(totals.pages) pages"
     }
 
-    /// The rules with most findings (with a baseline: most new findings), most severe first.
-    var topRules: [String] {
-        if let match = outcome.baselineMatch { return TopRules.lines(match.newByRule) }
+    /// The findings per rule (with a baseline: the new ones), most severe first; by default the
+    /// first few and how many more, every one with `--verbose`.
+    func ruleCounts(verbose: Bool) -> [String] {
+        if let match = outcome.baselineMatch { return RuleCounts.lines(match.newByRule, all: verbose) }
         let totals = outcome.totals
-        return TopRules.lines(
+        return RuleCounts.lines(
             totals.findingsByRule.reduce(into: [:]) { ranked, rule in
                 ranked[rule.key] = (totals.ruleSeverities[rule.key] ?? .info, rule.value)
-            })
+            }, all: verbose)
+    }
+
+    /// Why pages are not candidates, by condition, in words, with the option that fixes it where
+    /// one does: `not at canonical URL ×37: rel=canonical names another URL (IX006)`.
+    var notCandidates: [String] {
+        var counts = outcome.totals.notCandidates
+        counts[Candidacy.Condition.notOK.rawValue, default: 0] += outcome.totals.notAnalysed
+        return Candidacy.Condition.allCases.compactMap { condition -> String? in
+            guard let count = counts[condition.rawValue], count > 0 else { return nil }
+            var line = "not candidates, \(count) page\(count == 1 ? "" : "s"): \(Candidacy.explanation(condition))"
+            if condition == .notAtCanonicalURL, let origin = outcome.publicOriginHint {
+                line += "; the pages were read under a local origin: name the site's public origin with --as \(origin)"
+            }
+            return line
+        }
     }
 
     /// `not crawled: 120 URLs (scope ×100, robots ×20)`, or nil.
@@ -167,31 +190,41 @@ struct CrawlSummaryText {
     }
 }
 
-/// The rules with most findings, as the default summaries list them.
-enum TopRules {
-    /// How many rules a summary names.
+/// The findings per rule, as the summaries list them: every error rule, then the others up to a
+/// few lines, and how many rules were left out ("and 3 more rules"), so none is dropped silently.
+enum RuleCounts {
+    /// How many lines a default summary gives the rules (error rules are always all listed).
     static let count = 5
 
-    /// `error SAB007 ×3: <what the rule checks>`.
+    /// `error SAB007 ×3: <the rule's title>`.
     static func line(_ rule: (rule: String, severity: Severity, count: Int)) -> String {
-        let check = RuleCatalogue.rule(rule.rule)?.check ?? ""
-        let title = check.count > 80 ? String(check.prefix(79)) + "…" : check
+        let title = RuleCatalogue.rule(rule.rule)?.title ?? ""
         return "\(rule.severity.rawValue) \(rule.rule) ×\(rule.count)" + (title.isEmpty ? "" : ": \(title)")
     }
 
-    /// The top rules among `findings`, most severe first, then by count.
-    static func lines(_ findings: [Finding]) -> [String] {
+    /// The rules among `findings`, most severe first, then by count.
+    static func lines(_ findings: [Finding], all: Bool = false) -> [String] {
         var counts: [String: (severity: Severity, count: Int)] = [:]
         for finding in findings {
             counts[finding.ruleID, default: (finding.severity, 0)].count += 1
         }
-        return lines(counts)
+        return lines(counts, all: all)
     }
 
-    /// The top rules of counts by rule, most severe first, then by count.
-    static func lines(_ counts: [String: (severity: Severity, count: Int)]) -> [String] {
+    /// The rules of counts by rule, most severe first, then by count; `all`: every one.
+    static func lines(_ counts: [String: (severity: Severity, count: Int)], all: Bool = false) -> [String] {
         let ranked = counts.map { (rule: $0.key, severity: $0.value.severity, count: $0.value.count) }
             .sorted { ($0.severity, $0.count, $1.rule) > ($1.severity, $1.count, $0.rule) }
-        return ranked.prefix(count).map(line)
+        let errorRules = ranked.filter { $0.severity == .error }.count
+        let shown = all ? ranked.count : max(count, errorRules)
+        var lines = ranked.prefix(shown).map(line)
+        let left = ranked.count - lines.count
+        if left > 0 {
+            let findings = ranked.dropFirst(shown).reduce(0) { $0 + $1.count }
+            lines.append(
+                "and \(left) more rule\(left == 1 ? "" : "s") (\(findings) finding\(findings == 1 ? "" : "s"); -v lists them)"
+            )
+        }
+        return lines
     }
 }

@@ -36,17 +36,13 @@ struct ReportFormats: ParsableArguments {
 }
 
 extension ValidationReport {
-    /// Each page's URL → the file it was read from, relative to the working directory when it is
-    /// under it (GitHub and GitLab locate findings in the repository's files with it).
-    var sourcePaths: [String: String] {
-        let root = FileManager.default.currentDirectoryPath + "/"
-        var paths: [String: String] = [:]
-        for page in pages where paths[page.markup.url] == nil {
-            var path = page.input.path
-            if path.hasPrefix(root) { path.removeFirst(root.count) }
-            if path.hasPrefix("./") { path.removeFirst(2) }
-            paths[page.markup.url] = path
+    /// Each page's URL → the file it was read from, named relative to the repository's root (or
+    /// the working folder outside one), as every output locates findings.
+    var sourceFiles: SourceFiles {
+        var files = SourceFiles.root()
+        for page in pages where files[page.markup.url] == nil {
+            files.add(url: page.markup.url, file: page.input.path)
         }
-        return paths
+        return files
     }
 }

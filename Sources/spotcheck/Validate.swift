@@ -6,7 +6,6 @@ import PageAnalysis
 import ProjectConfiguration
 import Reports
 import SpotlightModel
-import Synchronization
 import UniversalLinks
 import Verification
 
@@ -65,20 +64,18 @@ struct Validate: ParsableCommand {
         Console.configure(verbose: verbosity.verbose)
         let output = StandardOutput()
         let verbose = verbosity.verbose
-        // Known findings are left out of the listing, matched in report order (pages, then the site's).
-        let match = Mutex(baseline.map(BaselineMatch.init))
+        let files = SourceFiles.root()
         var report = validation.run(paths) { problem in
             Console.log.error("\(problem)")
         } onPage: { page in
-            let shown = match.withLock { $0?.newFindings(page.findings ?? []) }
-            if verbose { output.write(PageSummary(page: page, findings: shown).text) }
+            if verbose { output.write(PageSummary(page: page, place: files.path(ofFile: page.input.path)).text) }
         }
-        let siteFindings = match.withLock { $0?.newFindings(report.siteFindings) } ?? report.siteFindings
-        if verbose, !siteFindings.isEmpty {
-            output.write(FindingsListing.text(siteFindings: siteFindings, heading: "across the pages:") + "\n")
-        }
+        // The baseline is applied once, in report order (pages, then the site's); every output
+        // reads its marks.
+        var matched = baseline.map(BaselineMatch.init)
+        matched?.mark(&report)
+        if !verbosity.quiet { output.write(FindingsListing(verbose: verbose).text(report, files: report.sourceFiles)) }
         output.flush()
-        let matched = match.withLock { $0 }
         report.baselineSummary = matched?.summaryJSON
         let reportPath = try write(report, into: folder, baseline: baseline)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
@@ -147,7 +144,7 @@ struct Validate: ParsableCommand {
         let reportPath: String
         // SARIF names the files under the working directory relative to it (%SRCROOT%).
         var files = reportFormats.files
-        files.sourcePaths = report.sourcePaths
+        files.sourceFiles = report.sourceFiles
         files.sourceRoot =
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
             .absoluteString
@@ -170,27 +167,48 @@ struct Validate: ParsableCommand {
             "\(report.pages.count) page(s), \(report.problems.count) unreadable input(s), \(diagnostics) extraction diagnostic(s), findings: \(counts.joined(separator: ", "))\(report.ignored.isEmpty ? "" : ", \(report.ignored.count) ignored"); report: \(reportPath)"
         )
         if !verbosity.quiet {
-            for line in TopRules.lines(findings) { print("  " + line) }
+            // With a baseline, the rules of the new findings.
+            let listed = findings.filter { !$0.isSuppressed }
+            for line in RuleCounts.lines(listed, all: verbosity.verbose) { print("  " + line) }
         }
         return reportPath
     }
 }
 
-/// The human-readable summary of one page.
+extension BaselineMatch {
+    /// Marks the findings of `report` the baseline accepts, pages first, then the site's.
+    mutating func mark(_ report: inout ValidationReport) {
+        for index in report.pages.indices {
+            report.pages[index].findings = report.pages[index].findings.map { marked($0) }
+        }
+        report.siteFindings = marked(report.siteFindings)
+    }
+}
+
+extension FindingsListing {
+    /// Every page's listed findings (those the baseline accepted left out), then the site's.
+    func text(_ report: ValidationReport, files: SourceFiles) -> String {
+        let pages = report.pages.map { page in
+            text(
+                place: files[page.markup.url] ?? files.path(ofFile: page.input.path),
+                findings: (page.findings ?? []).filter { !$0.isSuppressed })
+        }
+        return pages.joined()
+            + text(siteFindings: report.siteFindings.filter { !$0.isSuppressed }, files: files.pathsByURL)
+    }
+}
+
+/// The human-readable summary of one page (`validate -v`): its attribute set, where each value
+/// came from, its deep links and markup; its findings follow it in the listing.
 struct PageSummary {
     let page: AnalyzedPage
-    /// The findings listed: the page's, less those a baseline knows.
-    let findings: [Finding]
-
-    init(page: AnalyzedPage, findings: [Finding]? = nil) {
-        self.page = page
-        self.findings = findings ?? page.findings ?? []
-    }
+    /// The page's file as the outputs name it.
+    let place: String
 
     var text: String {
         let markup = page.markup
         let set = page.attributes.attributeSet
-        var lines = ["\(page.input.path)  <\(page.attributes.uniqueIdentifier)>"]
+        var lines = ["\(place)  <\(page.attributes.uniqueIdentifier)>"]
         func source(_ field: String) -> String {
             guard let provenance = page.attributes.provenance(of: field) else { return "" }
             let line = provenance.chosen.source.line
@@ -230,10 +248,7 @@ struct PageSummary {
             lines.append(
                 "  ! line \(diagnostic.line)\(diagnostic.column.map { ":\($0)" } ?? ""): \(diagnostic.message)")
         }
-        for finding in findings {
-            lines.append("  \(finding.severity.rawValue) \(finding.ruleID) line \(finding.line): \(finding.message)")
-        }
-        return Self.printable(lines.joined(separator: "\n")) + "\n\n"
+        return Self.printable(lines.joined(separator: "\n")) + "\n"
     }
 
     /// Pages are untrusted: control characters (terminal escape sequences among them) are shown

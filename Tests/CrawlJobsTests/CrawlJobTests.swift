@@ -44,7 +44,7 @@ struct CrawlJobTests {
         }
         let seen = events.withLock { $0 }
         let finished = try #require(seen.firstIndex { if case .crawlFinished = $0 { true } else { false } })
-        let firstFindings = try #require(seen.firstIndex { if case .pageFindings = $0 { true } else { false } })
+        let firstFindings = try #require(seen.firstIndex { if case .page = $0 { true } else { false } })
         let site = try #require(seen.firstIndex { if case .siteFindings = $0 { true } else { false } })
         #expect(finished < firstFindings && firstFindings < site)
         let wrote = seen.compactMap { if case .wrote(let path) = $0 { path } else { nil } }

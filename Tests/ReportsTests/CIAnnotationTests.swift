@@ -30,7 +30,7 @@ struct CIAnnotationTests {
         #expect(
             onURL.text
                 == "::warning title=SpotCheck SAB007::no app-id%0Ahttps://www.example.com/a.html, line 12%0AFix: Add app-id=NNN.\n"
-                + "::notice title=SpotCheck SAB004::no app-id%0Ahttps://www.example.com/a.html, line 12%0AFix: Add app-id=NNN.\n"
+                + "::notice title=SpotCheck SAB004::no app-id%0Ahttps://www.example.com/a.html, line 12, column 5%0AFix: Add app-id=NNN.\n"
         )
     }
 
@@ -59,7 +59,14 @@ struct CIAnnotationTests {
         #expect(issues[0]["check_name"] == "SAB002")
         #expect(issues[0]["severity"] == "major")
         #expect(issues[3]["severity"] == "minor")
-        #expect(issues[0]["location"] == ["path": "a.html", "lines": ["begin": 12]])
+        #expect(
+            issues[0]["location"]
+                == [
+                    "path": "a.html",
+                    "positions": ["begin": ["line": 12, "column": 5], "end": ["line": 12, "column": 5]],
+                ])
+        let noColumn = CodeQualityReport(findings: [Self.finding(column: nil)], sourcePaths: [:]).json
+        #expect(noColumn[0]?["location"]?["lines"]?["begin"] == 12)
         #expect(issues[2]["location"]?["lines"]?["begin"] == 1, "a finding without a line is on line 1")
         #expect(issues[3]["location"]?["path"] == "https://www.example.com/b.html")
         let fingerprints = issues.compactMap { $0["fingerprint"]?.stringValue }

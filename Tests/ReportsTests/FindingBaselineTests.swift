@@ -179,8 +179,11 @@ struct FindingBaselineTests {
         files.knownFindings = FindingBaseline(findings: [known])
         let folder = Scratch.path("baseline")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var match = BaselineMatch(FindingBaseline(findings: [known]))
+        let marked = match.marked([known, new])
+        #expect(marked.map(\.isSuppressed) == [true, false])
         _ = try files.write(
-            pages: [(known.url, [known]), (new.url, [new])], siteFindings: [], suite: "test", into: folder)
+            pages: [(known.url, [marked[0]]), (new.url, [marked[1]])], siteFindings: [], suite: "test", into: folder)
         let sarif = try #require(
             JSONParser.parse(try String(contentsOfFile: folder + "/findings.sarif", encoding: .utf8), lenient: false)
                 .value)

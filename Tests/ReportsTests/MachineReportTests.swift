@@ -60,7 +60,8 @@ struct MachineReportTests {
         #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
         #expect(
             xml.contains(
-                #"<failure type="SAB003" message="SAB003 (line 13): app-id &quot;x&quot; is not all digits">"#))
+                #"<failure type="SAB003" message="SAB003 (line 13, column 5): app-id &quot;x&quot; is not all digits">"#
+            ))
         #expect(
             xml.contains(#"<testcase classname="https://www.example.com/" name="https://www.example.com/c.html"/>"#))
         #expect(xml.contains("<system-out>info SAB004 line 13: short</system-out>"))
@@ -88,7 +89,7 @@ struct MachineReportTests {
         #expect(xml.components(separatedBy: "<failure ").count - 1 == 1)
         #expect(
             xml.contains(
-                #"type="SAB003 SAB005" message="SAB003 (line 13): app-id &quot;x&quot; is not all digits (and 1 more error)""#
+                #"type="SAB003 SAB005" message="SAB003 (line 13, column 5): app-id &quot;x&quot; is not all digits (and 1 more error)""#
             ))
         // Every error is in the failure's text, with its line and fix.
         #expect(xml.contains("SAB005 (line 14): not a URL\n&lt;meta&gt;\nFix: Write an absolute URL.</failure>"))
