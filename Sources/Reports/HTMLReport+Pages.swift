@@ -1,4 +1,5 @@
 import LenientJSON
+import Verification
 
 /// The page list: one `<details>` per page, its summary a row of the list (number, findings,
 /// URL and title, HTTP status, time, candidate), its body the page's details.
@@ -105,9 +106,16 @@ extension HTMLReport {
             return rankA != rankB ? rankA < rankB : a.offset < b.offset
         }
         var html = "<h4>Findings (\(findings.count))</h4>\n"
+        // The first finding of each rule is the anchor the page's candidacy links to.
+        var anchored: Set<String> = []
         html +=
             findings.isEmpty
-            ? "<p class=\"muted\">None.</p>\n" : findings.map { findingHTML($0.element, glossary: glossary) }.joined()
+            ? "<p class=\"muted\">None.</p>\n"
+            : findings.map { entry in
+                let rule = entry.element["rule"]?.stringValue ?? ""
+                let anchor = anchored.insert(rule).inserted ? Self.findingAnchor(page, rule: rule) : nil
+                return findingHTML(entry.element, glossary: glossary, anchor: anchor)
+            }.joined()
         html += attributeTable(page)
         html += renderedSection(page)
         html += consumersSection(page)
@@ -281,12 +289,28 @@ extension HTMLReport {
         return buttons.isEmpty ? "" : "<p class=\"actions\">\(buttons.joined(separator: " "))</p>"
     }
 
+    /// Whether the page can reach the public index; for a non-candidate, each failing condition
+    /// in words, linked to the finding that reports it.
     func candidacy(_ page: ReportPage) -> String {
         guard let isCandidate = page.isCandidate else { return "" }
         if isCandidate { return "<p class=\"verdict yes\">A public-index candidate: every condition holds.</p>\n" }
-        let failing = page.failingConditions.map { "<code>\($0.htmlEscaped)</code>" }.joined(separator: ", ")
+        let rules = Set(page.ruleIDs)
+        let failing = page.failingConditions.map { token -> String in
+            guard let condition = Candidacy.Condition(rawValue: token) else {
+                return "<code>\(token.htmlEscaped)</code>"
+            }
+            let words = Candidacy.explanation(condition).htmlEscaped
+            let rule = Candidacy.rule(condition).rawValue
+            guard rules.contains(rule) else { return words }
+            return "<a href=\"#\(Self.findingAnchor(page, rule: rule))\">\(words)</a>"
+        }
         return
-            "<p class=\"verdict no\">Not a public-index candidate: \(failing.isEmpty ? "no reason recorded" : failing).</p>\n"
+            "<p class=\"verdict no\">Not a public-index candidate: \(failing.isEmpty ? "no reason recorded" : failing.joined(separator: "; ")).</p>\n"
+    }
+
+    /// `f3-IX006`: page 3's first finding of a rule.
+    static func findingAnchor(_ page: ReportPage, rule: String) -> String {
+        "f\(page.number)-\(String(rule.filter { $0.isLetter || $0.isNumber }))"
     }
 
     func deepLinks(_ page: ReportPage) -> String {

@@ -206,12 +206,19 @@ extension HTMLReport {
 
     /// A page finding: severity, rule (linked to its entry in the rules table) and title, line,
     /// message, excerpt, and its fix; the source only when it differs from the rule's.
-    func findingHTML(_ finding: JSONValue, glossary: RuleGlossary) -> String {
+    /// One finding: severity, rule, title, where, message, markup, fix; `anchor` gives it an id
+    /// (the page's candidacy links to it); one the baseline accepted says so.
+    func findingHTML(_ finding: JSONValue, glossary: RuleGlossary, anchor: String? = nil) -> String {
         let rule = finding["rule"]?.stringValue ?? "?"
         let kind = Self.severityClass(finding["severity"]?.stringValue)
+        let id = anchor.map { " id=\"\($0.htmlEscaped)\"" } ?? ""
         var html =
-            "<div class=\"finding \(kind)\"><p class=\"head\">\(badge(kind)) \(ruleLink(rule)) \(ruleTitle(rule))"
-        if let line = finding["line"]?.intValue, line > 0 { html += " <span class=\"line\">line \(line)</span>" }
+            "<div class=\"finding \(kind)\"\(id)><p class=\"head\">\(badge(kind)) \(ruleLink(rule)) \(ruleTitle(rule))"
+        if let line = finding["line"]?.intValue, line > 0 {
+            let column = finding["column"]?.intValue.map { $0 > 0 ? ", column \($0)" : "" } ?? ""
+            html += " <span class=\"line\">line \(line)\(column)</span>"
+        }
+        if finding["suppressed"] == true { html += " <span class=\"line\">accepted in the baseline</span>" }
         html += "</p><p class=\"message\">\((finding["message"]?.stringValue ?? "").htmlEscaped)</p>"
         if let excerpt = finding["excerpt"]?.stringValue, !excerpt.isEmpty {
             html += "<pre class=\"excerpt\"><code>\(excerpt.htmlEscaped)</code></pre>"

@@ -1,4 +1,5 @@
 public import MarkupExtraction
+public import RuleIDs
 public import SpotlightModel
 import URLNormalization
 
@@ -48,6 +49,19 @@ public struct Candidacy: Sendable, Hashable {
         let universalLink = context.canonicalIsUniversalLink
         if attributes.deepLinks.isEmpty, !universalLink { failing.append(.noDeepLink) }
         self.failing = failing
+    }
+
+    /// The rule whose finding says why the condition fails (the report links the two).
+    public static func rule(_ condition: Condition) -> RuleID {
+        switch condition {
+        case .notOK: .ix004
+        case .notAtCanonicalURL: .ix006
+        case .blockedForApplebot: .ix001
+        case .noindex: .ix002
+        case .noTitle: .ct001
+        case .noDescription: .ct002
+        case .noDeepLink: .dl001
+        }
     }
 
     /// What a non-candidate's condition means, for reports.

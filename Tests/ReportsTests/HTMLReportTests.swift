@@ -424,3 +424,30 @@ struct HTMLReportFixFirstTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["index.html"])
     }
 }
+
+/// Issue 30 §6: a non-candidate says why in words, each reason linked to the finding that reports it.
+@Suite("HTML report: why a page is not a candidate")
+struct HTMLReportCandidacyTests {
+    @Test func eachFailingConditionIsWordsLinkedToItsFinding() {
+        var page = HTMLReportFixFirstTests.page(1, [("CT005", "info"), ("IX006", "warning"), ("IX006", "warning")])
+        if case .object(var object) = page, case .object(var markup)? = object["markup"] {
+            markup.set("candidate", ["isCandidate": false, "failing": ["not-at-canonical-url", "no-deep-link"]])
+            object.set("markup", .object(markup))
+            page = .object(object)
+        }
+        var report = HTMLReportFixFirstTests.report
+        if case .object(var object) = report {
+            object.set("pages", [page])
+            report = .object(object)
+        }
+        let html = HTMLReport(report: report).html
+        #expect(
+            html.contains(
+                "Not a public-index candidate: <a href=\"#f1-IX006\">rel=canonical names another URL (IX006)</a>; "
+                    + "no deep link: no app-argument, al:ios:url, twitter:app:url:iphone or AASA match (DL001).</p>"),
+            "\(html)")
+        // The first IX006 finding carries the anchor, once; DL001 has no finding here, so no link.
+        #expect(html.components(separatedBy: "id=\"f1-IX006\"").count == 2)
+        #expect(!html.contains("#f1-DL001"))
+    }
+}
