@@ -41,11 +41,13 @@ let package = Package(
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
         // The rule ids, generated from the catalogue's data (Scripts/generate-rule-catalogue.py).
-        .target(name: "RuleIDs", swiftSettings: strictSettings),
+        // The rule catalogue and what a check yields: rule ids, rules, severities, findings, the
+        // project's rule levels. All that reports and configuration need of the verifier.
+        .target(name: "Rulebook", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .target(name: "URLNormalization", swiftSettings: strictSettings),
         .target(
             name: "UniversalLinks",
-            dependencies: ["LenientJSON", "RuleIDs", "URLNormalization"],
+            dependencies: ["LenientJSON", "Rulebook", "URLNormalization"],
             swiftSettings: strictSettings
         ),
         .target(name: "ImageSniffing", swiftSettings: strictSettings),
@@ -79,9 +81,8 @@ let package = Package(
             dependencies: [
                 "BrowserRendering", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction",
                 "PageAnalysis",
-                "PageFetching", "ProjectConfiguration", "RedirectFollowing", "Reports", "RobotsExclusion", "RuleIDs",
-                "Sitemaps",
-                "SpotlightIndex", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
+                "PageFetching", "ProjectConfiguration", "RedirectFollowing", "RobotsExclusion", "Rulebook",
+                "Sitemaps", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
@@ -105,14 +106,14 @@ let package = Package(
         .target(
             name: "PageAnalysis",
             dependencies: [
-                "MarkupExtraction", "ProjectConfiguration", "SpotlightModel", "LenientJSON", "Verification",
+                "MarkupExtraction", "ProjectConfiguration", "SpotlightModel", "LenientJSON", "Verification", "Rulebook",
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Verification",
             dependencies: [
-                "ImageSniffing", "LenientJSON", "MarkupExtraction", "RuleIDs", "SpotlightModel", "UniversalLinks",
+                "ImageSniffing", "LenientJSON", "MarkupExtraction", "Rulebook", "SpotlightModel", "UniversalLinks",
                 "URLNormalization",
             ],
             swiftSettings: strictSettings
@@ -120,12 +121,12 @@ let package = Package(
         // The project configuration file (.spotcheck.json): its keys, checks and ignore list.
         .target(
             name: "ProjectConfiguration",
-            dependencies: ["LenientJSON", "RuleIDs", "Verification"],
+            dependencies: ["LenientJSON", "Rulebook"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "Reports",
-            dependencies: ["LenientJSON", "Verification", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LenientJSON", "Rulebook", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // The crawl as a library call: request in, outcome out (the CLI only maps options and exit codes).
@@ -135,7 +136,7 @@ let package = Package(
                 "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
                 "PostgresStorage", "Reports",
                 "SpotlightIndex",
-                "SpotlightModel", "URLNormalization", "Verification",
+                "SpotlightModel", "URLNormalization", "Verification", "Rulebook",
             ],
             swiftSettings: strictSettings
         ),
@@ -160,7 +161,7 @@ let package = Package(
                 "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
                 "PostgresStorage", "ProjectConfiguration", "Reports", "RobotsExclusion", "SpotlightIndex",
                 "SpotlightModel", "UniversalLinks",
-                "URLNormalization", "Verification",
+                "URLNormalization", "Verification", "Rulebook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -223,10 +224,11 @@ let package = Package(
         .testTarget(name: "ImageSniffingTests", dependencies: ["ImageSniffing"], swiftSettings: strictSettings),
         .testTarget(
             name: "ProjectConfigurationTests",
-            dependencies: ["ProjectConfiguration", "LenientJSON", "RuleIDs", "Verification", "SpotCheckTestSupport"],
+            dependencies: ["ProjectConfiguration", "LenientJSON", "Rulebook", "Verification", "SpotCheckTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ReportsTests", dependencies: ["Reports", "Verification", "LenientJSON", "SpotCheckTestSupport"],
+            name: "ReportsTests",
+            dependencies: ["Reports", "Verification", "Rulebook", "LenientJSON", "SpotCheckTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
@@ -242,7 +244,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PageAnalysisTests",
-            dependencies: ["PageAnalysis", "MarkupExtraction", "LenientJSON", "Verification"],
+            dependencies: ["PageAnalysis", "MarkupExtraction", "LenientJSON", "Verification", "Rulebook"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -257,7 +259,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VerificationTests",
-            dependencies: ["Verification", "LenientJSON", "MarkupExtraction", "RuleIDs", "SpotlightModel"],
+            dependencies: ["Verification", "LenientJSON", "MarkupExtraction", "Rulebook", "SpotlightModel"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -280,7 +282,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CrawlJobsTests",
-            dependencies: ["CrawlJobs", "Crawling", "Reports", "Verification", "SpotCheckTestSupport"],
+            dependencies: ["CrawlJobs", "Crawling", "Reports", "Verification", "Rulebook", "SpotCheckTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,11 +2,11 @@
 """Generates the rule catalogue's code from its data, so the catalogue in the code is the data's, word
 for word, and every rule id is a case of one type:
 
-- Sources/Verification/RuleCatalogue+Entries.swift: the rule tables of
+- Sources/Rulebook/RuleCatalogue+Entries.swift: the rule tables of
   ../shared/reference/apple-markup-rules.md §7 (id, severity, check, source);
-- Sources/Verification/RuleCatalogue+SpotCheckRules.swift: SpotCheck's own rules, tagged [I], from
+- Sources/Rulebook/RuleCatalogue+SpotCheckRules.swift: SpotCheck's own rules, tagged [I], from
   Scripts/spotcheck-rules.md (the same columns);
-- Sources/RuleIDs/RuleID.swift: `enum RuleID`, one case per row of both (`.sab003` = "SAB003"), in
+- Sources/Rulebook/RuleID.swift: `enum RuleID`, one case per row of both (`.sab003` = "SAB003"), in
   catalogue order. Checks name their rule with it, so an id that is not in the catalogue does not compile.
 
 The files are then formatted with `swift format` (as `make format` would), so running the script on
@@ -23,9 +23,9 @@ ROW = re.compile(r"^\| ([A-Z]{2,3}\d{3}) \| (error|warning|info) \| (.*) \| (.*)
 REFERENCE_HEADING = re.compile(r"^### (7\.\d+ .*?)\s*$")
 OWN_HEADING = re.compile(r"^### (.*?)\s*$")
 
-ENTRIES = ROOT / "Sources/Verification/RuleCatalogue+Entries.swift"
-OWN_ENTRIES = ROOT / "Sources/Verification/RuleCatalogue+SpotCheckRules.swift"
-RULE_ID = ROOT / "Sources/RuleIDs/RuleID.swift"
+ENTRIES = ROOT / "Sources/Rulebook/RuleCatalogue+Entries.swift"
+OWN_ENTRIES = ROOT / "Sources/Rulebook/RuleCatalogue+SpotCheckRules.swift"
+RULE_ID = ROOT / "Sources/Rulebook/RuleID.swift"
 
 
 def rows(path: pathlib.Path, heading: re.Pattern):
@@ -56,7 +56,7 @@ def case_name(rule_id: str) -> str:
 
 
 def entries_file(header: list[str], name: str, entries, extra: list[str], section_expression=swift_string) -> str:
-    lines = header + ["", "import RuleIDs", "", "extension RuleCatalogue {"] + extra + [
+    lines = header + ["", "extension RuleCatalogue {"] + extra + [
         "    /// The rows: section, id, severity, check, source.",
         f"    static let {name}: [Row] = [",
     ]

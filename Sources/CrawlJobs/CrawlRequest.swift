@@ -1,5 +1,6 @@
 public import Crawling
 public import Reports
+public import Rulebook
 public import Verification
 
 /// Everything a crawl is asked to do: where to start, how far to go, what to check, what to write.
@@ -111,9 +112,9 @@ public struct ReportedPage: Sendable, Hashable {
     /// The findings the baseline does not know (all of them without a baseline).
     public var findings: [Finding]
     /// The candidacy conditions that fail; empty for a candidate or a page that was not judged.
-    public var failingConditions: [Candidacy.Condition]
+    public var failingConditions: [CandidacyCondition]
 
-    public init(url: String, file: String?, findings: [Finding], failingConditions: [Candidacy.Condition]) {
+    public init(url: String, file: String?, findings: [Finding], failingConditions: [CandidacyCondition]) {
         self.url = url
         self.file = file
         self.findings = findings

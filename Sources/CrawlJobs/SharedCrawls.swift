@@ -3,6 +3,7 @@ public import Crawling
 import Foundation
 public import PostgresStorage
 public import Reports
+public import Rulebook
 public import Verification
 
 /// Crawls shared through a PostgreSQL database (`crawl --store postgres://…`): the workers that

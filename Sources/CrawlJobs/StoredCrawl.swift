@@ -4,6 +4,7 @@ import Foundation
 import MarkupExtraction
 import PageAnalysis
 public import Reports
+public import Rulebook
 import URLNormalization
 public import Verification
 

@@ -3,7 +3,7 @@ import Foundation
 public import LenientJSON
 public import PageFetching
 import RedirectFollowing
-import RuleIDs
+public import Rulebook
 import URLNormalization
 public import UniversalLinks
 public import Verification

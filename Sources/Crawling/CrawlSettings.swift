@@ -1,4 +1,5 @@
 import BrowserRendering
+public import Rulebook
 public import Verification
 
 /// Everything that shapes a crawl; stored with the crawl so `--resume` continues the same one.

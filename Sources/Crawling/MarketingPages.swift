@@ -3,6 +3,7 @@ public import LenientJSON
 import MarkupExtraction
 public import PageFetching
 import RedirectFollowing
+public import Rulebook
 import URLNormalization
 public import Verification
 

@@ -5,6 +5,7 @@ import MarkupExtraction
 import PageAnalysis
 import PageFetching
 import RedirectFollowing
+import Rulebook
 import URLNormalization
 import Verification
 

@@ -1,6 +1,6 @@
-import CrawlStore
+package import CrawlStore
 import PageFetching
-import RobotsExclusion
+package import RobotsExclusion
 
 /// robots.txt per origin for one crawl: fetched once (concurrent askers wait for the same fetch),
 /// kept in the crawl store so a resumed crawl reuses it while it is fresh, and read for two
@@ -9,9 +9,9 @@ import RobotsExclusion
 /// §2.3.1.3), on the injected clock: 24 h after a fetch, `retryWait` (`--robots-retry`, 10 minutes
 /// unless set) after an unreachable one (5xx or no answer: disallow all meanwhile, or the last
 /// good rules when there were some).
-actor RobotsBook {
-    struct Answer: Sendable {
-        var policy: RobotsPolicy
+package actor RobotsBook {
+    package struct Answer: Sendable {
+        package var policy: RobotsPolicy
         /// `Sitemap:` lines (absolute URLs as written).
         var sitemaps: [String]
         var crawlDelay: Double?
@@ -42,7 +42,7 @@ actor RobotsBook {
     private var cache: [String: Cached] = [:]
     private var pending: [String: Task<Cached, Never>] = [:]
 
-    static let applebotTokens = ["applebot", "googlebot"]
+    package static let applebotTokens = ["applebot", "googlebot"]
 
     init(
         fetcher: any PageFetcher, store: StoreQueue, productToken: String, retryWait: Double? = nil,
@@ -137,7 +137,7 @@ actor RobotsBook {
         outcome.isUnreachable ? retryWait : RobotsCacheEntry.freshness
     }
 
-    static func answer(
+    package static func answer(
         from record: CrawlStore.RobotsRecord, productToken: String,
         retryWait: Double = RobotsCacheEntry.unreachableRetry
     ) -> Answer {

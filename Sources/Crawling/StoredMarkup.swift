@@ -1,11 +1,11 @@
-import LenientJSON
+package import LenientJSON
 
 /// How a page's analysis is split for the store (payload version 3): the analysis report.json
 /// shows, and the raw markup dump it shows only with `--include-markup`.
-enum StoredMarkup {
+package enum StoredMarkup {
     /// The members of a page's analysis that are the raw markup dump. `summary` was the payload-1
     /// copy of what are now typed columns: stored by old versions, never shown.
-    static let dumpKeys: Set<String> = [
+    package static let dumpKeys: Set<String> = [
         "jsonLD", "jsonLDScripts", "microdata", "rdfa", "openGraph", "twitter", "appLinks", "smartAppBanners",
         "links", "sources", "summary",
     ]
@@ -34,7 +34,7 @@ extension StoredMarkup {
     /// The analysis report.json shows, as compact JSON text: from payload version 4 the stored
     /// analysis with the attribute set spliced back in as its first member (the store keeps one
     /// copy of it, issue 17 §2.10); earlier payloads stored it inside the analysis.
-    static func shownAnalysisText(_ analysis: String, attributeSet: String?, payloadVersion: Int) -> String {
+    package static func shownAnalysisText(_ analysis: String, attributeSet: String?, payloadVersion: Int) -> String {
         guard payloadVersion >= 4, let attributeSet else { return analysis }
         var text = "{\"\(attributeSetKey)\":" + attributeSet
         let rest = analysis.utf8.dropFirst()
@@ -46,16 +46,18 @@ extension StoredMarkup {
 /// A JSON object written member by member as compact text, the way `JSONValue.serialized()`
 /// writes it, where some members are JSON text already serialized by it (stored in the crawl
 /// store) and copied as they are.
-struct CompactObjectText {
+package struct CompactObjectText {
     private var bytes: [UInt8] = [UInt8(ascii: "{")]
 
-    mutating func append(_ key: String, _ value: JSONValue) {
+    package init() {}
+
+    package mutating func append(_ key: String, _ value: JSONValue) {
         appendKey(key)
         value.write(into: &bytes)
     }
 
     /// A member whose value is JSON text as `JSONValue.serialized()` wrote it.
-    mutating func append(_ key: String, verbatim json: String) {
+    package mutating func append(_ key: String, verbatim json: String) {
         appendKey(key)
         bytes.append(contentsOf: json.utf8)
     }
@@ -67,7 +69,7 @@ struct CompactObjectText {
     }
 
     /// The object's text.
-    func closed() -> String {
+    package func closed() -> String {
         String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+public import Rulebook
 public import LenientJSON
 public import MarkupExtraction
 public import SpotlightModel

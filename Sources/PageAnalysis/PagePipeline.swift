@@ -1,3 +1,4 @@
+public import Rulebook
 import Foundation
 public import MarkupExtraction
 public import SpotlightModel

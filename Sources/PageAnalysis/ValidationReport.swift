@@ -1,3 +1,4 @@
+public import Rulebook
 public import Foundation
 public import LenientJSON
 public import Verification

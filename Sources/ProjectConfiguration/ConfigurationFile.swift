@@ -1,7 +1,7 @@
 import Foundation
 public import LenientJSON
-import RuleIDs
-public import Verification
+import Rulebook
+public import Rulebook
 
 /// Why a project configuration file cannot be used: the file, the key at fault (when one is) and
 /// what is wrong and allowed. The CLI exits 7 with it.

@@ -1,6 +1,6 @@
 import Crypto
 public import LenientJSON
-public import Verification
+public import Rulebook
 
 /// Findings as a GitLab Code Quality report (`gl-code-quality-report.json`, the artifact of
 /// `artifacts:reports:codequality`): a JSON array with one object per finding holding the subset

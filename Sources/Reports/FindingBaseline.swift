@@ -1,6 +1,6 @@
 import Foundation
 public import LenientJSON
-public import Verification
+public import Rulebook
 
 /// The findings a project has accepted (`--baseline`), by fingerprint and count: what a run finds
 /// again is suppressed — out of the console listing, `--fail-on`, JUnit's failures, and marked in

@@ -1,5 +1,5 @@
 import Crypto
-public import Verification
+public import Rulebook
 
 /// What stays the same when a finding comes back in a later run, so a baseline can recognise it:
 /// the rule, the page's key and the offending markup, normalised. The line is left out (an edit

@@ -1,4 +1,4 @@
-public import Verification
+public import Rulebook
 
 /// Findings as GitHub Actions workflow commands, one line each on stdout, which the runner turns
 /// into annotations: `::error file=…,line=…,col=…,title=…::message` (`warning`, `notice` for the

@@ -1,5 +1,5 @@
 import LenientJSON
-import Verification
+import Rulebook
 
 /// The page list: one `<details>` per page, its summary a row of the list (number, findings,
 /// URL and title, HTTP status, time, candidate), its body the page's details.
@@ -296,11 +296,11 @@ extension HTMLReport {
         if isCandidate { return "<p class=\"verdict yes\">A public-index candidate: every condition holds.</p>\n" }
         let rules = Set(page.ruleIDs)
         let failing = page.failingConditions.map { token -> String in
-            guard let condition = Candidacy.Condition(rawValue: token) else {
+            guard let condition = CandidacyCondition(rawValue: token) else {
                 return "<code>\(token.htmlEscaped)</code>"
             }
-            let words = Candidacy.explanation(condition).htmlEscaped
-            let rule = Candidacy.rule(condition).rawValue
+            let words = condition.explanation.htmlEscaped
+            let rule = condition.rule.rawValue
             guard rules.contains(rule) else { return words }
             return "<a href=\"#\(Self.findingAnchor(page, rule: rule))\">\(words)</a>"
         }

@@ -1,5 +1,5 @@
 public import LenientJSON
-import Verification
+import Rulebook
 
 /// The self-contained HTML report of a crawl (or `validate`) from its `report.json` (issue 6 §1,
 /// issue 15 §6): what to fix first (the errors by rule, with titles, pages and fixes), an overview

@@ -1,4 +1,4 @@
-public import Verification
+public import Rulebook
 
 /// Findings as JUnit XML, the format CI systems show as tests: one test case per page (and one
 /// for the site-level rules). A case with error findings fails, with one `<failure>` that lists

@@ -1,6 +1,6 @@
 import Foundation
 public import LenientJSON
-public import Verification
+public import Rulebook
 
 /// The report files beside `report.json`: `findings.sarif`, `junit.xml`, `index.html`,
 /// `gl-code-quality-report.json` (`gitlab`); and `github`, workflow-command annotations on stdout.

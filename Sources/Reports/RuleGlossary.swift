@@ -1,5 +1,5 @@
 import LenientJSON
-import Verification
+import Rulebook
 
 /// The rules a report's findings name, each with its title (the catalogue's `check`), fix and
 /// source once, and where it was found: the pages (how many, and the first few numbers) and the

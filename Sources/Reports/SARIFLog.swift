@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 public import LenientJSON
-public import Verification
+public import Rulebook
 
 /// Findings as a SARIF 2.1.0 log (OASIS Static Analysis Results Interchange Format) that passes
 /// the official JSON Schema with its format checks: one run, the rule catalogue as the driver's

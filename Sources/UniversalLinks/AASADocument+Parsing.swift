@@ -1,5 +1,5 @@
 public import LenientJSON
-import RuleIDs
+import Rulebook
 
 /// The outcome of reading an AASA file: the model (when the file is a JSON object) and the structural problems.
 public struct AASAParseResult: Sendable, Hashable {

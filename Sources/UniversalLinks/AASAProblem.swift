@@ -1,4 +1,4 @@
-public import RuleIDs
+public import Rulebook
 
 /// One problem with an `apple-app-site-association` file or the way it is served, tied to a rule of the
 /// catalogue (apple-markup-rules.md §7.3, `UL001`–`UL025`).

@@ -1,4 +1,4 @@
-public import RuleIDs
+public import Rulebook
 
 /// What a fetch of an AASA file observed (§3.1). Filled in by the fetching code; this module does no I/O.
 public struct AASAServingFacts: Sendable, Hashable {

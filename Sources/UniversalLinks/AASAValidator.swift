@@ -1,4 +1,4 @@
-public import RuleIDs
+public import Rulebook
 
 /// A file read and checked: the model (when there is one) and every problem, each with a catalogue rule id.
 public struct AASAValidationResult: Sendable, Hashable {
@@ -19,18 +19,10 @@ public struct AASAValidationResult: Sendable, Hashable {
 public enum AASAValidator {
     /// The catalogue rules this module reports (UL020/UL021 are page-level uses of ``AASAMatcher``, UL023 needs
     /// two fetches; see docs/universal-links.md): the file rules' registration in the catalogue.
-    public static let rules: Set<RuleID> = [
-        .ul001, .ul002, .ul003, .ul004, .ul005, .ul006, .ul007, .ul008, .ul009, .ul010, .ul011, .ul012,
-        .ul013, .ul014, .ul015, .ul016, .ul017, .ul018, .ul019, .ul022, .ul024, .ul025,
-    ]
+    public static let rules = RuleCatalogue.associationFileRules
 
     /// Rules checked only in part, with what is missing.
-    public static let partlyImplementedRules: [RuleID: String] = [
-        .ul004: "certificate validity comes from the caller; not applicable for a stand-in server",
-        .ul016: "only certain shadowing is reported: match-everything rules, equal paths and literal-prefix `*` "
-            + "patterns; overlaps through ?, inner * or variables are not",
-        .ul024: "checks an entitlement string given by the caller; the app's signed entitlements are not read",
-    ]
+    public static let partlyImplementedRules = RuleCatalogue.associationFilePartly
 
     /// Reads and checks a file body. `configuredAppID` enables UL019.
     public static func validate(_ bytes: some Collection<UInt8>, configuredAppID: String? = nil)

@@ -1,6 +1,6 @@
 public import ImageSniffing
 public import MarkupExtraction
-import RuleIDs
+public import Rulebook
 import SpotlightModel
 
 /// An image a page names, and where.
@@ -69,7 +69,7 @@ public struct ImageProbe: Sendable, Hashable {
 /// The image rules (apple-markup-rules.md §7.7 CT009–CT011, and TW003's size limit) for one image a
 /// page names, once it has been fetched.
 struct AssetChecks: PageRuleGroup {
-    static let rules: Set<RuleID> = [.ct009, .ct010, .ct011, .tw003]
+    static let rules = RuleCatalogue.assetRules
 
     /// Apple's thumbnail guidance (SearchUserExperience.html): 180 px on the short side, tall
     /// images 270 px high; Messages ignores images under 150 px wide (TN3156).
@@ -152,13 +152,4 @@ extension PageVerifier {
         }
         return Self.ordered(findings)
     }
-}
-
-extension RuleCatalogue {
-    static let assetFixHints: [RuleID: String] = [
-        .ct009:
-            "Use an image at least 180 px on its short side (tall images 270 px high), 1200×630 for link previews.",
-        .ct010: "Serve the image with HTTP 200, an image/* Content-Type and PNG, JPEG, GIF or WebP bytes.",
-        .ct011: "Keep images under 2 MB (Apple's #images), and under 5 MB for X and 8 MB for Facebook.",
-    ]
 }

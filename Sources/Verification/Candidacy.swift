@@ -1,5 +1,5 @@
 public import MarkupExtraction
-public import RuleIDs
+public import Rulebook
 public import SpotlightModel
 import URLNormalization
 
@@ -8,17 +8,10 @@ import URLNormalization
 /// `noindex`, with a title, a description and a deep link, in the served HTML. Every condition
 /// that fails is named, so a non-candidate says why.
 public struct Candidacy: Sendable, Hashable {
-    public enum Condition: String, Sendable, Hashable, CaseIterable {
-        case notOK = "not-200-html"
-        case notAtCanonicalURL = "not-at-canonical-url"
-        case blockedForApplebot = "blocked-for-applebot"
-        case noindex
-        case noTitle = "no-title"
-        case noDescription = "no-description"
-        case noDeepLink = "no-deep-link"
-    }
+    /// A condition of candidacy (`Rulebook`'s, so that reports can name it without the checks).
+    public typealias Condition = CandidacyCondition
 
-    /// The conditions that fail, in the order above; empty for a candidate.
+    /// The conditions that fail, in the order of `CandidacyCondition`'s cases; empty for a candidate.
     public var failing: [Condition]
     public var isCandidate: Bool { failing.isEmpty }
 
@@ -52,28 +45,8 @@ public struct Candidacy: Sendable, Hashable {
     }
 
     /// The rule whose finding says why the condition fails (the report links the two).
-    public static func rule(_ condition: Condition) -> RuleID {
-        switch condition {
-        case .notOK: .ix004
-        case .notAtCanonicalURL: .ix006
-        case .blockedForApplebot: .ix001
-        case .noindex: .ix002
-        case .noTitle: .ct001
-        case .noDescription: .ct002
-        case .noDeepLink: .dl001
-        }
-    }
+    public static func rule(_ condition: Condition) -> RuleID { condition.rule }
 
     /// What a non-candidate's condition means, for reports.
-    public static func explanation(_ condition: Condition) -> String {
-        switch condition {
-        case .notOK: "the final response is not HTTP 200 HTML (IX004)"
-        case .notAtCanonicalURL: "rel=canonical names another URL (IX006)"
-        case .blockedForApplebot: "robots.txt disallows it for Applebot (IX001)"
-        case .noindex: "noindex in meta robots/applebot or X-Robots-Tag (IX002)"
-        case .noTitle: "no title (CT001)"
-        case .noDescription: "no description (CT002)"
-        case .noDeepLink: "no deep link: no app-argument, al:ios:url, twitter:app:url:iphone or AASA match (DL001)"
-        }
-    }
+    public static func explanation(_ condition: Condition) -> String { condition.explanation }
 }

@@ -1,5 +1,5 @@
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import URLNormalization
 
 /// IX010 (apple-markup-rules.md §7.8, [A] TN3156: a page should give every user agent the same
@@ -11,7 +11,7 @@ struct ConsumerChecks: PageRuleGroup {
     let page: PageMarkup
     let context: PageContext
 
-    static let rules: Set<RuleID> = [.ix010]
+    static let rules = RuleCatalogue.consumerRules
 
     /// Titles of the interstitial pages bot-blocking services serve instead of the page (Cloudflare,
     /// Akamai, Imperva, DataDome, as seen by third parties) [3P]; compared case-insensitively.
@@ -75,12 +75,4 @@ struct ConsumerChecks: PageRuleGroup {
         guard let value else { return "none" }
         return "\"" + (value.count > 120 ? String(value.prefix(119)) + "…" : value) + "\""
     }
-}
-
-extension RuleCatalogue {
-    static let consumerFixHints: [RuleID: String] = [
-        .ix010:
-            "Serve every user agent the same page and metadata: let link-preview bots and Applebot through the WAF "
-            + "and robots.txt, and do not vary the markup by User-Agent."
-    ]
 }

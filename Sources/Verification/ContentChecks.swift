@@ -1,7 +1,7 @@
 import Foundation
 import LenientJSON
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import SpotlightModel
 
 /// The content-quality rules (apple-markup-rules.md §7.7) that one page decides, on the attribute
@@ -11,9 +11,7 @@ struct ContentChecks: PageRuleGroup {
     let page: PageMarkup
     let attributes: PageAttributes
 
-    static let rules: Set<RuleID> = [
-        .ct001, .ct002, .ct003, .ct004, .ct005, .ct006, .ct007, .ct012, .ct013, .ct015, .ct016,
-    ]
+    static let rules = RuleCatalogue.contentRules
 
     static let maximumTitleLength = 90
     static let maximumDescriptionLength = 300
@@ -252,27 +250,4 @@ struct ContentChecks: PageRuleGroup {
             return value.arrayValue?.compactMap(\.stringValue) ?? []
         }
     }
-}
-
-extension RuleCatalogue {
-    static let contentFixHints: [RuleID: String] = [
-        .ct001: "Give the page a title: og:title, or at least <title>.",
-        .ct002: "Give the page a description: og:description and meta description.",
-        .ct003: "Shorten the title to 90 characters; keep it specific to the item.",
-        .ct004: "Shorten the description to 300 characters.",
-        .ct005: "Write a one- or two-sentence description of at least 50 characters.",
-        .ct006: "Write a description that adds to the title instead of repeating it.",
-        .ct007: "Add an og:image specific to this page's content (not the logo or icon).",
-        .ct012: "Keep 3 to 5 keywords per item: synonyms, abbreviations, category terms.",
-        .ct013: "List each keyword once, only terms related to the item; do not repeat words in the title.",
-        .ct015: "Make og:locale and inLanguage agree with <html lang>.",
-        .ct016:
-            "Declare the encoding the file is saved in (<meta charset=\"utf-8\"> for UTF-8, in the first 1,024 bytes) and the same charset in the HTTP Content-Type.",
-    ]
-
-    static let contentPartly: [RuleID: String] = [
-        .ct005: "checks the length only; whether the text is a sentence is not judged",
-        .ct013:
-            "checks repeated keywords, words repeated more than 3 times in the title and keyword meta over 250 characters; keywords absent from the page's text are not checked",
-    ]
 }

@@ -1,5 +1,5 @@
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import SpotlightModel
 import URLNormalization
 
@@ -11,7 +11,7 @@ struct DeepLinkChecks: PageRuleGroup {
     let attributes: PageAttributes
     let context: PageContext
 
-    static let rules: Set<RuleID> = [.dl001, .dl002, .dl004]
+    static let rules = RuleCatalogue.deepLinkRules
 
     func run(_ report: (RuleID, Int, String, String) -> Void) {
         let links = attributes.deepLinks
@@ -113,13 +113,4 @@ extension DeepLinkChecks {
         let (iphone, ipad) = (ids("iphone"), ids("ipad"))
         return !iphone.isEmpty && !ipad.isEmpty && iphone.isDisjoint(with: ipad)
     }
-}
-
-extension RuleCatalogue {
-    static let deepLinkFixHints: [RuleID: String] = [
-        .dl001:
-            "Add a deep link: apple-itunes-app app-argument=<canonical URL>, al:ios:url, or twitter:app:url:iphone (and list the URL in the AASA).",
-        .dl002: "Make every deep link on the page open the same content.",
-        .dl004: "Add an https deep link the app handles as a universal link (app-argument=<canonical URL> + AASA).",
-    ]
 }

@@ -1,6 +1,6 @@
 import Foundation
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import URLNormalization
 
 /// The indexability rules (apple-markup-rules.md §7.8) that one page and its response decide.
@@ -10,9 +10,7 @@ struct IndexabilityChecks: PageRuleGroup {
     let page: PageMarkup
     let context: PageContext
 
-    static let rules: Set<RuleID> = [
-        .ix001, .ix002, .ix003, .ix004, .ix005, .ix006, .ix007, .ix008,
-    ]
+    static let rules = RuleCatalogue.indexabilityRules
 
     /// The largest main HTML Apple's link previews read (TN3156: 1 MB, taken as 1 MiB).
     static let maximumHTMLBytes = 1 << 20
@@ -134,18 +132,4 @@ struct IndexabilityChecks: PageRuleGroup {
         }
         return directives(lowered)
     }
-}
-
-extension RuleCatalogue {
-    static let indexabilityFixHints: [RuleID: String] = [
-        .ix001:
-            "Allow Applebot in robots.txt (a User-agent: Applebot group, or Googlebot's when Applebot is not named).",
-        .ix002: "Remove noindex/none from meta robots, meta applebot and X-Robots-Tag for pages meant for search.",
-        .ix003: "Remove nosnippet so the description can be shown.",
-        .ix004: "Serve the page with HTTP 200 and Content-Type text/html at its canonical URL.",
-        .ix005: "Replace the meta refresh with an HTTP redirect (301/308) or serve the content directly.",
-        .ix006: "Point rel=canonical at this page when it is the one to index; otherwise index the canonical page.",
-        .ix007: "Keep exactly one absolute http(s) rel=canonical link.",
-        .ix008: "Keep the HTML under 1 MB: move inline data and scripts out of the page.",
-    ]
 }

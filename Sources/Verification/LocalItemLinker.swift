@@ -1,4 +1,4 @@
-import RuleIDs
+public import Rulebook
 public import SpotlightModel
 import URLNormalization
 
@@ -108,10 +108,7 @@ public struct LocalItemLinker: Sendable, RuleGroup {
     /// The instant the expiration rules compare with (seconds since 1970).
     public var now: Double
 
-    static let rules: Set<RuleID> = [
-        .as001, .as002, .as003, .as004, .as005, .as006, .as007, .as008, .as009, .as010, .as011, .as012,
-        .as013, .as014, .as015, .as016,
-    ]
+    static let rules = RuleCatalogue.localItemRules
 
     public init(verifier: PageVerifier = PageVerifier(), now: Double) {
         self.verifier = verifier
@@ -354,26 +351,4 @@ public struct LocalItemLinker: Sendable, RuleGroup {
     static func looksLikeHostName(_ domain: String) -> Bool {
         domain.split(separator: ".").count >= 3
     }
-}
-
-extension RuleCatalogue {
-    static let localItemFixHints: [RuleID: String] = [
-        .as001: "Index a Core Spotlight item (or activity) for the page, with its URL as uniqueIdentifier.",
-        .as002: "Use the page URL as uniqueIdentifier, relatedUniqueIdentifier and webpageURL alike.",
-        .as003: "Keep the local item's title, description, rating and keywords in step with the page.",
-        .as004: "Give webpageURL an http or https URL.",
-        .as005: "Set webpageURL (or requiredUserInfoKeys) on activities eligible for public indexing.",
-        .as006: "Index the related item before the activity, or fix relatedUniqueIdentifier.",
-        .as007: "Download the thumbnail and give thumbnailURL the local file URL (or thumbnailData).",
-        .as008: "Put the web URL in url, not contentURL (a file URL).",
-        .as009: "Set an expirationDate in the future, and re-index before it passes.",
-        .as010: "Use domainIdentifier values without dots unless you want a hierarchy.",
-        .as011: "Give phoneNumbers with supportsPhoneCall, latitude and longitude with supportsNavigation.",
-        .as012: "Keep rating within 0–5 and rankingHint within 0–100.",
-        .as013: "Keep 3 to 5 keywords per item.",
-        .as014: "Index the item without isUpdate first; updates of absent items are dropped.",
-        .as015: "Do not mark content eligible for public indexing when its page is not publicly indexable.",
-        .as016:
-            "Batch on a named CSSearchableIndex (not defaultSearchableIndex) and keep its client state under 250 bytes (an offset or a token, not a payload).",
-    ]
 }

@@ -1,5 +1,5 @@
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import SpotlightModel
 import URLNormalization
 
@@ -35,10 +35,7 @@ struct OpenGraphChecks: PageRuleGroup {
         }
     }
 
-    static let rules: Set<RuleID> = [
-        .og001, .og002, .og003, .og004, .og005, .og006, .og007, .og008, .og009, .og010, .og011,
-        .og012, .og013, .og014, .og015, .og016, .og017, .og018, .og019, .og020, .og021,
-    ]
+    static let rules = RuleCatalogue.openGraphRules
 
     /// Calls `report(rule, line, excerpt, message)` for each broken rule.
     func run(_ report: (RuleID, Int, String, String) -> Void) {
@@ -545,42 +542,4 @@ extension String {
         while let last = view.last, last.isWhitespace { view = view.dropLast() }
         return String(view)
     }
-}
-
-extension RuleCatalogue {
-    static let openGraphFixHints: [RuleID: String] = [
-        .og001: "Add <meta property=\"og:title\" content=\"…\"> with the page's own title.",
-        .og002: "Add <meta property=\"og:type\" content=\"website\"> (or article, video.movie, profile …).",
-        .og003: "Add <meta property=\"og:image\" content=\"https://…\"> with an image at least 1200×630 pixels.",
-        .og004: "Add <meta property=\"og:url\" content=\"…\"> with the page's canonical URL.",
-        .og005: "Write the URL absolute, with https:// and the host (relative URLs are invalid in Open Graph).",
-        .og006: "Make og:url the same URL as <link rel=\"canonical\">.",
-        .og007: "Write Open Graph tags with property=\"og:…\", not name=.",
-        .og008:
-            "Declare the prefixes on <html>: prefix=\"og: https://ogp.me/ns#\" (plus e.g. article: https://ogp.me/ns/article#).",
-        .og009: "Put og:image:width, :height, :type, :alt … after the og:image (or og:video, og:audio) they describe.",
-        .og010:
-            "Write og:image:width and og:image:height (or the video's) as whole pixel numbers, e.g. 1200, without units.",
-        .og011:
-            "Use the file's MIME type: image/png, image/jpeg … for og:image:type; video/* and audio/* for video and audio.",
-        .og012: "Use an https:// URL in og:image:secure_url.",
-        .og013: "Add <meta property=\"og:image:alt\" content=\"…\"> after each og:image, describing the image.",
-        .og014: "Use og:determiner a, an, the, auto, or leave it out.",
-        .og015: "Write the locale as language_TERRITORY with an underscore, e.g. en_US or fr_FR.",
-        .og016:
-            "Use a global og:type (website, article, book, profile, music.*, video.*) or declare the CURIE's prefix.",
-        .og017:
-            "Write dates in ISO 8601 (2024-05-01 or 2024-05-01T10:00:00Z), durations and disc/track numbers as whole numbers ≥ 1, and profile:gender as male or female.",
-        .og018: "Keep one value for each single-valued property; consumers use the first tag.",
-        .og019: "Leave the site name out of og:title; og:site_name carries it.",
-        .og020: "Remove the deprecated property or move the data to schema.org markup.",
-        .og021: "Use the type-specific properties of the page's og:type only, or change og:type to match them.",
-    ]
-
-    static let openGraphPartly: [RuleID: String] = [
-        .og008:
-            "reads RDFa 1.1 prefix attributes only: the extractor does not keep xmlns:og (RDFa 1.0) declarations, so a page declaring og: only with xmlns:og is reported as undeclared, and a wrong xmlns:og URI (http://opengraphprotocol.org/schema/) as undeclared rather than wrong",
-        .og019:
-            "detects the og:site_name value as a separate segment of og:title (set off by |, -, –, :, · …, case-insensitive); branding written differently from og:site_name, or any branding without og:site_name, is not detected",
-    ]
 }

@@ -1,5 +1,5 @@
 public import MarkupExtraction
-public import RuleIDs
+public import Rulebook
 public import SpotlightModel
 
 /// Checks one page's markup against the implemented rules and returns its findings, in a fixed

@@ -1,5 +1,5 @@
 public import MarkupExtraction
-import RuleIDs
+import Rulebook
 public import SpotlightModel
 
 /// The page as headless Chromium left it (`crawl --render`): its markup extracted from the
@@ -56,7 +56,7 @@ struct RenderingChecks: PageRuleGroup {
     let attributes: PageAttributes
     let context: PageContext
 
-    static let rules: Set<RuleID> = [.dl005, .ix015, .ix016]
+    static let rules = RuleCatalogue.renderingRules
 
     /// The metadata IX015 compares: what link previews and search results show.
     static let comparedFields: [ConsumerMetadata.Field] = [
@@ -94,14 +94,4 @@ struct RenderingChecks: PageRuleGroup {
                     + "(Messages, Facebook, X, Slack) and plain fetches read the served HTML, which has none")
         }
     }
-}
-
-extension RuleCatalogue {
-    static let renderingFixHints: [RuleID: String] = [
-        .dl005:
-            "Serve the deep-link markup (the Smart App Banner's app-argument, App Links, twitter:app tags) in the HTML itself, not from a script.",
-        .ix015:
-            "Render the title, description, og: tags and JSON-LD on the server (or prerender) so they are in the served HTML.",
-        .ix016: "Allow Applebot to fetch the scripts, stylesheets and data the page needs to render (robots.txt).",
-    ]
 }

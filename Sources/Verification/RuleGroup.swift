@@ -1,8 +1,9 @@
-import RuleIDs
+import Rulebook
 
 /// A group of checks (one file of rules, or the universal-link file rules): it registers every rule
 /// it can report. What `spotcheck rules` and ``RuleCatalogue`` call implemented is derived from these
-/// registrations (``RuleCatalogue/groups``), so a new check adds its id here or is listed as not
+/// registrations (each group's set is `Rulebook` data, ``RuleCatalogue/groups`` lists the groups),
+/// so a new check adds its id there or is listed as not
 /// implemented; `RuleRegistrationTests` checks that the fixture pages and the check files report
 /// nothing a group has not registered. (`SendableMetatype`: the catalogue keeps the groups' types
 /// in a global.)
@@ -15,4 +16,16 @@ protocol RuleGroup: SendableMetatype {
 protocol PageRuleGroup: RuleGroup {
     /// Calls `report(rule, line, excerpt, message)` for each broken rule.
     func run(_ report: (RuleID, Int, String, String) -> Void)
+}
+
+extension RuleCatalogue {
+    /// Every group of checks, each registering the rules it can report (`RuleCatalogue`'s
+    /// implemented rules are theirs: `RuleRegistrationTests`).
+    static let groups: [any RuleGroup.Type] = [
+        SmartAppBannerChecks.self, TwitterAppLinksChecks.self, OpenGraphChecks.self, StructuredDataChecks.self,
+        ContentChecks.self, IndexabilityChecks.self, ConsumerChecks.self, RenderingChecks.self, DeepLinkChecks.self,
+        UniversalLinkChecks.self,
+        AssetChecks.self, SiteVerifier.self, UniversalLinkFileRules.self, LocalItemLinker.self,
+        MarketingPageRules.self,
+    ]
 }

@@ -1,4 +1,4 @@
-import RuleIDs
+public import Rulebook
 import URLNormalization
 
 /// What the site-level rules need to know of one crawled page.
@@ -65,7 +65,7 @@ public struct SiteVerifier: Sendable, RuleGroup {
     /// a default image on a few section pages is common; on three or more it is the site default).
     public static let duplicateLinkPages = 3
 
-    static let rules: Set<RuleID> = [.ct008, .ct014, .ix009, .ix012, .ix013, .ix014, .sab007]
+    static let rules = RuleCatalogue.siteRules
 
     public init(configuration: RuleConfiguration = RuleConfiguration()) {
         self.configuration = configuration
@@ -188,15 +188,4 @@ public struct SiteVerifier: Sendable, RuleGroup {
         }
         return findings.sorted { ($0.url, $0.rule, $0.message) < ($1.url, $1.rule, $1.message) }
     }
-}
-
-extension RuleCatalogue {
-    static let siteFixHints: [RuleID: String] = [
-        .ct008: "Give each page an image of its own content, not the site's default image or logo.",
-        .ct014: "Write a title and description specific to each page.",
-        .ix009: "Give each page its own path or query; a #fragment does not make a separate page for crawlers.",
-        .ix012: "Point rel=canonical at the 200, indexable URL of the content (the final URL after redirects).",
-        .ix013: "Point every duplicate directly at the final canonical URL.",
-        .ix014: "List canonical URLs only in sitemaps.",
-    ]
 }

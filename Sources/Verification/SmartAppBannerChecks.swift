@@ -1,5 +1,5 @@
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import URLNormalization
 
 /// The Smart App Banner rules (apple-markup-rules.md §7.1) over a page's `apple-itunes-app` tags.
@@ -9,11 +9,7 @@ struct SmartAppBannerChecks: PageRuleGroup {
     /// `--app`: the apps' IDs (TEAMID.bundle.id); their bundle IDs are the App Clip's parents.
     var appIDs: [String] = []
 
-    static let rules: Set<RuleID> = [
-        .sab001, .sab002, .sab003, .sab004, .sab005, .sab006, .sab007, .sab008, .sab009, .sab010,
-        .sab011, .sab012, .sab013, .sab014, .sab015, .sab016, .sab017, .sab018, .sab019, .sab020, .sab022,
-        .sab023, .sab024,
-    ]
+    static let rules = RuleCatalogue.smartAppBannerRules
 
     /// Calls `report(rule, line, excerpt, message)` for each broken rule.
     func run(_ report: (RuleID, Int, String, String) -> Void) {
@@ -166,40 +162,4 @@ struct SmartAppBannerChecks: PageRuleGroup {
     static func isAbsoluteURL(_ value: String) -> Bool {
         URLText.hasScheme(value) && URLParser.parse(value) != nil
     }
-}
-
-extension RuleCatalogue {
-    static let smartAppBannerFixHints: [RuleID: String] = [
-        .sab001: "Give the tag a content attribute: content=\"app-id=123456789, app-argument=https://…\".",
-        .sab002: "Add app-id=<the App Store ID> (the number in the app's App Store URL) to content.",
-        .sab003: "Use the numeric App Store ID (from apps.apple.com/app/id123456789), not the bundle or team ID.",
-        .sab004: "Check the App Store ID: it is the 9- or 10-digit number after \"id\" in the App Store URL.",
-        .sab005: "Write app-argument as an absolute URL with its scheme, e.g. the page's canonical https URL.",
-        .sab006: "Do not percent-encode the whole app-argument; write the URL as is (encode only inside it).",
-        .sab007: "Make app-argument the URL of the content this page shows, not the site root.",
-        .sab008: "Add app-argument=<this page's canonical URL> so the app and Apple can open this content.",
-        .sab009: "Percent-encode commas inside app-argument (%2C): the comma separates parameters.",
-        .sab010: "Add app-id=<the App Store ID> next to app-clip-bundle-id.",
-        .sab011: "Use app-clip-display=card, or leave it out.",
-        .sab012: "Add app-clip-bundle-id, or remove app-clip-display.",
-        .sab013:
-            "Use the App Clip's bundle ID, which is the parent app's bundle ID plus a suffix (com.example.app.Clip).",
-        .sab014: "Leave app-argument out when the banner invokes an App Clip, or use an App Clip experience URL.",
-        .sab015:
-            "Fix the key's spelling (app-id, app-argument, app-clip-bundle-id, app-clip-display, affiliate-data).",
-        .sab016: "Keep one value per key.",
-        .sab017: "Keep one apple-itunes-app tag per page.",
-        .sab018: "Move the apple-itunes-app tag into <head>.",
-        .sab019: "Write each parameter as key=value in lower case, separated by \", \", without spaces around \"=\".",
-        .sab020: "Use the configured app's App Store ID, or check --app-id.",
-        .sab022: "Remove affiliate-data unless you still rely on it; it is no longer documented.",
-        .sab023: "Write the tag as <meta name=\"apple-itunes-app\" content=\"app-id=…\">: name=, not property=.",
-        .sab024:
-            "Move the parameter into content: content=\"app-id=123456789, app-argument=https://…\" (comma and space between).",
-    ]
-
-    static let smartAppBannerPartly: [RuleID: String] = [
-        .sab007:
-            "the site root on every page, and the same app-argument on 3 or more pages in a crawl; \"the app's opening screen\" is not known to SpotCheck"
-    ]
 }

@@ -1,6 +1,6 @@
 import LenientJSON
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import SpotlightModel
 
 /// The structured-data rules (apple-markup-rules.md §7.6): JSON-LD, Microdata and RDFa.
@@ -13,11 +13,7 @@ struct StructuredDataChecks: PageRuleGroup {
     let page: PageMarkup
     var vocabulary: SchemaOrgVocabulary { .current }
 
-    static let rules: Set<RuleID> = [
-        .sd001, .sd002, .sd003, .sd004, .sd005, .sd006, .sd007, .sd008, .sd009, .sd010, .sd011, .sd012, .sd013, .sd014,
-        .sd015, .sd016, .sd017, .sd018, .sd019, .sd020, .sd021, .sd022, .sd023, .sd024, .sd025,
-        .sd026, .sd027, .sd028,
-    ]
+    static let rules = RuleCatalogue.structuredDataRules
 
     /// Calls `report(rule, line, excerpt, message)` for each broken rule.
     func run(_ report: (RuleID, Int, String, String) -> Void) {
@@ -873,54 +869,4 @@ extension String {
     fileprivate var replacingPercentAt: String {
         split(separator: "%40", omittingEmptySubsequences: false).joined(separator: "@")
     }
-}
-
-extension RuleCatalogue {
-    static let structuredDataFixHints: [RuleID: String] = [
-        .sd001:
-            "Make the script body valid JSON (no trailing commas, comments or unescaped quotes); check it with a strict JSON parser.",
-        .sd002: "Add \"@context\": \"https://schema.org\" to each top-level JSON-LD object.",
-        .sd003:
-            "Use a type of the schema.org vocabulary, spelled as schema.org spells it (https://schema.org/docs/full.html), e.g. NewsArticle, not newsArticle.",
-        .sd004:
-            "Use a property of the schema.org vocabulary, spelled as schema.org spells it (the finding suggests the nearest one), or move the term into your own vocabulary.",
-        .sd005:
-            "Put the property on a type its schema.org page lists it for (domainIncludes, subtypes included), or choose a type (or an additional one) that has it.",
-        .sd006:
-            "Use the term that supersedes it (interactionCount → interactionStatistic with an InteractionCounter; plural properties → their singular form; the finding names the replacement).",
-        .sd007:
-            "Put every itemprop inside an itemscope element (or reach it with itemref), and write itemtype as an absolute URL such as https://schema.org/Movie.",
-        .sd008:
-            "Write ratingValue, bestRating and worstRating as plain numbers: ASCII digits and \".\" (4.5, not \"4,5\" or \"4.5/5\").",
-        .sd009:
-            "Keep ratingValue within [worstRating, bestRating], or state the scale (e.g. bestRating 10) the value is on.",
-        .sd010: "Make bestRating greater than worstRating.",
-        .sd011: "Give AggregateRating a ratingCount or reviewCount, as a non-negative integer without separators.",
-        .sd012:
-            "Write prices as plain numbers (1234.50): no currency symbol, \".\" for decimals, no thousands separators; put the currency in priceCurrency.",
-        .sd013: "Use an ISO 4217 code for priceCurrency, e.g. USD or EUR.",
-        .sd014: "Add priceCurrency (ISO 4217) next to price.",
-        .sd015: "Make lowPrice at most highPrice.",
-        .sd016: "Write dates as ISO 8601: 2024-05-01 or 2024-05-01T19:30:00+02:00.",
-        .sd017: "Make endDate the same as or later than startDate.",
-        .sd018: "Make dateModified the same as or later than datePublished.",
-        .sd019: "Write latitude in [−90, 90] and longitude in [−180, 180] as decimal numbers with \".\".",
-        .sd020: "Write telephone as an international number, ideally E.164 (+14155550100).",
-        .sd021: "Write email as a bare address (name@example.com), without mailto:, in JSON-LD and text.",
-        .sd022: "Use an ISO 3166-1 alpha-2 code for addressCountry, e.g. US or GB.",
-        .sd023:
-            "Put the query-input name as a {placeholder} in the SearchAction target, e.g. target …?q={search_term_string} with query-input \"required name=search_term_string\".",
-        .sd024: "Write url, @id, image, contentUrl and sameAs as absolute https URLs.",
-        .sd025:
-            "Add Open Graph tags, or schema.org data Apple reads (AggregateRating, Offer, Organization, Recipe, SearchAction, ImageObject).",
-        .sd026:
-            "Give the page one main entity whose url (or @id / mainEntityOfPage) is the canonical URL, or point to it with WebPage.mainEntity.",
-        .sd027: "Make the main entity's name and image agree with og:title and og:image.",
-        .sd028: "Give every ImageObject a contentUrl with the image file's absolute URL.",
-    ]
-
-    static let structuredDataPartly: [RuleID: String] = [
-        .sd009:
-            "a missing worstRating is taken as 0, SpotCheck's rating scale (docs/extract-json.md), not the catalogue's 1; a missing bestRating is 5"
-    ]
 }

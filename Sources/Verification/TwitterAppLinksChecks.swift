@@ -1,5 +1,5 @@
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import URLNormalization
 
 /// The X card (TW) and App Links (AL) rules (apple-markup-rules.md §7.5), and DL003 (App Store IDs
@@ -7,10 +7,7 @@ import URLNormalization
 struct TwitterAppLinksChecks: PageRuleGroup {
     let page: PageMarkup
 
-    static let rules: Set<RuleID> = [
-        .tw001, .tw002, .tw003, .tw004, .tw005, .al001, .al002, .al003, .al004, .al005, .dl003,
-        .tw006,
-    ]
+    static let rules = RuleCatalogue.twitterAppLinksRules
 
     func run(_ report: (RuleID, Int, String, String) -> Void) {
         func flag(_ id: RuleID, _ tag: MetaTag, _ message: String) {
@@ -140,24 +137,4 @@ struct TwitterAppLinksChecks: PageRuleGroup {
     private static func path(of url: String) -> Substring {
         url.split(separator: "?", maxSplits: 1).first?.split(separator: "#", maxSplits: 1).first ?? Substring(url)
     }
-}
-
-extension RuleCatalogue {
-    static let twitterAppLinksFixHints: [RuleID: String] = [
-        .tw001: "Use twitter:card summary, summary_large_image, app or player.",
-        .tw002: "Shorten twitter:title to 70 characters and twitter:description to 200.",
-        .tw003: "Use a PNG, JPEG, WebP or GIF image under 5 MB, and an alt text under 420 characters.",
-        .tw004: "Use the numeric App Store ID in twitter:app:id:iphone/ipad, not the bundle ID.",
-        .tw005: "Write twitter:app:url:* as a full URL with \"://\", e.g. myapp://movies/up.",
-        .al001: "Add al:ios:url (or al:iphone:url / al:ipad:url) next to the other al:* tags of that platform.",
-        .al002: "Use the numeric App Store ID in al:*:app_store_id.",
-        .al003: "Write al:*:url as a URL whose scheme has letters, digits, + - . only.",
-        .al004: "Set al:web:should_fallback to true or false.",
-        .al005: "Make al:web:url the page's absolute canonical http(s) URL.",
-        .tw006: "Make twitter:url the page's canonical URL, or leave it out.",
-        .dl003: "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id and twitter:app:id:*.",
-    ]
-
-    /// TW003's 5 MB limit is checked when a crawl fetches the image (AssetChecks).
-    static let twitterAppLinksPartly: [RuleID: String] = [:]
 }

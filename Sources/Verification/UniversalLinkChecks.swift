@@ -1,5 +1,5 @@
 import MarkupExtraction
-import RuleIDs
+import Rulebook
 import SpotlightModel
 
 /// The universal-link rules that judge one page against its host's `apple-app-site-association`
@@ -10,7 +10,7 @@ struct UniversalLinkChecks: PageRuleGroup {
     let attributes: PageAttributes
     let context: PageContext
 
-    static let rules: Set<RuleID> = [.ul020, .ul021, .sab021]
+    static let rules = RuleCatalogue.universalLinkPageRules
 
     func run(_ report: (RuleID, Int, String, String) -> Void) {
         let canonical = page.canonicals.first
@@ -47,13 +47,4 @@ struct UniversalLinkChecks: PageRuleGroup {
             }
         }
     }
-}
-
-extension RuleCatalogue {
-    static let universalLinkPageFixHints: [RuleID: String] = [
-        .ul020:
-            "Add a components rule for this path to the app's applinks.details entry (before any broader exclude).",
-        .ul021: "Check that the exclusion is intended; remove the exclude rule if the page should open the app.",
-        .sab021: "Make app-argument a URL the app's AASA handles (or add a rule for it).",
-    ]
 }

@@ -1,3 +1,4 @@
+import Rulebook
 import CrawlJobs
 import Crawling
 import Foundation

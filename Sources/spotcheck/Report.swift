@@ -1,3 +1,4 @@
+import Rulebook
 import ArgumentParser
 import CrawlJobs
 import Verification

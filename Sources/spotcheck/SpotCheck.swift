@@ -1,3 +1,4 @@
+import Rulebook
 import ArgumentParser
 import Crawling
 import Foundation

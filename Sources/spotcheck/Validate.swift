@@ -1,3 +1,4 @@
+import Rulebook
 import ArgumentParser
 import Foundation
 import LenientJSON

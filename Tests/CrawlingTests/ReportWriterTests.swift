@@ -1,3 +1,4 @@
+import CrawlJobs
 import CrawlStore
 import Crawling
 import Foundation

@@ -1,6 +1,7 @@
 import Foundation
 import LenientJSON
 import PageAnalysis
+import Rulebook
 import SpotCheckTestSupport
 import Testing
 import Verification

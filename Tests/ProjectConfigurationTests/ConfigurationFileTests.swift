@@ -1,6 +1,6 @@
 import Foundation
 import ProjectConfiguration
-import RuleIDs
+import Rulebook
 import SpotCheckTestSupport
 import Testing
 import Verification

@@ -1,6 +1,6 @@
 import LenientJSON
 import Reports
-import RuleIDs
+import Rulebook
 import Testing
 import Verification
 

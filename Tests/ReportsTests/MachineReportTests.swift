@@ -1,3 +1,4 @@
+import Rulebook
 import LenientJSON
 import Reports
 import Testing

@@ -1,3 +1,4 @@
+import Rulebook
 import MarkupExtraction
 import Testing
 import Verification

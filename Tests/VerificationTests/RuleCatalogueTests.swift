@@ -1,6 +1,6 @@
 import Foundation
 import LenientJSON
-import RuleIDs
+import Rulebook
 import Testing
 import Verification
 

@@ -1,3 +1,4 @@
+import Rulebook
 import Testing
 import Verification
 

@@ -1,3 +1,4 @@
+import Rulebook
 import Foundation
 import MarkupExtraction
 import Testing

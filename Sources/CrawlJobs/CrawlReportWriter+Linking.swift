@@ -1,4 +1,5 @@
 import CrawlStore
+public import Crawling
 import Foundation
 import LenientJSON
 import SpotlightIndex

@@ -1,5 +1,4 @@
 public import LenientJSON
-public import RuleIDs
 
 /// A project's choices about rules: some switched off, some with another severity. Read from the
 /// `"rules"` object of the project's configuration file (`{"rules": {"SAB004": "off", "SAB*":

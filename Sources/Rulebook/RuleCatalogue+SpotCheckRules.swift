@@ -4,8 +4,6 @@
 // SpotCheck's own rules, beyond the reference's 153. Each is tagged [I] (SpotCheck's inference)
 // and is never presented as Apple's.
 
-import RuleIDs
-
 extension RuleCatalogue {
     /// The section SpotCheck's own rules are listed under.
     static let ownSection = #"SpotCheck additions (consistency across signals)"#

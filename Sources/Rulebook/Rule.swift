@@ -1,5 +1,3 @@
-public import RuleIDs
-
 /// How bad a finding is (apple-markup-rules.md §7): an error breaks an Apple requirement (the item
 /// is not a candidate, or a feature is broken); a warning is a likely degraded result or
 /// ambiguous markup; info is advice.

@@ -1,5 +1,4 @@
 public import LenientJSON
-public import RuleIDs
 
 /// One rule broken on one page: which rule, how bad (as configured), where (URL, line, column when
 /// known), the markup that broke it, what is wrong with the actual values, and how to fix it.

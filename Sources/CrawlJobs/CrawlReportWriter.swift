@@ -1,7 +1,9 @@
 public import CrawlStore
+public import Crawling
 import Foundation
 public import LenientJSON
 public import Reports
+public import Rulebook
 import URLNormalization
 public import Verification
 

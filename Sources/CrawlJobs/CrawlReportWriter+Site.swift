@@ -1,6 +1,8 @@
 import CrawlStore
+public import Crawling
 import LenientJSON
 import RobotsExclusion
+import Rulebook
 import URLNormalization
 import Verification
 
