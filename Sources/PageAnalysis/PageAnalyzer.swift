@@ -1,6 +1,6 @@
-public import Rulebook
 public import LenientJSON
 public import MarkupExtraction
+public import Rulebook
 public import SpotlightModel
 public import Verification
 

@@ -1,6 +1,6 @@
-public import Rulebook
 import Foundation
 public import MarkupExtraction
+public import Rulebook
 public import SpotlightModel
 import URLNormalization
 public import Verification

@@ -1,6 +1,6 @@
-public import Rulebook
 public import Foundation
 public import LenientJSON
+public import Rulebook
 public import Verification
 
 /// The JSON report `validate` writes: every page (the `extract` contract plus the attribute set),

@@ -1,7 +1,7 @@
-import Rulebook
 import CrawlJobs
 import Crawling
 import Foundation
+import Rulebook
 import Verification
 
 /// What a crawl shows at the terminal: the live progress line (on a terminal), messages on

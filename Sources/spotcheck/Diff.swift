@@ -1,9 +1,9 @@
-import Rulebook
 import ArgumentParser
 import CrawlJobs
 import Foundation
 import LenientJSON
 import Reports
+import Rulebook
 import Verification
 
 /// `spotcheck diff OLD NEW`: what changed between two crawls (or validations).

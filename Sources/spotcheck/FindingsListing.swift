@@ -1,5 +1,5 @@
-import Rulebook
 import Foundation
+import Rulebook
 import Verification
 
 #if canImport(Glibc)

@@ -1,8 +1,8 @@
-import Rulebook
 import ArgumentParser
 import Crawling
 import Foundation
 import Reports
+import Rulebook
 import Verification
 
 /// `--baseline FILE` and `--write-baseline FILE` (`validate`, `crawl`): known findings are

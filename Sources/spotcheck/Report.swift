@@ -1,6 +1,6 @@
-import Rulebook
 import ArgumentParser
 import CrawlJobs
+import Rulebook
 import Verification
 
 /// `spotcheck report STORE`: the reports of a stored crawl, written again without fetching.

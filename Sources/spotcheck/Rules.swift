@@ -1,7 +1,7 @@
-import Rulebook
 import ArgumentParser
 import Foundation
 import ProjectConfiguration
+import Rulebook
 import Verification
 
 struct Rules: ParsableCommand {

@@ -1,8 +1,8 @@
-import Rulebook
 import ArgumentParser
 import Crawling
 import Foundation
 import Reports
+import Rulebook
 import URLNormalization
 import UniversalLinks
 import Verification

@@ -1,4 +1,3 @@
-import Rulebook
 import ArgumentParser
 import Foundation
 import LenientJSON
@@ -6,6 +5,7 @@ import MarkupExtraction
 import PageAnalysis
 import ProjectConfiguration
 import Reports
+import Rulebook
 import SpotlightModel
 import UniversalLinks
 import Verification

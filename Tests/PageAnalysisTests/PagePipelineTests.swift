@@ -1,7 +1,7 @@
-import Rulebook
 import Foundation
 import MarkupExtraction
 import PageAnalysis
+import Rulebook
 import Testing
 import UniversalLinks
 import Verification

@@ -1,8 +1,8 @@
-import Rulebook
 import Foundation
 import LenientJSON
 import MarkupExtraction
 import PageAnalysis
+import Rulebook
 import Testing
 import Verification
 

@@ -1,7 +1,7 @@
-import Rulebook
 import Foundation
 import LenientJSON
 import Reports
+import Rulebook
 import SpotCheckTestSupport
 import Testing
 import Verification

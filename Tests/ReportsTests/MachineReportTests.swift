@@ -1,6 +1,6 @@
-import Rulebook
 import LenientJSON
 import Reports
+import Rulebook
 import Testing
 import Verification
 

@@ -1,5 +1,5 @@
-import Rulebook
 import MarkupExtraction
+import Rulebook
 import Testing
 import Verification
 

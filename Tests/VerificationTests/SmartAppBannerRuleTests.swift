@@ -1,6 +1,6 @@
-import Rulebook
 import Foundation
 import MarkupExtraction
+import Rulebook
 import Testing
 import Verification
 
