@@ -282,7 +282,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CrawlJobsTests",
-            dependencies: ["CrawlJobs", "Crawling", "Reports", "Verification", "Rulebook", "SpotCheckTestSupport"],
+            dependencies: [
+                "CrawlJobs", "Crawling", "LenientJSON", "Reports", "Verification", "Rulebook", "SpotCheckTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

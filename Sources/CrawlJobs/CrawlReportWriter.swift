@@ -33,9 +33,9 @@ public struct CrawlReportWriter: Sendable {
     /// counted in `summary.baseline`, and left out of `StreamedPage.newFindings` and
     /// `Written.newSiteFindings`; report.json keeps every finding.
     public var baseline: FindingBaseline?
-    /// For a served folder: the file a fetched URL was answered from, as the outputs name it
-    /// (`SourceFiles`); report.json gives it as each page's `file`.
-    public var sourceFile: (@Sendable (_ fetchedURL: String) -> String?)?
+    /// For a served folder: where each page is in it (`PageSource`), as the outputs name it;
+    /// report.json gives it as the page's `file`, or `linkedFrom` for a URL no file answers.
+    var pageSource: (@Sendable (PageRecord) -> PageSource?)?
 
     public init(
         store: any CrawlRecordSource, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
@@ -153,11 +153,13 @@ public struct CrawlReportWriter: Sendable {
                     (Self.parsed($0).arrayValue ?? []).compactMap(Finding.init(json:))
                 }
                 // The baseline is applied here, once: report.json and every output read the marks.
-                let findings = stored.map { pass.marked($0) }
-                let file = sourceFile?(page.finalURL)
+                let source = pageSource?(page)
+                let findings = stored.map { pass.marked(Self.placed($0, at: source)) }
+                let file = source?.file
                 pass.add(page, findings: findings ?? [], file: file, shown: shown)
                 let newFindings = (findings ?? []).filter { !$0.isSuppressed }
-                let text = pageText(page, file: file, markedFindings: pass.match == nil ? nil : findings)
+                let rewritten = pass.match != nil || source?.isLinkedFrom == true
+                let text = pageText(page, source: source, markedFindings: rewritten ? findings : nil)
                 pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + text)
                 let item = candidateItem(page)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
@@ -341,13 +343,33 @@ public struct CrawlReportWriter: Sendable {
     /// JSON the crawl stored (redirects, timings, headers, findings and, from payload version 3,
     /// the analysis, from 4 with the attribute set) spliced in as it was written, not parsed again. Analyses of earlier payloads
     /// are parsed to leave their raw dump out; with `--include-markup` the dump is added back.
+    /// A page's findings placed where its source says: for a URL no file answers, the findings
+    /// about the page as a whole (line 0) are at the link to it.
+    static func placed(_ findings: [Finding], at source: PageSource?) -> [Finding] {
+        guard case .linkedFrom(_, let line, let column) = source, line > 0 else { return findings }
+        return findings.map { finding in
+            guard finding.line == 0 else { return finding }
+            var placed = finding
+            placed.line = line
+            placed.column = column
+            return placed
+        }
+    }
+
     /// `markedFindings`: with a baseline, the page's findings with their marks, written instead of
     /// the stored text.
-    private func pageText(_ page: PageRecord, file: String?, markedFindings: [Finding]?) -> String {
+    private func pageText(_ page: PageRecord, source: PageSource?, markedFindings: [Finding]?) -> String {
         var text = CompactObjectText()
         text.append("url", .string(shown(page.requestedURL)))
         text.append("finalURL", .string(shown(page.finalURL)))
-        if let file { text.append("file", .string(file)) }
+        switch source {
+        case .file(let file): text.append("file", .string(file))
+        case .linkedFrom(let file, let line, let column):
+            var linked: JSONObject = ["file": .string(file), "line": JSONValue(line)]
+            if let column { linked.append("column", JSONValue(column)) }
+            text.append("linkedFrom", .object(linked))
+        case nil: break
+        }
         if mapping != nil { text.append("fetchedURL", .string(page.finalURL)) }
         text.append("depth", JSONValue(page.depth))
         text.append("status", page.status.map { JSONValue($0) } ?? .null)

@@ -46,10 +46,9 @@ struct CrawlReports: Sendable {
         writer.includesMarkup = includesMarkup
         writer.baseline = baseline
         var sourceFiles = servedFolder.map { _ in SourceFiles.root() }
-        if let servedFolder, let root = sourceFiles {
-            writer.sourceFile = { fetchedURL in
-                FolderServer.file(answering: fetchedURL, in: servedFolder).map(root.path(ofFile:))
-            }
+        if let servedFolder, let names = sourceFiles {
+            let sources = ServedFolderSources(folder: servedFolder, names: names, store: store)
+            writer.pageSource = { sources.source(of: $0) }
         }
         let comparing = baseline?.earlierReport != nil
         var candidates: [SearchableItem] = []

@@ -12,6 +12,13 @@ public protocol CrawlRecordSource: Sendable {
     func pagesNotInSitemaps() throws(CrawlStoreError) -> [String]
     func stalePages() throws(CrawlStoreError) -> [PageRecord]
     func siteFiles() throws(CrawlStoreError) -> [CrawlStore.SiteFileRecord]
+    /// The URL of the page whose link put this frontier entry in the crawl (nil for a seed, a
+    /// sitemap's URL, or a store that does not keep it).
+    func foundOn(frontierID: Int64) throws(CrawlStoreError) -> String?
+}
+
+extension CrawlRecordSource {
+    public func foundOn(frontierID: Int64) throws(CrawlStoreError) -> String? { nil }
 }
 
 extension CrawlStore: CrawlRecordSource {}

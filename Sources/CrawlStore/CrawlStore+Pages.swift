@@ -49,6 +49,13 @@ extension CrawlStore {
     /// use the store). Without `includingMarkupDump`, the pages' raw markup dumps are not read
     /// (`markupDumpJSON` is nil). Errors from the store are `CrawlStoreError`; errors from `body`
     /// are rethrown.
+    public func foundOn(frontierID: Int64) throws(CrawlStoreError) -> String? {
+        try read("foundOn") { db in
+            try String?.fetchOne(db, sql: "SELECT found_on FROM frontier WHERE id = ?", arguments: [frontierID])
+                ?? nil
+        }
+    }
+
     public func forEachPage(
         batchSize: Int = 64, includingMarkupDump: Bool = true, _ body: ([PageRecord]) throws -> Void
     ) throws {

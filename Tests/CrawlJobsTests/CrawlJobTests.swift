@@ -1,5 +1,6 @@
 import Crawling
 import Foundation
+import LenientJSON
 import Reports
 import SpotCheckTestSupport
 import Synchronization
@@ -131,5 +132,44 @@ struct CrawlJobTests {
         held = nil
         let outcome = try await CrawlJob(Self.request(seed: Self.fixtures, output: output)).run()
         #expect(outcome.summary.fetched == 42)
+    }
+}
+
+/// Issue 30 §5: in a served folder, a URL no file answers is located at the link to it, in the
+/// file that links to it (an HTML page's `<a>`, a sitemap's `<loc>`), in every output.
+@Suite("CrawlJob: broken links located where they are written", .serialized)
+struct BrokenLinkLocationTests {
+    @Test func aBrokenLinkIsAtItsLineInTheLinkingFile() async throws {
+        let site = Scratch.path("broken-links-site")
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        let page = """
+            <!doctype html>
+            <html><head><title>Home</title></head>
+            <body>
+            <p>Films</p>
+            <a href="films/gone.html">Gone</a>
+            </body></html>
+            """
+        try Data(page.utf8).write(to: URL(fileURLWithPath: site + "/index.html"))
+        let output = Scratch.path("broken-links-out")
+        let annotations = Mutex("")
+        var request = CrawlJobTests.request(seed: site, output: output, formats: [.json, .github])
+        request.reportFiles.annotationOutput = { text in annotations.withLock { $0 += text } }
+        _ = try await CrawlJob(request).run()
+        let report = try #require(
+            JSONParser.parse(try String(contentsOfFile: output + "/report.json", encoding: .utf8), lenient: false)
+                .value)
+        let gone = try #require(
+            report["pages"]?.arrayValue?.first { $0["url"]?.stringValue?.hasSuffix("/films/gone.html") == true })
+        #expect(gone["status"] == 404)
+        #expect(gone["file"] == nil)
+        let linkedFrom = try #require(gone["linkedFrom"])
+        let linkingFile = try #require(linkedFrom["file"]?.stringValue)
+        #expect(linkingFile == SourceFiles.root().path(ofFile: site + "/index.html"))
+        #expect(linkedFrom["line"] == 5)
+        #expect(gone["findings"]?[0]?["rule"] == "IX004")
+        #expect(gone["findings"]?[0]?["line"] == 5)
+        let ix004 = annotations.withLock { $0 }.split(separator: "\n").first { $0.contains("SpotCheck IX004") }
+        #expect(ix004?.contains("file=\(linkingFile),line=5,") == true, "\(ix004 ?? "")")
     }
 }

@@ -130,14 +130,16 @@ struct CrossFormatTests {
     }
 
     /// report.json: each page's findings at its file (a served folder's page, or the file
-    /// validate read), else its URL; the site's findings at their page's file or URL.
+    /// validate read), or at the file linking to it when none answers it, else at its URL; the
+    /// site's findings at their page's file or URL.
     static func report(_ path: String) throws -> (listed: [Placed], suppressed: [Placed]) {
         let report = try json(path)
         var files: [String: String] = [:]
         var placed: [(JSONValue, String)] = []
         for page in report["pages"]?.arrayValue ?? [] {
             let url = page["finalURL"]?.stringValue ?? page["url"]?.stringValue ?? ""
-            let place = page["file"]?.stringValue ?? url
+            // A URL no file answers is at the link to it (`linkedFrom`).
+            let place = page["file"]?.stringValue ?? page["linkedFrom"]?["file"]?.stringValue ?? url
             files[url] = place
             placed += (page["findings"]?.arrayValue ?? []).map { ($0, place) }
         }

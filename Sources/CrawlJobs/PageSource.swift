@@ -1,0 +1,87 @@
+import CrawlStore
+import Foundation
+import LoopbackServer
+import MarkupExtraction
+import Reports
+import Synchronization
+import URLNormalization
+
+/// Where a served folder's page is in the folder: the file that answered it, or, for a URL no file
+/// answers (a link that ends in a 404), the link to it in the file of the page it was found on, as
+/// link checkers place a broken link.
+public enum PageSource: Sendable, Hashable {
+    case file(String)
+    case linkedFrom(file: String, line: Int, column: Int?)
+
+    var isLinkedFrom: Bool {
+        if case .linkedFrom = self { true } else { false }
+    }
+
+    /// The file, as every output names it.
+    public var file: String {
+        switch self {
+        case .file(let file), .linkedFrom(let file, _, _): file
+        }
+    }
+}
+
+/// Finds each page's `PageSource` in a served folder. For the pages no file answers (few), the
+/// link is found again: in a sitemap, from the line the store kept for each location; in a page,
+/// by reading the referring file's links once.
+final class ServedFolderSources: Sendable {
+    private let folder: String
+    private let names: SourceFiles
+    private let store: any CrawlRecordSource
+    /// Referring file → its links as (de-duplication key, line, column), first occurrence first.
+    private let linksByFile = Mutex<[String: [Link]]>([:])
+    private let sitemapEntries = Mutex<[CrawlStore.SitemapEntryRecord]?>(nil)
+
+    /// A link of a referring file: its target's de-duplication key, where it is written.
+    struct Link: Sendable {
+        var key: String
+        var line: Int
+        var column: Int?
+    }
+
+    init(folder: String, names: SourceFiles, store: any CrawlRecordSource) {
+        self.folder = folder
+        self.names = names
+        self.store = store
+    }
+
+    func source(of page: PageRecord) -> PageSource? {
+        if let file = FolderServer.file(answering: page.finalURL, in: folder) {
+            return .file(names.path(ofFile: file))
+        }
+        guard let referrer = (try? store.foundOn(frontierID: page.frontierID)) ?? nil,
+            let file = FolderServer.file(answering: referrer, in: folder),
+            let key = URLParser.parse(page.requestedURL)?.deduplicationKey
+        else { return nil }
+        let link =
+            sitemapLinks(from: referrer).first { $0.key == key }
+            ?? links(in: file, at: referrer).first { $0.key == key }
+        return .linkedFrom(file: names.path(ofFile: file), line: link?.line ?? 0, column: link?.column)
+    }
+
+    /// The locations the sitemap at `url` listed (none when it is not a sitemap).
+    private func sitemapLinks(from url: String) -> [Link] {
+        let entries = sitemapEntries.withLock { entries in
+            if entries == nil { entries = (try? store.sitemapEntries()) ?? [] }
+            return entries ?? []
+        }
+        return entries.filter { $0.sitemapURL == url }.map { Link(key: $0.key, line: $0.line, column: nil) }
+    }
+
+    private func links(in file: String, at url: String) -> [Link] {
+        if let links = linksByFile.withLock({ $0[file] }) { return links }
+        let bytes = FileManager.default.contents(atPath: file).map { [UInt8]($0) } ?? []
+        let markup = MarkupExtractor().extract(html: bytes, url: url)
+        let base = URLParser.parse(url)
+        let links = markup.links.compactMap { link -> Link? in
+            guard let key = URLParser.parse(link.href, base: base)?.deduplicationKey else { return nil }
+            return Link(key: key, line: link.line, column: nil)
+        }
+        linksByFile.withLock { $0[file] = links }
+        return links
+    }
+}
