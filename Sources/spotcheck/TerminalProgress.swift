@@ -25,8 +25,12 @@ struct Verbosity: ParsableArguments {
     /// `--verbose`, unless `--quiet` (from the command line or a configuration file) says otherwise.
     var verbose: Bool { verboseFlag && !quiet }
 
-    /// Whether the live progress line is drawn: on a terminal only, unless quiet or turned off.
-    var showsProgress: Bool { !quiet && !noProgress && isatty(STDERR_FILENO) == 1 }
+    /// Whether the live progress line is drawn: on a terminal that is not `TERM=dumb` only, unless
+    /// quiet or turned off.
+    var showsProgress: Bool {
+        // A dumb terminal cannot redraw a line (it has no erase-to-end-of-line).
+        !quiet && !noProgress && isatty(STDERR_FILENO) == 1 && TerminalStyle.allowsEscapes()
+    }
 }
 
 /// The live progress line on a terminal: the phase, pages done of those known (with the

@@ -15,9 +15,33 @@ struct TerminalOutputTests {
     static let fixtures = TestSite.fixtureRoot
 
     /// Runs `arguments` under `script(1)`, so standard error is a terminal.
-    static func runOnTerminal(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let command = ([try spotcheckExecutable()] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    /// Runs spotcheck on a pseudo-terminal (`script`), with `environment` (`NAME=value`) added.
+    static func runOnTerminal(_ arguments: [String], environment: [String] = []) async throws -> (
+        status: Int32, output: String
+    ) {
+        let words =
+            (environment.isEmpty ? [] : ["/usr/bin/env"] + environment) + [try spotcheckExecutable()] + arguments
+        let command = words.map { "'\($0)'" }.joined(separator: " ")
         return try await runProcess("/usr/bin/script", ["-qefc", command, "/dev/null"])
+    }
+
+    /// Issue 31 §5: the terminal conventions of no-color.org and terminfo.
+    @Test("severities in colour on a terminal; none with NO_COLOR or when piped; no escapes at all with TERM=dumb")
+    func colours() async throws {
+        let folder = try temporaryFolder("terminal-colours")
+        let red = "\u{1B}[1;31merror\u{1B}[0m SAB002 "
+        let terminal = try await Self.runOnTerminal(
+            ["validate", Self.fixtures, "-o", folder + "/a"], environment: ["TERM=xterm", "NO_COLOR="])
+        #expect(terminal.output.contains(red), "\(terminal.output)")
+        let noColour = try await Self.runOnTerminal(
+            ["validate", Self.fixtures, "-o", folder + "/b"], environment: ["TERM=xterm", "NO_COLOR=1"])
+        #expect(noColour.output.contains(": error SAB002 ") && !noColour.output.contains("\u{1B}["))
+        let piped = try await runProcess(try spotcheckExecutable(), ["validate", Self.fixtures, "-o", folder + "/c"])
+        #expect(piped.output.contains(": error SAB002 ") && !piped.output.contains("\u{1B}["))
+        let dumb = try await Self.runOnTerminal(
+            ["crawl", Self.fixtures, "-o", folder + "/d"], environment: ["TERM=dumb", "NO_COLOR="])
+        #expect(dumb.status == 0, "\(dumb.output)")
+        #expect(dumb.output.contains(": error SAB002 ") && !dumb.output.contains("\u{1B}"), "\(dumb.output)")
     }
 
     @Test("on a terminal the progress line shows the phase, pages done of known, rate, errors and skipped")
