@@ -3,6 +3,7 @@
 
 import CCurl
 import Foundation
+import NumericClamping
 import Synchronization
 
 /// A request handed to the loop thread, with the callback that receives its result.
@@ -358,8 +359,8 @@ private final class ActiveTransfers {
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_PIPEWAIT, 1)
         if let authorities = configuration.certificateAuthorities { set(CURLOPT_CAINFO, authorities) }
-        set(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
-        set(CURLOPT_TIMEOUT_MS, Int(limits.timeout * 1000))
+        set(CURLOPT_CONNECTTIMEOUT_MS, clampedInt(limits.connectTimeout * 1000))
+        set(CURLOPT_TIMEOUT_MS, clampedInt(limits.timeout * 1000))
         if transfer.bodyCap.overflow == .fail {
             codes.append(
                 spotcheck_curl_easy_setopt_offset(

@@ -115,7 +115,8 @@ public struct RobotsTxt: Sendable, Hashable {
                 }
             case "crawl-delay":
                 lastWasAgent = false
-                if current != nil, let delay = Double(value), delay >= 0 { current?.crawlDelay = delay }
+                // `inf`, `nan` and `1e400` read as numbers: a delay must be a finite one.
+                if current != nil, let delay = Double(value), delay >= 0, delay.isFinite { current?.crawlDelay = delay }
             case "sitemap":
                 if !value.isEmpty { sitemaps.append(value) }
             default:
