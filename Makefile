@@ -105,6 +105,7 @@ format:
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
+	Scripts/check-numeric-conversions.sh
 
 clean:
 	rm -rf .build

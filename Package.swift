@@ -40,7 +40,8 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
-        // The rule ids, generated from the catalogue's data (Scripts/generate-rule-catalogue.py).
+        // Floating values turned into integers without trapping (issue 35; Scripts/check-numeric-conversions.sh).
+        .target(name: "NumericClamping", swiftSettings: strictSettings),
         // The rule catalogue and what a check yields: rule ids, rules, severities, findings, the
         // project's rule levels. All that reports and configuration need of the verifier.
         .target(name: "Rulebook", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
@@ -68,18 +69,21 @@ let package = Package(
         .target(
             name: "PostgresStorage",
             dependencies: [
-                "CrawlStore", "SpotlightIndex", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CrawlStore", "NumericClamping", "SpotlightIndex",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "PageFetching", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .target(name: "PageFetching", dependencies: ["CCurl", "NumericClamping"], swiftSettings: strictSettings),
         // Headless Chromium over the DevTools protocol on a pipe (issue 14: crawl --render).
-        .target(name: "BrowserRendering", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
+        .target(
+            name: "BrowserRendering", dependencies: ["LenientJSON", "NumericClamping"], swiftSettings: strictSettings),
         .target(
             name: "Crawling",
             dependencies: [
                 "BrowserRendering", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction",
+                "NumericClamping",
                 "PageAnalysis",
                 "PageFetching", "ProjectConfiguration", "RedirectFollowing", "RobotsExclusion", "Rulebook",
                 "Sitemaps", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
@@ -100,13 +104,14 @@ let package = Package(
         ),
         .target(
             name: "SpotlightModel",
-            dependencies: ["MarkupExtraction", "LenientJSON", "URLNormalization"],
+            dependencies: ["MarkupExtraction", "LenientJSON", "NumericClamping", "URLNormalization"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PageAnalysis",
             dependencies: [
-                "MarkupExtraction", "ProjectConfiguration", "SpotlightModel", "LenientJSON", "Verification", "Rulebook",
+                "MarkupExtraction", "NumericClamping", "ProjectConfiguration", "SpotlightModel", "LenientJSON",
+                "Verification", "Rulebook",
             ],
             swiftSettings: strictSettings
         ),
@@ -126,7 +131,9 @@ let package = Package(
         ),
         .target(
             name: "Reports",
-            dependencies: ["LenientJSON", "Rulebook", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "LenientJSON", "NumericClamping", "Rulebook", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         // The crawl as a library call: request in, outcome out (the CLI only maps options and exit codes).
@@ -143,7 +150,7 @@ let package = Package(
         .target(
             name: "SpotlightIndex",
             dependencies: [
-                "DatabaseOpening", "LenientJSON", "SpotlightModel", "URLNormalization",
+                "DatabaseOpening", "LenientJSON", "NumericClamping", "SpotlightModel", "URLNormalization",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // FTS5's C API, for the search's ranking function (FullTextRanking.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -158,8 +165,9 @@ let package = Package(
         .executableTarget(
             name: "spotcheck",
             dependencies: [
-                "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "PostgresStorage", "ProjectConfiguration", "Reports", "RobotsExclusion", "SpotlightIndex",
+                "CrawlJobs", "Crawling", "LenientJSON", "LoopbackServer", "MarkupExtraction", "NumericClamping",
+                "PageAnalysis", "PostgresStorage", "ProjectConfiguration", "Reports", "RobotsExclusion",
+                "SpotlightIndex",
                 "SpotlightModel", "UniversalLinks",
                 "URLNormalization", "Verification", "Rulebook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -268,6 +276,7 @@ let package = Package(
             exclude: ["TLS", "HTTP2/h2_torture_server.py"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "NumericClampingTests", dependencies: ["NumericClamping"], swiftSettings: strictSettings),
         .testTarget(
             name: "CrawlingTests",
             dependencies: [
@@ -276,6 +285,8 @@ let package = Package(
                 "PageFetching", "ProjectConfiguration", "Reports", "TortureServer", "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
+                // Tampering with a store as another program would (HostileNumbersTests).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"],
             swiftSettings: strictSettings

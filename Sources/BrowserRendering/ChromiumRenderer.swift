@@ -1,5 +1,6 @@
 public import Foundation
 import LenientJSON
+import NumericClamping
 import Synchronization
 
 /// Why a page could not be rendered.
@@ -229,7 +230,7 @@ private final class Tab: Sendable {
     func load(_ url: String, events: AsyncStream<DevToolsEvent>, timeout: Double) async throws(RenderError) -> Bool {
         let idle = OneShot()
         let timer = Task {
-            try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+            try? await Task.sleep(for: .nanoseconds(clampedNanoseconds(seconds: timeout)))
             idle.fire(true)
         }
         defer { timer.cancel() }

@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import NumericClamping
 import Synchronization
 
 /// One event of the DevTools protocol: its method (`Page.lifecycleEvent` …) and parameters.
@@ -53,7 +54,7 @@ final class DevToolsConnection: Sendable {
                 guard let id else { return }
                 let timeout = commandTimeout
                 Task { [weak self] in
-                    try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+                    try? await Task.sleep(for: .nanoseconds(clampedNanoseconds(seconds: timeout)))
                     self?.expire(id, after: timeout)
                 }
                 var message: JSONObject = [
@@ -79,7 +80,7 @@ final class DevToolsConnection: Sendable {
         guard let command = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
         command.continuation.resume(
             throwing: RenderError.protocolError(
-                method: command.method, message: "no answer from Chromium within \(Int(seconds)) s"))
+                method: command.method, message: "no answer from Chromium within \(clampedInt(seconds)) s"))
     }
 
     /// The events of the tab `session`, from now until `stopListening(to:)`.

@@ -37,10 +37,21 @@ final class CrawlFolderLock: Sendable {
 
     private init(path: String, keeping companion: CrawlFolderLock?, busy: (Int32?) -> String) throws(CrawlJobError) {
         self.companion = companion
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a planted `crawl.lock -> elsewhere` had its target truncated and overwritten
+        // with the process id (issue 35 §7); it is refused, as the reports refuse to follow one.
+        // O_NONBLOCK: a planted FIFO must not make the open wait (it is then refused below).
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason =
+                errno == ELOOP
+                ? "it is a symbolic link, which SpotCheck does not follow; remove it"
+                : String(cString: strerror(errno))
             throw CrawlJobError(.outputNotWritable, "\(path): cannot be created (\(reason))")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw CrawlJobError(.outputNotWritable, "\(path): cannot be created (it is not a regular file; remove it)")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.holder(descriptor)

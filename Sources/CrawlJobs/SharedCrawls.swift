@@ -45,6 +45,7 @@ public enum SharedCrawls {
         let verifier: PageVerifier
         do {
             settings = try JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8))
+            if let problem = settings.problem() { throw StoredCrawl.TamperedSettings(problem: problem) }
             verifier = try settings.pageRules?.verifier() ?? PageVerifier()
         } catch {
             throw CrawlJobError(.storeUnusable, "\(location): crawl \(id)'s stored settings cannot be read: \(error)")

@@ -16,7 +16,21 @@ public enum StoredCrawl {
     static func currentRun(inStoreAt path: String) throws -> (settings: CrawlSettings, finishedAt: Double?)? {
         let store = try CrawlStore(path: path)
         guard let run = try store.currentRun() else { return nil }
-        return (try JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8)), run.finishedAt)
+        let settings = try JSONDecoder().decode(CrawlSettings.self, from: Data(run.settingsJSON.utf8))
+        if let problem = settings.problem() { throw TamperedSettings(path: path, problem: problem) }
+        return (settings, run.finishedAt)
+    }
+
+    /// Stored settings that no command line could have given (`CrawlSettings.problem()`): the
+    /// store was changed by something else, and a crawl with them would fetch nothing or trap.
+    struct TamperedSettings: Error, CustomStringConvertible {
+        var path: String?
+        var problem: CrawlSettings.Problem
+
+        var description: String {
+            "\(path.map { "\($0): " } ?? "")the crawl's stored settings (run.settings_json) are out of range: "
+                + "\(problem); the store was changed outside SpotCheck"
+        }
     }
 
     /// A time (seconds since 1970) as `2026-11-25 08:00:00 UTC`.

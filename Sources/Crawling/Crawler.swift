@@ -4,6 +4,7 @@ public import CrawlStore
 import Foundation
 import LenientJSON
 import MarkupExtraction
+import NumericClamping
 public import PageFetching
 import ProjectConfiguration
 import RobotsExclusion
@@ -436,7 +437,7 @@ extension Crawler {
                             // least every second (long waits, such as a Retry-After, stay
                             // responsive to the injected clock).
                             let seconds = min(1, max(0, wakeAt - clock()))
-                            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                            try? await Task.sleep(nanoseconds: clampedUInt64(seconds * 1_000_000_000))
                             return .tick
                         }
                     }
@@ -501,7 +502,7 @@ extension Crawler {
                 case .giveUp(.retryAfterTooLong(let asked, let longest)):
                     record.errorKind = "http-\(record.status ?? 0)"
                     record.errorMessage =
-                        "Retry-After too long: \(Int(asked.rounded())) s (at most \(Int(longest)) s are waited); not retried"
+                        "Retry-After too long: \(clampedInt(asked.rounded())) s (at most \(clampedInt(longest)) s are waited); not retried"
                     try await complete(entry, record, links: [], skipped: [])
                 case .giveUp(.attemptsSpent(let attempts)):
                     record.errorMessage = [record.errorMessage, "gave up after \(attempts) attempts"]

@@ -1,4 +1,5 @@
 import CrawlScheduling
+import NumericClamping
 import PageFetching
 
 /// The politeness of a crawl's side requests (images, sitemaps) to one origin, whichever task
@@ -104,7 +105,7 @@ actor HostGate {
             let wait = pace.nextStart(for: host) - now
             if wait <= 0 { break }
             guard wait <= longestWait else { throw throttled(origin, wait: wait) }
-            try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9)), clock: .continuous)
+            try? await Task.sleep(for: .nanoseconds(clampedNanoseconds(seconds: wait)), clock: .continuous)
         }
         pace.started(host, at: now)
     }
@@ -112,8 +113,10 @@ actor HostGate {
     private func throttled(_ origin: String, wait: Double) -> FetchError {
         FetchError(
             kind: .throttled, url: origin,
-            message: "\(origin) asked to wait \(Int(wait.rounded(.up))) s more (Crawl-delay, Retry-After or back-off "
-                + "after 429/503, behind the requests queued for it); side requests wait at most \(Int(longestWait)) s")
+            message:
+                "\(origin) asked to wait \(clampedInt(wait.rounded(.up))) s more (Crawl-delay, Retry-After or back-off "
+                + "after 429/503, behind the requests queued for it); side requests wait at most \(clampedInt(longestWait)) s"
+        )
     }
 
     /// `host:port` of `scheme://host:port`.

@@ -429,10 +429,15 @@ struct PageProcessor: Sendable {
         }
     }
 
-    /// `Retry-After` as seconds: delta-seconds or an HTTP date.
+    /// `Retry-After` as seconds: delta-seconds or an HTTP date. Delta-seconds are digits only
+    /// (RFC 9110 §10.2.3): `1e20`, `inf`, `0x1p70` and `1.5` are neither, and are ignored (the
+    /// back-off applies). Digits past `longestDeltaSeconds` read as it, so the value stays an
+    /// ordinary finite number however many digits come.
     static func retryAfterSeconds(_ value: String) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed), seconds >= 0 { return seconds }
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return min(Double(trimmed) ?? longestDeltaSeconds, longestDeltaSeconds)
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
@@ -440,6 +445,10 @@ struct PageProcessor: Sendable {
         guard let date = formatter.date(from: trimmed) else { return nil }
         return max(0, date.timeIntervalSinceNow)
     }
+
+    /// The most delta-seconds `retryAfterSeconds` reads (31,700 years: far past any wait a crawl
+    /// keeps, `CrawlFrontier`'s longest gives the page up).
+    static let longestDeltaSeconds = 1e12
 
     /// Whether a 200 page's title says it is a not-found page: "not found", "page missing", "no
     /// longer available", or 404 as a number of its own ("Error 404", "404 – Oops"), not inside

@@ -152,7 +152,7 @@ extension JSONValue {
     /// need libm symbols that an executable without Foundation does not link on Linux.
     private static func exactInt(_ double: Double) -> Int? {
         guard double.isFinite, double.magnitude < 9_223_372_036_854_775_808.0 else { return nil }
-        let int = Int(double)
+        let int = Int(double)  // numeric-conversion: checked (finite and under 2^63, guarded above)
         return Double(int) == double ? int : nil
     }
 

@@ -33,17 +33,40 @@ struct FolderFileProvider: FileProvider {
 
     /// The folder with a trailing `/`.
     let rootFolder: String
+    /// The folder with its symbolic links resolved (`realpath`), no trailing `/`.
+    let resolvedRoot: String
     /// Streams what is not read whole.
     let streaming: LocalFileSystem
 
     init(root: String, wholeFileLimit: Int = FolderServer.defaultWholeFileLimit) {
         self.wholeFileLimit = wholeFileLimit
         rootFolder = root.hasSuffix("/") ? root : root + "/"
+        resolvedRoot = Self.resolved(root) ?? root
         streaming = LocalFileSystem(rootFolder: root, threadPool: .singleton, logger: RunningServer.quietLogger)
     }
 
+    /// The file a request path names, with its symbolic links resolved; nil (404) when it
+    /// resolves outside the folder. A link inside the folder to `../outside/secret.html` or a
+    /// `dir -> /elsewhere` put files that are not the site's into report.json (issue 35 §6):
+    /// only what resolves inside is served. A path that does not resolve (missing, a dangling
+    /// link) is left to `getAttributes`, which answers 404 for it.
     func getFileIdentifier(_ path: String) -> String? {
-        rootFolder + (path.first == "/" ? path.dropFirst() : path[...])
+        let joined = rootFolder + (path.first == "/" ? path.dropFirst() : path[...])
+        guard let resolved = Self.resolved(joined) else { return joined }
+        guard Self.isInside(resolved, root: resolvedRoot) else { return nil }
+        return resolved
+    }
+
+    /// Whether `path` (resolved) is `root` (resolved) or under it.
+    static func isInside(_ path: String, root: String) -> Bool {
+        root == "/" || path == root || path.hasPrefix(root + "/")
+    }
+
+    /// `path` with every symbolic link, `.` and `..` resolved; nil when it does not exist.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 
     /// Whether `path` names a folder (following symbolic links).

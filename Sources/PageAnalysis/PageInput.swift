@@ -108,6 +108,13 @@ public struct InputCollector: Sendable {
             }
             for relative in found {
                 let path = argument.hasSuffix("/") ? argument + relative : argument + "/" + relative
+                // A FIFO named `x.html` in a folder is no page, and opening it would wait for a
+                // writer (issue 35 §4): refused unopened, like any file that is not a regular one.
+                if let kind = PageFile.nonRegularKind(at: path) {
+                    problems.append(
+                        InputProblem(.unreadable, path: path, message: "cannot be read: not a regular file (\(kind))"))
+                    continue
+                }
                 add(PageInput(path: path, url: url(forFile: path, relativePath: relative)), relativePath: relative)
             }
         }
@@ -153,6 +160,9 @@ public enum PageLoader {
         } catch {
             if error.code == ENOENT || error.code == ENOTDIR {
                 throw InputProblem(.missing, path: path, message: "no such file or folder")
+            }
+            if error.code == 0 {
+                throw InputProblem(.unreadable, path: path, message: "cannot be read: \(error.message)")
             }
             throw InputProblem(.unreadable, path: path, message: "cannot be read (\(error.message))")
         }

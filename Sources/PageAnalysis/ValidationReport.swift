@@ -1,5 +1,6 @@
 public import Foundation
 public import LenientJSON
+import NumericClamping
 public import Rulebook
 public import Verification
 
@@ -84,7 +85,7 @@ public struct ValidationReport: Sendable {
     }
 
     static func timestamp(_ date: Date, compact: Bool) -> String {
-        let seconds = Int(date.timeIntervalSince1970)
+        let seconds = clampedInt(date.timeIntervalSince1970)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         // Civil date from days (Howard Hinnant's algorithm).

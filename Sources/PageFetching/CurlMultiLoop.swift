@@ -3,6 +3,7 @@
 
 import CCurl
 import Foundation
+import NumericClamping
 import Synchronization
 
 /// A request handed to the loop thread, with the callback that receives its result.
@@ -209,9 +210,17 @@ private final class Transfer {
     var requestHeaders: UnsafeMutablePointer<curl_slist>?
     var body: [UInt8] = []
     var headers: [HTTPHeader] = []
+    /// Header bytes of every response of the transfer, the informational (1xx) ones included: a
+    /// storm of `100 Continue` is one response's worth of headers, not a fresh allowance each.
     var headerBytes = 0
-    /// Set when a callback stopped the transfer because a cap was exceeded.
+    /// Informational responses before the current one (status lines seen, less one).
+    var informationalResponses = 0
+    /// The current response's `Content-Length` value, once one was given.
+    var contentLength: String?
+    /// Set when a callback stopped the transfer because a cap was exceeded or the response is
+    /// not one to read; `exceededMessage` says why when the kind's usual words do not.
     var exceeded: FetchError.Kind?
+    var exceededMessage: String?
     /// Set when the body callback stopped the transfer at a truncating cap (not an error).
     var truncated = false
     /// The body cap of this transfer: the request's own, else the fetcher's.
@@ -254,12 +263,20 @@ private final class Transfer {
     func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         let bytes = UnsafeRawBufferPointer(start: data, count: count)
         if bytes.starts(with: "HTTP/".utf8) {
+            if headerBytes > 0 { informationalResponses += 1 }
             headers.removeAll()
-            headerBytes = 0
+            contentLength = nil
         }
+        // Not reset at a new status line: a 1xx storm was retried as `connection-dropped` after
+        // the server gave up (issue 35 §8); it now ends at the cap as `headers-too-large`.
         headerBytes += count
         guard headerBytes <= limits.maximumHeaderBytes else {
             exceeded = .headersTooLarge
+            if informationalResponses > 0 {
+                exceededMessage =
+                    "response headers larger than \(limits.maximumHeaderBytes) bytes, counting "
+                    + "\(informationalResponses) informational (1xx) responses before the final one"
+            }
             return 0
         }
         var line = Substring(decoding: bytes, as: UTF8.self)
@@ -270,9 +287,30 @@ private final class Transfer {
         } else if let colon = line.firstIndex(of: ":") {
             let header = HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimming(" \t"))
             headers.append(header)
+            guard acceptsLength(announcedBy: header) else { return 0 }
             reserveBody(announcedBy: header)
         }
         return count
+    }
+
+    /// False (and the transfer stopped as a `protocol-error`) when `header` is a `Content-Length`
+    /// that differs from one before it, or a list of different values: the body's length cannot
+    /// be known, and RFC 9112 §6.3 says such a response is unrecoverable. libcurl used one of them
+    /// silently (the shorter page). The same value repeated is accepted, as §6.3 allows.
+    private func acceptsLength(announcedBy header: HTTPHeader) -> Bool {
+        guard header.name.utf8.count == 14, header.name.lowercased() == "content-length" else { return true }
+        for value in header.value.split(separator: ",") {
+            let length = value.trimming(" \t")
+            if let known = contentLength, known != length {
+                exceeded = .protocolError
+                exceededMessage =
+                    "two different Content-Length values (\(known) and \(length)): the body's length cannot be "
+                    + "known (RFC 9112 §6.3)"
+                return false
+            }
+            contentLength = length
+        }
+        return true
     }
 
     /// Sizes the body buffer once from `Content-Length` (within the cap), so a large page is not
@@ -358,8 +396,8 @@ private final class ActiveTransfers {
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_PIPEWAIT, 1)
         if let authorities = configuration.certificateAuthorities { set(CURLOPT_CAINFO, authorities) }
-        set(CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
-        set(CURLOPT_TIMEOUT_MS, Int(limits.timeout * 1000))
+        set(CURLOPT_CONNECTTIMEOUT_MS, clampedInt(limits.connectTimeout * 1000))
+        set(CURLOPT_TIMEOUT_MS, clampedInt(limits.timeout * 1000))
         if transfer.bodyCap.overflow == .fail {
             codes.append(
                 spotcheck_curl_easy_setopt_offset(
@@ -451,9 +489,13 @@ private final class ActiveTransfers {
         case CURLE_WRITE_ERROR where transfer.exceeded != nil:
             kind = transfer.exceeded ?? .other
             message =
-                kind == .tooLarge
-                ? "body larger than \(transfer.bodyCap.bytes) bytes (after decoding)"
-                : "response headers larger than \(transfer.limits.maximumHeaderBytes) bytes"
+                if let explained = transfer.exceededMessage {
+                    explained
+                } else if kind == .tooLarge {
+                    "body larger than \(transfer.bodyCap.bytes) bytes (after decoding)"
+                } else {
+                    "response headers larger than \(transfer.limits.maximumHeaderBytes) bytes"
+                }
         case CURLE_FILESIZE_EXCEEDED:
             kind = .tooLarge
             message = "Content-Length larger than \(transfer.bodyCap.bytes) bytes"

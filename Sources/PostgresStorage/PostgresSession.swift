@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NumericClamping
 import PostgresNIO
 import Synchronization
 
@@ -88,7 +89,7 @@ final class PostgresSession: @unchecked Sendable {
     /// The server did not answer a statement in `statementSeconds`.
     struct NoAnswer: Error, CustomStringConvertible {
         var seconds: Double
-        var description: String { "the server did not answer within \(Int(seconds)) s" }
+        var description: String { "the server did not answer within \(clampedInt(seconds)) s" }
     }
 
     /// The connection was lost while the server committed: the transaction may have been applied.

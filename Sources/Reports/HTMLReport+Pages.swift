@@ -1,4 +1,5 @@
 import LenientJSON
+import NumericClamping
 import Rulebook
 
 /// The page list: one `<details>` per page, its summary a row of the list (number, findings,
@@ -209,7 +210,7 @@ extension HTMLReport {
     /// One decimal, without Foundation's formatter.
     static func decimal(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        let tenths = Int((value * 10).rounded())
+        let tenths = clampedInt((value * 10).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 
@@ -266,7 +267,7 @@ extension HTMLReport {
 
     func ratingHTML(_ rating: Double, _ description: String?) -> String {
         let clamped = min(max(rating, 0), 5)
-        let full = Int(clamped.rounded())
+        let full = clampedInt(clamped.rounded())
         let stars = String(repeating: "\u{2605}", count: full) + String(repeating: "\u{2606}", count: 5 - full)
         var html =
             "<p class=\"rating\"><span class=\"stars\" aria-hidden=\"true\">\(stars)</span> \(Self.decimal(rating))"

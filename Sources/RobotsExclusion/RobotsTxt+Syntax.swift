@@ -119,34 +119,6 @@ extension RobotsTxt {
         }
         return nil
     }
-
-    /// Wildcard match of a rule against a normalised path, as a prefix unless anchored. Iterative
-    /// (greedy with backtracking to the last `*`), so hostile patterns cannot recurse.
-    static func matches(_ rule: Rule, _ path: [UInt8]) -> Bool {
-        let tokens = rule.tokens
-        var t = 0
-        var p = 0
-        var star: Int?
-        var starPath = 0
-        while true {
-            if t == tokens.count {
-                if !rule.anchored || p == path.count { return true }
-            } else if tokens[t] == nil {
-                star = t
-                starPath = p
-                t += 1
-                continue
-            } else if p < path.count, tokens[t] == path[p] {
-                t += 1
-                p += 1
-                continue
-            }
-            guard let starIndex = star, starPath < path.count else { return false }
-            starPath += 1
-            p = starPath
-            t = starIndex + 1
-        }
-    }
 }
 
 extension ArraySlice<UInt8> {

@@ -1,4 +1,5 @@
 import LenientJSON
+import NumericClamping
 public import SpotlightModel
 
 /// A searchable item as the index holds it.
@@ -115,7 +116,9 @@ public struct IndexStatistics: Sendable, Hashable {
 extension SpotlightDate {
     /// The UTC instant written as `YYYY-MM-DDThh:mm:ssZ` (seconds truncated).
     public init(utcSeconds: Double) {
-        let whole = Int(utcSeconds.rounded(.down))
+        // Years 1 to 9999 (a tampered `expires_at` of 1e300 or NaN must not trap, issue 35);
+        // nothing stored by SpotCheck lies outside.
+        let whole = clampedInt(min(max(utcSeconds, -62_135_596_800), 253_402_300_799).rounded(.down))
         var days = whole / 86_400
         var seconds = whole % 86_400
         if seconds < 0 {

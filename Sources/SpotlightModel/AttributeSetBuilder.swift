@@ -317,7 +317,9 @@ public struct AttributeSetBuilder: Sendable {
         if let duration = recorder.choose(
             "duration", [og("video:duration"), og("music:duration"), fromEntity("duration")])
         {
-            set.duration = Double(duration.trimmingWhitespace()) ?? ISO8601.duration(duration)
+            // `inf` and `nan` read as numbers, but are no duration (and no JSON number).
+            let seconds = Double(duration.trimmingWhitespace()) ?? ISO8601.duration(duration)
+            set.duration = seconds.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         }
         set.genre = main?.text("genre")
         set.director = main?.text("director")

@@ -125,7 +125,8 @@ public enum ISO8601 {
             default: return nil
             }
         }
-        return digits.isEmpty && sawComponent ? total : nil
+        // `P1e400Y`'s digits never reach here, but 400 nines do: an infinite total is no duration.
+        return digits.isEmpty && sawComponent && total.isFinite ? total : nil
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

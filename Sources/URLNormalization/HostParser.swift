@@ -130,7 +130,8 @@ enum IPv4 {
         }
         for value in numbers.dropLast() where value > 255 { return nil }
         let last = numbers[numbers.count - 1]
-        let limit = UInt64(1) << (8 * UInt64(5 - numbers.count))
+        // An integer: at most four numbers reach here.
+        let limit = UInt64(1) << (8 * UInt64(5 - numbers.count))  // numeric-conversion: checked
         guard last < limit else { return nil }
         var address = last
         for (index, value) in numbers.dropLast().enumerated() {

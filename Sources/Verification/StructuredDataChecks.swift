@@ -401,12 +401,13 @@ struct StructuredDataChecks: PageRuleGroup {
                 )
             }
         case "latitude", "longitude":
-            let limit = name == "latitude" ? 90.0 : 180.0
+            let degrees = name == "latitude" ? 90 : 180
+            let limit = Double(degrees)
             if let number = value.number {
                 if number < -limit || number > limit {
                     flag(
                         .sd019, line, excerpt,
-                        "\(name) \(value.written) on \(where_) is outside [−\(Int(limit)), \(Int(limit))]")
+                        "\(name) \(value.written) on \(where_) is outside [−\(degrees), \(degrees)]")
                 }
             } else {
                 flag(.sd019, line, excerpt, "\(name) \(value.written) on \(where_) is not a plain decimal number")
@@ -839,7 +840,10 @@ struct StructuredDataChecks: PageRuleGroup {
     }
 
     static func format(_ number: Double) -> String {
-        if number.magnitude < 1e15, Double(Int(number)) == number { return String(Int(number)) }
+        // Under 1e15 in magnitude: the Int holds it.
+        guard number.magnitude < 1e15 else { return String(number) }
+        let whole = Int(number)  // numeric-conversion: checked
+        if Double(whole) == number { return String(whole) }
         return String(number)
     }
 }

@@ -471,7 +471,8 @@ enum StructuredData {
         switch value.kind {
         case .number(let literal):
             guard let number = Double(literal) else { return false }
-            return number >= 0 && number < 9e18 && Double(Int(number)) == number
+            // In [0, 9e18): the Int holds it.
+            return number >= 0 && number < 9e18 && Double(Int(number)) == number  // numeric-conversion: checked
         case .text(let text):
             let trimmed = text.trimmedWhitespace
             return !trimmed.isEmpty && trimmed.allSatisfy { $0.isASCII && $0.isNumber }

@@ -46,7 +46,12 @@ struct AASA: AsyncParsableCommand {
         var timeout = 30.0
 
         func validate() throws {
-            if timeout <= 0 { throw ValidationError("--timeout must be positive") }
+            // NaN fails every comparison; `inf` would trap where seconds become milliseconds.
+            if !(timeout > 0 && timeout <= Double(CrawlSettings.Limit.longestTimeout)) {
+                throw ValidationError(
+                    "--timeout \(timeout): must be more than 0 and at most \(CrawlSettings.Limit.longestTimeout) seconds"
+                )
+            }
             for app in appIDs {
                 if let problem = AppIDFormat.problem(app) {
                     throw ValidationError("--app takes an app ID, TEAMID.bundle.id: \(app) \(problem)")

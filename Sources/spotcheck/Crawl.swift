@@ -210,7 +210,13 @@ struct Crawl: AsyncParsableCommand {
         }
         if concurrency < 1 { throw ValidationError("--concurrency \(concurrency): must be at least 1 request") }
         if perHost < 1 { throw ValidationError("--per-host \(perHost): must be at least 1 request") }
-        if delay < 0 { throw ValidationError("--delay \(delay): must be 0 seconds or more (e.g. --delay 0.5)") }
+        // `!(…)`: NaN fails every comparison, and `inf` or `1e300` would trap where seconds become
+        // milliseconds or whole seconds (issue 35).
+        if !(delay >= 0 && delay <= Double(CrawlSettings.Limit.longestDelay)) {
+            throw ValidationError(
+                "--delay \(delay): must be 0 seconds or more, at most \(CrawlSettings.Limit.longestDelay) (e.g. --delay 0.5)"
+            )
+        }
         if depth < 0 { throw ValidationError("--depth \(depth): must be 0 (the seed only) or more") }
         if maxPages < 1 { throw ValidationError("--max-pages \(maxPages): must be at least 1 page") }
         if maxImages < 0 { throw ValidationError("--max-images \(maxImages): must be 0 (none) or more images") }
@@ -226,9 +232,14 @@ struct Crawl: AsyncParsableCommand {
             throw ValidationError("--render-timeout \(renderTimeout): must be more than 0 and at most 3600 seconds")
         }
         if maxBody < 1024 { throw ValidationError("--max-body \(maxBody): must be at least 1024 bytes") }
-        if timeout <= 0 { throw ValidationError("--timeout \(timeout): must be more than 0 seconds") }
-        if robotsRetry < 0 {
-            throw ValidationError("--robots-retry \(robotsRetry): must be 0 seconds (ask once) or more")
+        if !(timeout > 0 && timeout <= Double(CrawlSettings.Limit.longestTimeout)) {
+            throw ValidationError(
+                "--timeout \(timeout): must be more than 0 and at most \(CrawlSettings.Limit.longestTimeout) seconds")
+        }
+        if !(robotsRetry >= 0 && robotsRetry <= Double(CrawlSettings.Limit.longestRobotsRetry)) {
+            throw ValidationError(
+                "--robots-retry \(robotsRetry): must be 0 seconds (ask once) or more, at most "
+                    + "\(CrawlSettings.Limit.longestRobotsRetry)")
         }
         if let publicOrigin, URLParser.parse(publicOrigin)?.isCrawlable != true {
             throw ValidationError("--as must be an http(s) origin, e.g. https://www.example.com")

@@ -1,6 +1,7 @@
 import CrawlJobs
 import Crawling
 import Foundation
+import NumericClamping
 import Rulebook
 import Verification
 
@@ -72,7 +73,7 @@ struct CrawlConsole: Sendable {
             let time = DateFormatter.localizedString(
                 from: Date(timeIntervalSince1970: retryAt), dateStyle: .none, timeStyle: .medium)
             return "\(origin): \(reason); its pages wait and robots.txt is asked again at \(time) "
-                + "(in \(Int(wait.rounded())) s; --robots-retry SECONDS sets the wait, 0 does not wait)"
+                + "(in \(clampedInt(wait.rounded())) s; --robots-retry SECONDS sets the wait, 0 does not wait)"
         case .robotsGaveUp(let origin, let reason, let attempts):
             let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
             return "\(origin): \(reason) after \(tries): its pages are not fetched "

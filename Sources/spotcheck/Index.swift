@@ -376,10 +376,13 @@ struct Index: ParsableCommand {
 
         static func seconds(_ text: String) -> Double? {
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-            if let last = text.last, let unit = units[last], let value = Double(text.dropLast()), value >= 0 {
+            // `inf`, `nan` and `1e400` read as numbers; a window must be a finite one.
+            if let last = text.last, let unit = units[last], let value = Double(text.dropLast()), value >= 0,
+                (value * unit).isFinite
+            {
                 return value * unit
             }
-            if let value = Double(text), value >= 0 { return value }
+            if let value = Double(text), value >= 0, value.isFinite { return value }
             return nil
         }
 

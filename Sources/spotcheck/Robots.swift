@@ -40,7 +40,11 @@ struct Robots: ParsableCommand {
             let robots = RobotsTxt(bytes: [UInt8](data), mode: google ? .google : .rfc9309)
             let decision = robots.decide(productToken: userAgent, url: url)
             let verdict = decision.allowed ? "allowed" : "disallowed"
-            if let rule = decision.rule {
+            if decision.exceededMatchingBudget {
+                print(
+                    "\(verdict): matching stopped after \(RobotsTxt.matchingBudget) octets compared "
+                        + "(too many rules for this URL's length); taken as disallowed")
+            } else if let rule = decision.rule {
                 print("\(verdict): \(rule.allow ? "Allow" : "Disallow"): \(rule.pattern) (line \(rule.line))")
             } else {
                 print("\(verdict): no rule matches")

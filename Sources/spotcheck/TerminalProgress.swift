@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crawling
 import Foundation
+import NumericClamping
 import Synchronization
 
 #if canImport(Glibc)
@@ -125,7 +126,7 @@ final class TerminalProgress: Sendable {
 
     /// `42 s`, `3 min 05 s`, `1 h 02 min`.
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = clampedInt(seconds.rounded())
         if total < 60 { return "\(total) s" }
         if total < 3600 { return String(format: "%d min %02d s", total / 60, total % 60) }
         return String(format: "%d h %02d min", total / 3600, total % 3600 / 60)

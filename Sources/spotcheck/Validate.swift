@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LenientJSON
 import MarkupExtraction
+import NumericClamping
 import PageAnalysis
 import ProjectConfiguration
 import Reports
@@ -227,7 +228,7 @@ struct PageSummary {
         if let rating = set.rating { facts.append("rating \(rating)/5") }
         if !set.keywords.isEmpty { facts.append("keywords \(set.keywords.joined(separator: ", "))") }
         if !set.phoneNumbers.isEmpty { facts.append("phone \(set.phoneNumbers.joined(separator: ", "))") }
-        if let duration = set.duration { facts.append("duration \(Int(duration)) s") }
+        if let duration = set.duration { facts.append("duration \(clampedInt(duration)) s") }
         if let type = set.contentType { facts.append(type) }
         if !facts.isEmpty { lines.append("  facts:        \(facts.joined(separator: "; "))") }
         if page.attributes.deepLinks.isEmpty {

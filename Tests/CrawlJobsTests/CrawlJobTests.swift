@@ -133,6 +133,28 @@ struct CrawlJobTests {
         let outcome = try await CrawlJob(Self.request(seed: Self.fixtures, output: output)).run()
         #expect(outcome.summary.fetched == 42)
     }
+
+    /// Issue 35 §7: a `crawl.lock` planted as a symbolic link had its target truncated and
+    /// overwritten with the process id. It is refused (exit 5, outputNotWritable), its target
+    /// untouched; so is a FIFO, without waiting.
+    @Test func aPlantedLockSymbolicLinkIsNotFollowed() throws {
+        let output = Self.folder("planted-lock")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let target = output + "/precious.txt"
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(
+            atPath: output + "/" + CrawlFolderLock.fileName, withDestinationPath: target)
+        let error = #expect(throws: CrawlJobError.self) { _ = try CrawlFolderLock(folder: output) }
+        #expect(error?.kind == .outputNotWritable)
+        #expect(error?.message.contains("crawl.lock: cannot be created (it is a symbolic link") == true)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me\n")
+
+        let fifoFolder = Self.folder("planted-fifo-lock")
+        try FileManager.default.createDirectory(atPath: fifoFolder, withIntermediateDirectories: true)
+        #expect(mkfifo(fifoFolder + "/" + CrawlFolderLock.fileName, 0o600) == 0)
+        let fifoError = #expect(throws: CrawlJobError.self) { _ = try CrawlFolderLock(folder: fifoFolder) }
+        #expect(fifoError?.message.contains("not a regular file") == true)
+    }
 }
 
 /// Issue 30 §5: in a served folder, a URL no file answers is located at the link to it, in the

@@ -166,6 +166,37 @@ struct FolderServerTests {
         }
     }
 
+    /// Issue 35 §6: `crawl FOLDER` served what a symbolic link in the folder pointed to outside it
+    /// (a secret page's title and description went into report.json).
+    @Test("a symbolic link that resolves outside the folder is 404; one that stays inside is served")
+    func symbolicLinksStayInside() async throws {
+        let base = try Scratch.folder("folder-links")
+        let site = base + "/site"
+        let outside = base + "/outside"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: site + "/sub", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try Data("<title>Home</title>".utf8).write(to: URL(fileURLWithPath: site + "/index.html"))
+        try Data("<title>Secret</title>".utf8).write(to: URL(fileURLWithPath: outside + "/secret.html"))
+        try Data("<title>Secret index</title>".utf8).write(to: URL(fileURLWithPath: outside + "/index.html"))
+        try manager.createSymbolicLink(atPath: site + "/leak.html", withDestinationPath: "../outside/secret.html")
+        try manager.createSymbolicLink(atPath: site + "/dir", withDestinationPath: outside)
+        try manager.createSymbolicLink(atPath: site + "/sub/up.html", withDestinationPath: "../index.html")
+        try manager.createSymbolicLink(atPath: site + "/home.html", withDestinationPath: site + "/index.html")
+        try await withFolderServer(root: site) { _, client in
+            for path in ["/leak.html", "/dir/secret.html", "/dir/", "/dir", "/dir/index.html"] {
+                let answer = await client.fetch(path)
+                #expect(answer.status == 404, "\(path) → \(answer.status)")
+                #expect(!answer.text.contains("Secret"), "\(path)")
+            }
+            for path in ["/sub/up.html", "/home.html", "/"] {
+                let answer = await client.fetch(path)
+                #expect(answer.status == 200, "\(path) → \(answer.status)")
+                #expect(answer.text == "<title>Home</title>", "\(path)")
+            }
+        }
+    }
+
     @Test("a percent-encoded name that stays inside the root is served")
     func encodedNameServed() async throws {
         try await withFolderServer { _, client in

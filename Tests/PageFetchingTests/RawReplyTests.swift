@@ -46,6 +46,18 @@ struct RawReplyTests {
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nhello\r\n0\r\n\r\n",
                 .protocolError
             ),
+            // Issue 35 §8: 10,000 interim responses, then the server hangs up; was `connection-dropped`
+            // (retried three times).
+            ("a 1xx storm", String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 10_000), .headersTooLarge),
+            // Issue 35 §8: the shorter of two lengths was used silently (RFC 9112 §6.3: unrecoverable).
+            (
+                "two different Content-Length headers",
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\nhello", .protocolError
+            ),
+            (
+                "a Content-Length list of two values", "HTTP/1.1 200 OK\r\nContent-Length: 5, 2\r\n\r\nhello",
+                .protocolError
+            ),
             (
                 "a 2 MB header line",
                 "HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 2 << 20)
@@ -63,6 +75,36 @@ struct RawReplyTests {
         } catch {
             #expect(error.kind == kind, "\(name): \(error)")
             #expect(!error.isTransient, "\(name) is not retried")
+        }
+    }
+
+    /// RFC 9112 §6.3 allows the same length repeated (as a list or as two fields).
+    @Test(
+        "a Content-Length given twice with the same value is read",
+        arguments: [
+            "Content-Length: 5\r\nContent-Length: 5", "Content-Length: 5, 5",
+        ])
+    func sameLengthTwice(headers: String) async throws {
+        let server = try RawReplyServer(reply: Array("HTTP/1.1 200 OK\r\n\(headers)\r\n\r\nhello".utf8))
+        let fetcher = try makeFetcher(timeout: 5)
+        defer { fetcher.shutdown() }
+        let response = try await fetcher.fetch(FetchRequest(url: server.url))
+        #expect(response.status == 200)
+        #expect(response.body == Array("hello".utf8))
+    }
+
+    @Test("a 1xx storm says how many informational responses came first")
+    func stormMessage() async throws {
+        let storm = String(repeating: "HTTP/1.1 103 Early Hints\r\n\r\n", count: 10_000)
+        let server = try RawReplyServer(reply: Array(storm.utf8))
+        let fetcher = try makeFetcher(timeout: 5)
+        defer { fetcher.shutdown() }
+        do {
+            let response = try await fetcher.fetch(FetchRequest(url: server.url))
+            Issue.record("answered \(response.status)")
+        } catch {
+            #expect(error.kind == .headersTooLarge)
+            #expect(error.message.contains("informational (1xx) responses before the final one"), "\(error)")
         }
     }
 }

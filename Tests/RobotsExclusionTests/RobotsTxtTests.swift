@@ -75,6 +75,14 @@ struct RobotsTxtTests {
         #expect(robots.crawlDelay(for: "other") == nil)
     }
 
+    /// Issue 35 §1: `inf` and `1e400` read as numbers; a Crawl-delay must be a finite one (an
+    /// infinite delay reached an `Int` in the side requests' throttle message and trapped).
+    @Test("a Crawl-delay that is not a finite number is ignored", arguments: ["inf", "1e400", "nan", "-1"])
+    func nonFiniteCrawlDelay(value: String) {
+        let robots = RobotsTxt("User-agent: *\nCrawl-delay: \(value)\nDisallow: /private\n")
+        #expect(robots.crawlDelay(for: "bot") == nil)
+    }
+
     @Test("only the first 500 KiB are parsed")
     func parseLimit() {
         let filler = String(repeating: "# padding line\n", count: 40_000)

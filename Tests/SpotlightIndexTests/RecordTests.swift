@@ -189,4 +189,16 @@ struct RecordTests {
         #expect(SpotlightDate(utcSeconds: 951_782_400).text == "2000-02-29T00:00:00Z")
         #expect(SpotlightDate(utcSeconds: -1).text == "1969-12-31T23:59:59Z")
     }
+
+    /// Issue 35 §1: a tampered index's `expires_at` (1e300, inf, NaN) trapped `index list`,
+    /// `show` and `export`; past the years 1–9999 a time shows as the nearest end.
+    @Test(
+        "times out of range show as the first or last second of the years 1 to 9999",
+        arguments: [
+            (1e300, "9999-12-31T23:59:59Z"), (.infinity, "9999-12-31T23:59:59Z"),
+            (-1e300, "0001-01-01T00:00:00Z"), (.nan, "1970-01-01T00:00:00Z"),
+        ] as [(Double, String)])
+    func hugeTimes(seconds: Double, text: String) {
+        #expect(SpotlightDate(utcSeconds: seconds).text == text)
+    }
 }
