@@ -278,7 +278,7 @@ public struct CrawlJob: Sendable {
         let folder: String
         do {
             if let output {
-                _ = try OutputFolder.create(output)
+                _ = try OutputFolder.claim(output)
                 folder = output
             } else {
                 folder = try OutputFolder.createUnique(defaultFolder)
@@ -307,7 +307,7 @@ public struct CrawlJob: Sendable {
         do {
             if let output {
                 folder = output
-                created = try OutputFolder.create(output)
+                created = try OutputFolder.claim(output)
             } else {
                 folder = try OutputFolder.createUnique(defaultFolder)
                 created = true

@@ -188,6 +188,7 @@ struct Crawl: AsyncParsableCommand {
 
     mutating func validate() throws {
         allowHost = try allowHost.map(Self.allowedHost)
+        try OutputOption.check(output)
         if let store, !SharedCrawls.isDatabaseURL(store), store.isEmpty || store.hasSuffix("/") || store.contains("://")
         {
             throw ValidationError("--store \(store): name a crawl store file (e.g. site.sqlite) or a postgres:// URL")
