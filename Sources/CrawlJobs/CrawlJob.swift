@@ -83,6 +83,13 @@ public struct CrawlJob: Sendable {
             throw CrawlJobError(.cannotCrawl, "\(listed[0].place): \(why)")
         }
         let source = servesFolder ? URL(fileURLWithPath: seed).standardizedFileURL.path : seed
+        // A folder with no page would crawl one 404 and pass (issue 31); `validate` exits 4 on it too.
+        if servesFolder, stored == nil, !request.resume, !Self.holdsHTML(source) {
+            throw CrawlJobError(
+                .noPages,
+                "\(seed): no pages to crawl: the folder holds no HTML file (.html, .htm, .xhtml); name the folder "
+                    + "that holds the site's pages")
+        }
         var place = Place(
             source: source, servesFolder: servesFolder, folder: request.output, listed: listed,
             seedFromList: seedFromList)
@@ -103,6 +110,16 @@ public struct CrawlJob: Sendable {
         if stored == nil { stored = try Self.unfinishedCrawl(in: folder, storeFile: nil) }
         place.previousSettings = stored
         return place
+    }
+
+    /// Whether `folder` or a folder under it holds an `.html`, `.htm` or `.xhtml` file (stops at
+    /// the first).
+    static func holdsHTML(_ folder: String) -> Bool {
+        guard let files = FileManager.default.enumerator(atPath: folder) else { return false }
+        while let file = files.nextObject() as? String {
+            if ["html", "htm", "xhtml"].contains((file as NSString).pathExtension.lowercased()) { return true }
+        }
+        return false
     }
 
     /// The store of a crawl reported into `folder`: `storeFile` (`--store FILE`), else the
@@ -238,6 +255,8 @@ public struct CrawlJob: Sendable {
             summary: summary, totals: written.totals, reportFolder: folder, reportPath: written.path,
             storePath: storePath)
         outcome.baselineMatch = written.baselineMatch
+        outcome.invalidLocalRecords = local.invalid
+        outcome.resumed = request.resume
         for member in written.reportWithoutPages["summary"]?["skipped"]?.objectValue ?? JSONObject() {
             outcome.skippedByReason[member.key] = member.value.intValue ?? 0
         }
@@ -331,14 +350,29 @@ public struct CrawlJob: Sendable {
         }
     }
 
+    /// `--store stores/site.sqlite` makes `stores/`, as --output makes its folder (issue 31: it
+    /// failed with `stores/site.sqlite.lock: cannot be created`).
+    private static func createFolder(of storeFile: String) throws(CrawlJobError) {
+        let parent = (storeFile as NSString).deletingLastPathComponent
+        do {
+            try OutputFolder.create(parent.isEmpty ? "." : parent)
+        } catch {
+            throw CrawlJobError(.outputNotWritable, "--store \(storeFile): \(error)")
+        }
+    }
+
     private func loadLocalEntries(excludingDomain domain: String, events: (CrawlEvent) -> Void)
-        throws(CrawlJobError) -> (entries: [LocalEntry]?, index: LocalIndex?)
+        throws(CrawlJobError) -> (entries: [LocalEntry]?, index: LocalIndex?, invalid: Int)
     {
         var entries: [LocalEntry]?
         var index: LocalIndex?
+        var invalid = 0
         do {
             if let itemsFile = request.itemsFile {
-                entries = try LocalEntrySources.load(file: itemsFile) { events(.warning($0)) }
+                entries = try LocalEntrySources.load(file: itemsFile) {
+                    invalid += 1
+                    events(.warning($0))
+                }
             }
             if let indexPath = request.indexPath {
                 let opened = try LocalIndex.open(indexPath)
@@ -348,7 +382,7 @@ public struct CrawlJob: Sendable {
         } catch {
             throw CrawlJobError(.localItemsUnreadable, "\(error)")
         }
-        return (entries, index)
+        return (entries, index, invalid)
     }
 
     /// The local entries' web URLs, fetched too (an item whose page is gone is reported with its 404).

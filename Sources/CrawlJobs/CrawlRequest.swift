@@ -119,6 +119,12 @@ public struct CrawlOutcome: Sendable {
     public var ignored: Int { skippedByReason[SkipReason.ignored.rawValue] ?? 0 }
     /// How the findings matched `--baseline` (nil without one).
     public var baselineMatch: BaselineMatch?
+    /// The run continued an interrupted crawl (`--resume`): `summary.fetched` counts this run's
+    /// pages, `totals` the whole crawl's.
+    public var resumed = false
+    /// `--items` records left out as invalid (each named by a `.warning`): the crawl and its
+    /// reports went on, and the CLI exits 3 as `index import` of the same file does.
+    public var invalidLocalRecords = 0
 
     /// The findings by severity that count for `--fail-on`: the new ones when a baseline was
     /// given, all of them otherwise.
@@ -155,6 +161,8 @@ public struct CrawlJobError: Error, Sendable, CustomStringConvertible {
         case badRequest
         /// The output folder, report.json or another report file cannot be written.
         case outputNotWritable
+        /// The folder to serve holds no HTML file: no page to crawl.
+        case noPages
     }
 
     public var kind: Kind

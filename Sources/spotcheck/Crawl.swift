@@ -20,8 +20,8 @@ struct Crawl: AsyncParsableCommand {
             --resume --output DIR). With --baseline, --fail-on counts the new findings only.
 
             \(ExitStatus.help([
-                .success, .verdictNegative, .inputUnreadable, .outputNotWritable, .crawlFailed, .badConfiguration,
-                .databaseUnusable, .usage, .interrupted,
+                .success, .verdictNegative, .inputUnreadable, .noInput, .outputNotWritable, .crawlFailed,
+                .badConfiguration, .databaseUnusable, .usage, .interrupted,
             ]))
             """
     )
@@ -287,6 +287,13 @@ struct Crawl: AsyncParsableCommand {
         if let reason = outcome.seedNotFetched {
             Console.log.error("\(reason)")
             throw ExitStatus.crawlFailed
+        }
+        // Invalid --items records were named as they were read; the reports are written.
+        if outcome.invalidLocalRecords > 0 {
+            Console.log.error(
+                "\(outcome.invalidLocalRecords) invalid record(s) in --items \(items ?? "") were left out (named above)"
+            )
+            throw ExitStatus.inputUnreadable
         }
         try verification.failOn.check(
             outcome.countedFindings, report: outcome.reportPath, baseline: outcome.baselineMatch)
