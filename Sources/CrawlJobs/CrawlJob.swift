@@ -337,6 +337,7 @@ public struct CrawlJob: Sendable {
         let storePath = Self.storePath(in: folder, storeFile: storeFile)
         let lock: CrawlFolderLock
         do {
+            if let storeFile { try createFolder(of: storeFile) }
             lock = try CrawlFolderLock(folder: folder, keeping: try storeFile.map(CrawlFolderLock.init(storeFile:)))
         } catch {
             if created { try? FileManager.default.removeItem(atPath: folder) }
