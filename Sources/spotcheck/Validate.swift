@@ -122,7 +122,16 @@ struct Validate: ParsableCommand {
         var analyzer = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
         do {
-            analyzer.verifier = try verification.makeVerifier()
+            var verifier = try verification.makeVerifier()
+            // `.spotcheck.json` overrides match a page's path under the folder named for it.
+            verifier.configuration.fileRoots = paths.compactMap { path in
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                    return nil
+                }
+                return URL(fileURLWithPath: path).standardizedFileURL.path
+            }
+            analyzer.verifier = verifier
         } catch {
             Console.log.error("\(error)")
             throw ExitStatus.badConfiguration
