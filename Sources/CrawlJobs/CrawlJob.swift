@@ -83,6 +83,13 @@ public struct CrawlJob: Sendable {
             throw CrawlJobError(.cannotCrawl, "\(listed[0].place): \(why)")
         }
         let source = servesFolder ? URL(fileURLWithPath: seed).standardizedFileURL.path : seed
+        // A folder with no page would crawl one 404 and pass (issue 31); `validate` exits 4 on it too.
+        if servesFolder, stored == nil, !request.resume, !Self.holdsHTML(source) {
+            throw CrawlJobError(
+                .noPages,
+                "\(seed): no pages to crawl: the folder holds no HTML file (.html, .htm, .xhtml); name the folder "
+                    + "that holds the site's pages")
+        }
         var place = Place(
             source: source, servesFolder: servesFolder, folder: request.output, listed: listed,
             seedFromList: seedFromList)
@@ -103,6 +110,16 @@ public struct CrawlJob: Sendable {
         if stored == nil { stored = try Self.unfinishedCrawl(in: folder, storeFile: nil) }
         place.previousSettings = stored
         return place
+    }
+
+    /// Whether `folder` or a folder under it holds an `.html`, `.htm` or `.xhtml` file (stops at
+    /// the first).
+    static func holdsHTML(_ folder: String) -> Bool {
+        guard let files = FileManager.default.enumerator(atPath: folder) else { return false }
+        while let file = files.nextObject() as? String {
+            if ["html", "htm", "xhtml"].contains((file as NSString).pathExtension.lowercased()) { return true }
+        }
+        return false
     }
 
     /// The store of a crawl reported into `folder`: `storeFile` (`--store FILE`), else the
@@ -243,6 +260,8 @@ public struct CrawlJob: Sendable {
             publicOriginHint = "https://www.example.com"
         }
         outcome.publicOriginHint = publicOriginHint
+        outcome.invalidLocalRecords = local.invalid
+        outcome.resumed = request.resume
         for member in written.reportWithoutPages["summary"]?["skipped"]?.objectValue ?? JSONObject() {
             outcome.skippedByReason[member.key] = member.value.intValue ?? 0
         }
@@ -283,7 +302,7 @@ public struct CrawlJob: Sendable {
         let folder: String
         do {
             if let output {
-                _ = try OutputFolder.create(output)
+                _ = try OutputFolder.claim(output)
                 folder = output
             } else {
                 folder = try OutputFolder.createUnique(defaultFolder)
@@ -317,7 +336,7 @@ public struct CrawlJob: Sendable {
         do {
             if let output {
                 folder = output
-                created = try OutputFolder.create(output)
+                created = try OutputFolder.claim(output)
             } else {
                 folder = try OutputFolder.createUnique(defaultFolder)
                 created = true
@@ -328,6 +347,7 @@ public struct CrawlJob: Sendable {
         let storePath = Self.storePath(in: folder, storeFile: storeFile)
         let lock: CrawlFolderLock
         do {
+            if let storeFile { try createFolder(of: storeFile) }
             lock = try CrawlFolderLock(folder: folder, keeping: try storeFile.map(CrawlFolderLock.init(storeFile:)))
         } catch {
             if created { try? FileManager.default.removeItem(atPath: folder) }
@@ -341,14 +361,29 @@ public struct CrawlJob: Sendable {
         }
     }
 
+    /// `--store stores/site.sqlite` makes `stores/`, as --output makes its folder (issue 31: it
+    /// failed with `stores/site.sqlite.lock: cannot be created`).
+    private static func createFolder(of storeFile: String) throws(CrawlJobError) {
+        let parent = (storeFile as NSString).deletingLastPathComponent
+        do {
+            try OutputFolder.create(parent.isEmpty ? "." : parent)
+        } catch {
+            throw CrawlJobError(.outputNotWritable, "--store \(storeFile): \(error)")
+        }
+    }
+
     private func loadLocalEntries(excludingDomain domain: String, events: (CrawlEvent) -> Void)
-        throws(CrawlJobError) -> (entries: [LocalEntry]?, index: LocalIndex?)
+        throws(CrawlJobError) -> (entries: [LocalEntry]?, index: LocalIndex?, invalid: Int)
     {
         var entries: [LocalEntry]?
         var index: LocalIndex?
+        var invalid = 0
         do {
             if let itemsFile = request.itemsFile {
-                entries = try LocalEntrySources.load(file: itemsFile) { events(.warning($0)) }
+                entries = try LocalEntrySources.load(file: itemsFile) {
+                    invalid += 1
+                    events(.warning($0))
+                }
             }
             if let indexPath = request.indexPath {
                 let opened = try LocalIndex.open(indexPath)
@@ -358,7 +393,7 @@ public struct CrawlJob: Sendable {
         } catch {
             throw CrawlJobError(.localItemsUnreadable, "\(error)")
         }
-        return (entries, index)
+        return (entries, index, invalid)
     }
 
     /// The local entries' web URLs, fetched too (an item whose page is gone is reported with its 404).

@@ -146,6 +146,12 @@ public struct CrawlOutcome: Sendable {
     /// The public origin `--as` would name when the pages were read under a stand-in or loopback
     /// origin (their canonical URLs then name another host): the console suggests it.
     public var publicOriginHint: String?
+    /// The run continued an interrupted crawl (`--resume`): `summary.fetched` counts this run's
+    /// pages, `totals` the whole crawl's.
+    public var resumed = false
+    /// `--items` records left out as invalid (each named by a `.warning`): the crawl and its
+    /// reports went on, and the CLI exits 3 as `index import` of the same file does.
+    public var invalidLocalRecords = 0
 
     /// The findings by severity that count for `--fail-on`: the new ones when a baseline was
     /// given, all of them otherwise.
@@ -182,6 +188,8 @@ public struct CrawlJobError: Error, Sendable, CustomStringConvertible {
         case badRequest
         /// The output folder, report.json or another report file cannot be written.
         case outputNotWritable
+        /// The folder to serve holds no HTML file: no page to crawl.
+        case noPages
     }
 
     public var kind: Kind

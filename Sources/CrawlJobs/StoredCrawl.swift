@@ -108,6 +108,14 @@ public enum StoredCrawl {
         of location: String, into output: String?, siteRules configuration: RuleConfiguration,
         reportFiles: ReportFiles, includesMarkup: Bool = false
     ) throws(CrawlJobError) -> [String] {
+        // A folder named by --output gets the same check as crawl's and validate's (issue 31).
+        if let output {
+            do {
+                try OutputFolder.checkOwnership(output)
+            } catch {
+                throw CrawlJobError(.outputNotWritable, "\(error)")
+            }
+        }
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: location, isDirectory: &isFolder)
         let path = isFolder.boolValue ? (location as NSString).appendingPathComponent(CrawlJob.storeName) : location

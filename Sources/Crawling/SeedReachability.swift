@@ -22,6 +22,14 @@ extension Crawler {
     /// listening, no connection within the connect timeout, no TLS session.
     static let unreachableKinds: Set<FetchError.Kind> = [.dns, .connectionRefused, .connectTimeout, .tls]
 
+    /// Whether a TLS failure is OpenSSL reading a plain-HTTP answer as a TLS record (OpenSSL 3:
+    /// "wrong version number"; 1.1: "packet length too long" or "http request").
+    static func answeredInPlainText(_ message: String) -> Bool {
+        ["wrong version number", "packet length too long", "http request"].contains {
+            message.localizedCaseInsensitiveContains($0)
+        }
+    }
+
     /// Fails at once when the seed's host cannot be reached at all (DNS, refused, connect timeout,
     /// TLS), by asking for its robots.txt once; any HTTP answer, or a slower failure, lets the
     /// crawl start (robots.txt errors are then handled, and announced, by the crawl itself).
@@ -45,6 +53,14 @@ extension Crawler {
         let robotsURL = OriginMapping.origin(of: seed) + "/robots.txt"
         do {
             _ = try await client.fetch(FetchRequest(url: robotsURL, bodyCap: .robotsTxt))
+        } catch  where error.kind == .tls && seed.scheme == "https" && Self.answeredInPlainText(error.message) {
+            // OpenSSL's words for an HTTP reply to its hello; a --ca-file would not help.
+            var plain = seed
+            plain.scheme = "http"
+            throw CrawlError(
+                "\(settings.seed): the server at \(PageProcessor.authority(of: seed)) does not speak TLS (it "
+                    + "answered in plain HTTP); did you mean \(plain.serialized(includingFragment: true))? nothing was crawled"
+            )
         } catch  where unreachableKinds.contains(error.kind) {
             // A certificate the system does not trust (a staging site's own CA) can be trusted by name.
             let hint =

@@ -89,7 +89,7 @@ public final class RunningServer: Sendable {
             return RunningServer(port: boundPort, host: host, serviceGroup: serviceGroup, task: task)
         case .failure(let error):
             await task.value
-            throw error
+            throw LoopbackServerError.named(error, host: host, port: port)
         case nil:
             // The caller was cancelled while the server was starting.
             task.cancel()
@@ -113,4 +113,26 @@ public enum LoopbackServerError: Error, Sendable, Equatable {
     case stoppedBeforeListening
     /// The folder to serve does not exist or is not a directory.
     case notADirectory(String)
+    /// Another process listens on the port asked for.
+    case portInUse(host: String, port: Int)
+}
+
+extension LoopbackServerError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .stoppedBeforeListening: "the server stopped before it listened"
+        case .notADirectory(let path): "\(path): not a folder"
+        case .portInUse(let host, let port): "port \(port) on \(host) is in use"
+        }
+    }
+
+    /// A bind failure in words: SwiftNIO's `IOError` says `bind(descriptor:ptr:bytes:)` and the
+    /// errno; this module does not import NIO, so the errno is read from its text.
+    static func named(_ error: any Error, host: String, port: Int) -> any Error {
+        let text = "\(error) \(String(reflecting: error))"
+        if port != 0, text.contains("errno: 98") || text.contains("Address already in use") {
+            return LoopbackServerError.portInUse(host: host, port: port)
+        }
+        return error
+    }
 }

@@ -51,13 +51,33 @@ extension PostgresStoreError {
         }
     }
 
+    /// Why a connection could not be made, in words: SwiftNIO's `NIOConnectionError` prints as a
+    /// `SingleConnectionFailure(…)` dump, so the socket error is read from its text.
+    static func connectionFailure(_ underlying: (any Error)?) -> String {
+        guard let underlying else { return "no connection" }
+        let text = "\(underlying) \(String(reflecting: underlying))"
+        if text.contains("Connection refused") || text.contains("errno: 111") {
+            return "connection refused — is the server running (and listening on that port)?"
+        }
+        if text.contains("timed out") || text.contains("errno: 110") {
+            return "no answer (timed out) — is the host right, and does a firewall let the port through?"
+        }
+        if text.contains("connectionErrors: []") {
+            return "the host name could not be resolved — is it spelled right?"
+        }
+        if text.contains("unreachable") || text.contains("errno: 113") || text.contains("errno: 101") {
+            return "the host cannot be reached from here (no route)"
+        }
+        return "\(underlying)"
+    }
+
     /// A client-side failure in words (postgres-nio's own description hides everything).
     private static func connectionProblem(_ error: PSQLError, location: PostgresLocation) -> String {
         let server = "the PostgreSQL server at \(location.host):\(location.port)"
         switch error.code {
         case .connectionError:
-            let reason = error.underlying.map { ": \($0)" } ?? ""
-            return "cannot connect to \(server)\(reason)"
+            return "cannot connect to PostgreSQL at \(location.host):\(location.port): "
+                + connectionFailure(error.underlying)
         case .serverClosedConnection, .uncleanShutdown:
             return "\(server) closed the connection"
         case .clientClosedConnection:

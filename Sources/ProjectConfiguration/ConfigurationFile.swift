@@ -101,6 +101,13 @@ public struct ConfigurationFile: Sendable {
                 throw ConfigurationError(path: path, key: error.origin, message: error.message)
             }
         }
+        if let value = object["overrides"] {
+            do {
+                rules.overrides = try RuleConfiguration.parse(overrides: value, origin: "overrides")
+            } catch {
+                throw ConfigurationError(path: path, key: error.origin, message: error.message)
+            }
+        }
     }
 
     /// `"ignore"`: the URL and path patterns whose pages are neither fetched nor checked.
@@ -122,7 +129,7 @@ public struct ConfigurationFile: Sendable {
         case (.strings, .array(let items)), (.formats, .array(let items)):
             fits = items.allSatisfy { $0.stringValue != nil }
         case (.formats, .string): fits = true
-        case (.rules, .object): fits = true
+        case (.rules, .object), (.overrides, .array): fits = true
         default: fits = false
         }
         guard fits else {

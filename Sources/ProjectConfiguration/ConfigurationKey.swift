@@ -5,7 +5,8 @@ public enum ConfigurationCommand: String, Sendable, Hashable, CaseIterable {
 
 /// One key of the project configuration file (docs/config.md): the long option it stands for,
 /// the JSON it takes and the commands that read it. A key is the option's long name in camelCase
-/// (`--max-pages` → `maxPages`), except `rules`, the object that `--rule ID=LEVEL` options add to.
+/// (`--max-pages` → `maxPages`), except `rules`, the object that `--rule ID=LEVEL` options add to,
+/// and `overrides`, rule levels for some pages only.
 public struct ConfigurationKey: Sendable, Hashable {
     /// What a key's value is, in JSON, and how it becomes options.
     public enum Kind: Sendable, Hashable {
@@ -25,6 +26,8 @@ public struct ConfigurationKey: Sendable, Hashable {
         case formats
         /// The rule settings: an object of rule id or group → level (not an option).
         case rules
+        /// Per-path rule settings: an array of `{"files": [pattern], "rules": {…}}` (not an option).
+        case overrides
     }
 
     public var name: String
@@ -39,7 +42,7 @@ public struct ConfigurationKey: Sendable, Hashable {
 
     /// The long option the key stands for: `maxPages` → `--max-pages`; nil for `rules`.
     public var option: String? {
-        guard kind != .rules else { return nil }
+        guard kind != .rules, kind != .overrides else { return nil }
         var text = "--"
         for character in name {
             if character.isUppercase { text += "-" + character.lowercased() } else { text.append(character) }
@@ -58,6 +61,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         case .strings: "[\"…\"]"
         case .formats: "\"json,sarif\""
         case .rules: "{\"SAB004\": \"off\", \"SAB*\": \"warning\"}"
+        case .overrides: "[{\"files\": [\"legal/**\"], \"rules\": {\"IX002\": \"off\"}}]"
         }
     }
 
@@ -72,6 +76,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         case .strings: "an array of strings"
         case .formats: "a string of comma-separated names or an array of names"
         case .rules: "an object of rule id or group → level"
+        case .overrides: "an array of {\"files\": [path patterns], \"rules\": {rule id or group: level}}"
         }
     }
 
@@ -123,6 +128,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         ConfigurationKey("format", .formats, [.crawl, .validate, .report]),
         ConfigurationKey("ignore", .strings, [.crawl, .validate]),
         ConfigurationKey("rules", .rules, [.crawl, .validate, .report, .rules]),
+        ConfigurationKey("overrides", .overrides, [.crawl, .validate, .report]),
     ]
 
     /// The key named `name` exactly.

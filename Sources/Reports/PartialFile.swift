@@ -83,14 +83,14 @@ public final class PartialFile {
         if let failure { throw failure }
     }
 
-    /// Closes the file and moves it to `path`.
+    /// Closes the file and moves it to `path` with rename(2): it replaces a file atomically and
+    /// fails on a folder, which is never removed (issue 31: `index.html/` holding a user's files was).
     public func commit() throws(ReportFileError) {
         try close()
-        do {
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partialPath, toPath: path)
-        } catch {
-            throw ReportFileError(path: path, message: "cannot be written (\(error.localizedDescription))")
+        guard rename(partialPath, path) == 0 else {
+            let reason = errno == EISDIR ? "a folder is in the way; it is left alone" : String(cString: strerror(errno))
+            unlink(partialPath)
+            throw ReportFileError(path: path, message: "cannot be written (\(reason))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import LenientJSON
 
 /// A project's choices about rules: some switched off, some with another severity. Read from the
@@ -19,17 +20,75 @@ public struct RuleConfiguration: Sendable, Hashable {
 
     public private(set) var settings: [RuleID: Setting]
 
+    /// Rule levels for some pages only (`"overrides"`, as ESLint's): each entry's `files` are path
+    /// patterns (`PathPattern`) matched against the page's path; the entries that match apply in
+    /// order after `settings`, so a later one wins. `--rule` options win over them.
+    public struct PathOverride: Sendable, Hashable {
+        public var files: [String]
+        public var settings: [RuleID: Setting]
+
+        public init(files: [String], settings: [RuleID: Setting]) {
+            self.files = files
+            self.settings = settings
+        }
+    }
+
+    public var overrides: [PathOverride] = []
+
+    /// Folders (absolute paths) that a `file://` page's path is taken relative to for `overrides`
+    /// (`validate`'s named folders); a file elsewhere is taken relative to the working folder.
+    public var fileRoots: [String] = []
+
     public init(settings: [RuleID: Setting] = [:]) {
         self.settings = settings
     }
 
     /// The severity a rule is reported with, or nil when it is switched off.
     public func severity(of rule: Rule) -> Severity? {
-        switch settings[rule.id] {
+        Self.severity(settings[rule.id], rule)
+    }
+
+    /// The severity a rule is reported with on the page at `url`, the overrides whose patterns
+    /// match its path applied; nil when it is switched off there.
+    public func severity(of rule: Rule, at url: String) -> Severity? {
+        var setting = settings[rule.id]
+        if overrides.contains(where: { $0.settings[rule.id] != nil }) {
+            let paths = overridePaths(of: url)
+            for entry in overrides where entry.settings[rule.id] != nil {
+                if entry.files.contains(where: { pattern in paths.contains { PathPattern.matches(pattern, path: $0) } })
+                {
+                    setting = entry.settings[rule.id]
+                }
+            }
+        }
+        return Self.severity(setting, rule)
+    }
+
+    private static func severity(_ setting: Setting?, _ rule: Rule) -> Severity? {
+        switch setting {
         case .off: nil
         case .severity(let severity): severity
         case nil: rule.severity
         }
+    }
+
+    /// The paths `overrides` match for a page: an http(s) URL's path without the leading `/`; a
+    /// `file://` page's path under each of `fileRoots` holding it, else under the working folder.
+    /// An http(s) URL that ends in `/` is also matched as its `index.html` (the file a folder serves).
+    func overridePaths(of url: String) -> [String] {
+        guard url.hasPrefix("file://") else {
+            guard let path = PathPattern.path(of: url) else { return [] }
+            return path.isEmpty || path.hasSuffix("/") ? [path, path + "index.html"] : [path]
+        }
+        guard let path = PathPattern.path(of: url).map({ "/" + $0 }) else { return [] }
+        let under = fileRoots.compactMap { root -> String? in
+            let folder = root.hasSuffix("/") ? root : root + "/"
+            return path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : nil
+        }
+        if !under.isEmpty { return under }
+        let working = FileManager.default.currentDirectoryPath
+        let folder = working.hasSuffix("/") ? working : working + "/"
+        return [path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : String(path.dropFirst())]
     }
 
     /// Sets one rule or group: `id` is its text in any case (`SAB004`, `sab004`) or a group
@@ -79,6 +138,47 @@ public struct RuleConfiguration: Sendable, Hashable {
             throw RuleConfigurationError(origin: "--rule \(option)", message: "expected ID=LEVEL, e.g. SAB004=off")
         }
         try set(parts[0], parts[1], origin: "--rule \(option)")
+        // The command line wins over the file's per-path levels too.
+        let rules = try Self.rules(matching: parts[0], origin: "--rule \(option)")
+        for index in overrides.indices {
+            for rule in rules { overrides[index].settings[rule] = nil }
+        }
+    }
+
+    /// Reads `"overrides"`: an array of `{"files": [pattern, …], "rules": {id or group: level}}`
+    /// (`origin` names it in errors, e.g. `/project/.spotcheck.json: overrides[0]`).
+    public static func parse(overrides value: JSONValue, origin: String) throws(RuleConfigurationError)
+        -> [PathOverride]
+    {
+        let example = #"[{"files": ["legal/**"], "rules": {"IX002": "off"}}]"#
+        guard case .array(let entries) = value else {
+            throw RuleConfigurationError(origin: origin, message: "must be an array of overrides, e.g. \(example)")
+        }
+        var overrides: [PathOverride] = []
+        for (index, entry) in entries.enumerated() {
+            let place = "\(origin)[\(index)]"
+            guard case .object(let object) = entry else {
+                throw RuleConfigurationError(
+                    origin: place, message: "must be an object with \"files\" and \"rules\", e.g. \(example)")
+            }
+            if let unknown = object.members.first(where: { $0.key != "files" && $0.key != "rules" }) {
+                throw RuleConfigurationError(
+                    origin: place, message: "unknown key \"\(unknown.key)\"; an override has \"files\" and \"rules\"")
+            }
+            guard let files = object["files"]?.arrayValue, !files.isEmpty,
+                files.allSatisfy({ $0.stringValue?.isEmpty == false })
+            else {
+                throw RuleConfigurationError(
+                    origin: place + ".files", message: "must be a non-empty array of path patterns, e.g. [\"legal/**\"]"
+                )
+            }
+            guard let rules = object["rules"] else {
+                throw RuleConfigurationError(origin: place, message: "has no \"rules\", e.g. {\"IX002\": \"off\"}")
+            }
+            let parsed = try parse(rules: rules, origin: place + ".rules")
+            overrides.append(PathOverride(files: files.compactMap(\.stringValue), settings: parsed.settings))
+        }
+        return overrides
     }
 
     /// Reads the `"rules"` object of a configuration file (`origin` names it in errors, e.g.

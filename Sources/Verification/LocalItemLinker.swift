@@ -240,10 +240,16 @@ public struct LocalItemLinker: Sendable, RuleGroup {
         {
             flag(.as007, entry, nil, "thumbnailURL \(thumbnail) is a web URL; Core Spotlight takes a local file URL")
         }
-        if let content = set?.contentURL, let scheme = URLParser.parse(content)?.scheme, scheme != "file" {
+        // A web contentURL is the items file's documented join key (DESIGN.md "Local items"), so it is
+        // flagged only when `url` carries the page's URL and contentURL is a web URL beside it (issue 31:
+        // every item of a correct site was AS008).
+        if let content = set?.contentURL, set?.url != nil, let scheme = URLParser.parse(content)?.scheme,
+            scheme != "file"
+        {
             flag(
                 .as008, entry, nil,
-                "contentURL \(content) is a web URL; Apple documents it as the file URL of the content")
+                "contentURL \(content) is a web URL beside url; Apple documents contentURL as the file URL of the "
+                    + "content")
         }
         if set?.supportsPhoneCall == true, set?.phoneNumbers.isEmpty ?? true {
             flag(.as011, entry, nil, "supportsPhoneCall is set without phoneNumbers")

@@ -96,7 +96,7 @@ public struct PageVerifier: Sendable {
     /// A finding of `rule` with the configured severity and the rule's fix hint; nil when the rule
     /// is switched off.
     public func finding(_ rule: RuleID, url: String, line: Int, excerpt: String, message: String) -> Finding? {
-        guard let severity = configuration.severity(of: RuleCatalogue.rule(rule)) else { return nil }
+        guard let severity = configuration.severity(of: RuleCatalogue.rule(rule), at: url) else { return nil }
         return Finding(
             rule: rule, severity: severity, url: url, line: line, excerpt: excerpt, message: message,
             fixHint: RuleCatalogue.fixHints[rule] ?? "")

@@ -20,8 +20,8 @@ struct Crawl: AsyncParsableCommand {
             --resume --output DIR). With --baseline, --fail-on counts the new findings only.
 
             \(ExitStatus.help([
-                .success, .verdictNegative, .inputUnreadable, .outputNotWritable, .crawlFailed, .badConfiguration,
-                .databaseUnusable, .usage, .interrupted,
+                .success, .verdictNegative, .inputUnreadable, .noInput, .outputNotWritable, .crawlFailed,
+                .badConfiguration, .databaseUnusable, .usage, .interrupted,
             ]))
             """
     )
@@ -188,6 +188,7 @@ struct Crawl: AsyncParsableCommand {
 
     mutating func validate() throws {
         allowHost = try allowHost.map(Self.allowedHost)
+        try OutputOption.check(output)
         if let store, !SharedCrawls.isDatabaseURL(store), store.isEmpty || store.hasSuffix("/") || store.contains("://")
         {
             throw ValidationError("--store \(store): name a crawl store file (e.g. site.sqlite) or a postgres:// URL")
@@ -297,6 +298,13 @@ struct Crawl: AsyncParsableCommand {
         if let reason = outcome.seedNotFetched {
             Console.log.error("\(reason)")
             throw ExitStatus.crawlFailed
+        }
+        // Invalid --items records were named as they were read; the reports are written.
+        if outcome.invalidLocalRecords > 0 {
+            Console.log.error(
+                "\(outcome.invalidLocalRecords) invalid record(s) in --items \(items ?? "") were left out (named above)"
+            )
+            throw ExitStatus.inputUnreadable
         }
         try verification.failOn.check(
             outcome.countedFindings, report: outcome.reportPath, baseline: outcome.baselineMatch)

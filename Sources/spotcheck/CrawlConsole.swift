@@ -133,9 +133,12 @@ struct CrawlSummaryText {
         let statuses = outcome.totals.byStatus.sorted { $0.key < $1.key }.map {
             ($0.key == "none" ? "no answer" : "HTTP \($0.key)") + " ×\($0.value)"
         }
+        // After --resume, this run's count and the whole crawl's differ (issue 31): each is named.
+        let more = outcome.resumed ? "more " : ""
+        let whole = outcome.resumed ? "; the crawl has \(outcome.totals.pages) pages in all" : ""
         var line =
-            "crawled \(summary.fetched) pages in \(String(format: "%.2f", summary.elapsed)) s "
-            + "(\(String(format: "%.1f", rate)) pages/s): \(statuses.joined(separator: ", "))"
+            "crawled \(summary.fetched) \(more)pages in \(String(format: "%.2f", summary.elapsed)) s "
+            + "(\(String(format: "%.1f", rate)) pages/s)\(whole): \(statuses.joined(separator: ", "))"
         let problems = outcome.totals.problems.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
         if !problems.isEmpty { line += "; problems: " + problems.joined(separator: ", ") }
         return line

@@ -65,31 +65,35 @@ final class CrawlInterruption: Sendable {
     }
 
     /// What to tell a person who pressed Ctrl-C at `stage`.
-    static func message(at stage: Stage, formats: String, resumeHint: String? = nil, storeFile: String? = nil)
-        -> String
-    {
+    /// `program`: the command as the person typed it (`CommandLine.arguments[0]`: `spotcheck`, or
+    /// `./.build/release/spotcheck`), so the hint runs as written.
+    static func message(
+        at stage: Stage, formats: String, resumeHint: String? = nil, storeFile: String? = nil,
+        program: String = "spotcheck"
+    ) -> String {
+        let program = shellQuoted(program)
         switch stage {
         case .starting:
             return "spotcheck: interrupted before the crawl started; nothing to resume\n"
         case .crawling(let folder):
             return """
                 spotcheck: interrupted; the pages crawled so far are in \(storeFile ?? folder + "/crawl.sqlite")
-                spotcheck: continue the crawl with: spotcheck crawl --resume --output \(shellQuoted(folder))\(storeFile.map { " --store " + shellQuoted($0) } ?? "")
+                spotcheck: continue the crawl with: \(program) crawl --resume --output \(shellQuoted(folder))\(storeFile.map { " --store " + shellQuoted($0) } ?? "")
                 \(resumeHint.map { "spotcheck: \($0)\n" } ?? "")
                 """
         case .sharing(let id, let store, let folder):
             let format = formats == "json" ? "" : " --format \(shellQuoted(formats))"
             return """
                 spotcheck: interrupted; crawl \(id) and the pages crawled so far are in \(store)
-                spotcheck: its workers go on; continue it here too with: spotcheck worker --store \(shellQuoted(store)) --crawl \(id)
-                spotcheck: once it is over, write its reports with: spotcheck report \(shellQuoted(store)) --crawl \(id) --output \(shellQuoted(folder))\(format)
+                spotcheck: its workers go on; continue it here too with: \(program) worker --store \(shellQuoted(store)) --crawl \(id)
+                spotcheck: once it is over, write its reports with: \(program) report \(shellQuoted(store)) --crawl \(id) --output \(shellQuoted(folder))\(format)
 
                 """
         case .reporting(let folder):
             let format = formats == "json" ? "" : " --format \(shellQuoted(formats))"
             return """
                 spotcheck: interrupted while writing the reports; the crawl itself is finished in \(folder)/crawl.sqlite
-                spotcheck: write its reports with: spotcheck report \(shellQuoted(folder))\(format)
+                spotcheck: write its reports with: \(program) report \(shellQuoted(folder))\(format)
 
                 """
         }
@@ -107,7 +111,11 @@ final class CrawlInterruption: Sendable {
         console.output.flush()
         let stage = state.withLock { $0.stage }
         FileHandle.standardError.write(
-            Data(Self.message(at: stage, formats: formats, resumeHint: resumeHint, storeFile: storeFile).utf8))
+            Data(
+                Self.message(
+                    at: stage, formats: formats, resumeHint: resumeHint, storeFile: storeFile,
+                    program: CommandLine.arguments.first ?? "spotcheck"
+                ).utf8))
         // At once, as a kill would: the store is consistent after every committed page.
         _exit(ExitStatus.interrupted.rawValue)
     }

@@ -14,7 +14,7 @@ enum ExitStatus: Int32, CaseIterable, Error {
     /// An input could not be read, or some of its records were invalid (each named on stderr);
     /// everything else was processed.
     case inputUnreadable = 3
-    /// There was no input at all (no HTML file among the arguments).
+    /// There was no input at all (no HTML file among the arguments, or in the folder `crawl` serves).
     case noInput = 4
     /// An output (report, export) could not be written.
     case outputNotWritable = 5
@@ -44,7 +44,7 @@ enum ExitStatus: Int32, CaseIterable, Error {
                 + "aasa check found errors, index show found no item"
         case .inputUnreadable:
             "an input could not be read, or some of its records were invalid (named on stderr); the rest was processed"
-        case .noInput: "no input at all (no HTML file among the arguments)"
+        case .noInput: "no input at all (no HTML file among the arguments, or in the folder crawl serves)"
         case .outputNotWritable: "an output (report, export) could not be written"
         case .crawlFailed:
             "the crawl could not run: bad seed, seed unreachable, folder not servable, nothing to resume or report, "
@@ -81,6 +81,7 @@ extension ExitStatus {
         case .storeUnusable: self = .databaseUnusable
         case .localItemsUnreadable, .baselineUnreadable, .urlListUnreadable: self = .inputUnreadable
         case .outputNotWritable: self = .outputNotWritable
+        case .noPages: self = .noInput
         case .badRequest: self = .usage
         }
     }

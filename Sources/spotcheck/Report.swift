@@ -44,6 +44,7 @@ struct Report: ParsableCommand {
     var includeMarkup = false
 
     func validate() throws {
+        try OutputOption.check(output)
         if crawl != nil, !SharedCrawls.isDatabaseURL(store) {
             throw ValidationError("--crawl names a crawl of a PostgreSQL database: STORE must be a postgres:// URL")
         }

@@ -32,6 +32,9 @@ struct Serve: AsyncParsableCommand {
         let server: RunningServer
         do {
             server = try await FolderServer(root: folder, port: port).start()
+        } catch let error as LoopbackServerError {
+            Console.log.error("cannot serve \(folder): \(error); name another with --port (0: any free port)")
+            throw ExitStatus.crawlFailed
         } catch {
             Console.log.error("cannot serve \(folder) on 127.0.0.1:\(port): \(error)")
             throw ExitStatus.crawlFailed

@@ -26,6 +26,7 @@ struct SpotCheck: AsyncParsableCommand {
     static func main() async {
         Console.bootstrap()
         do {
+            try CommandName.check(Array(CommandLine.arguments.dropFirst()))
             let project = try ProjectFile.resolve(FoldedPaths.fold(Array(CommandLine.arguments.dropFirst())))
             var command = try project.parse()
             project.announce()
@@ -39,6 +40,13 @@ struct SpotCheck: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// `spotcheck` with no subcommand: the help goes to stderr and the exit status is 64, so a CI
+    /// step that lost its subcommand fails instead of passing (issue 31).
+    func run() async throws {
+        FileHandle.standardError.write(Data((Self.helpMessage() + "\n").utf8))
+        throw ExitStatus.usage
     }
 }
 

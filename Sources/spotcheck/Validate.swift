@@ -56,13 +56,16 @@ struct Validate: ParsableCommand {
         paths = FoldedPaths.unfold(paths)
         if paths.isEmpty { throw ValidationError("name at least one HTML file or folder") }
         try ExtractionOptions.checkBaseURL(baseURL)
+        try OutputOption.check(output)
     }
 
     func run() throws {
         var validation = try makeValidation()
         if let associationFile { try use(associationFile, in: &validation) }
         let baseline = try gating.read(sourceRoot: Self.sourceRoot)
-        let folder = try createOutputFolder()
+        let interruption = ValidateInterruption()
+        let (folder, created) = try createOutputFolder()
+        interruption.madeFolder(folder, created: created)
         Console.configure(verbose: verbosity.verbose)
         let output = StandardOutput()
         let verbose = verbosity.verbose
@@ -79,6 +82,7 @@ struct Validate: ParsableCommand {
         if !verbosity.quiet { output.write(FindingsListing(verbose: verbose).text(report, files: report.sourceFiles)) }
         output.flush()
         report.baselineSummary = matched?.summaryJSON
+        interruption.writingReports()
         let reportPath = try write(report, into: folder, baseline: baseline)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
         if let matched { print(BaselineOptions.line(matched)) }
@@ -99,12 +103,14 @@ struct Validate: ParsableCommand {
 
     /// `--output` (or `reports/<name>-<UTC time>/`), made before any page is read: a folder that
     /// cannot be made stops the run at once, with the reason in words.
-    private func createOutputFolder() throws -> String {
+    /// Returns the folder and whether this run made it.
+    private func createOutputFolder() throws -> (String, Bool) {
         let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
         do {
-            guard let output else { return try OutputFolder.createUnique(ValidationReport.defaultFolder(name: name)) }
-            try OutputFolder.create(output)
-            return output
+            guard let output else {
+                return (try OutputFolder.createUnique(ValidationReport.defaultFolder(name: name)), true)
+            }
+            return (output, try OutputFolder.claim(output))
         } catch {
             Console.log.error("\(error)")
             throw ExitStatus.outputNotWritable
@@ -115,7 +121,16 @@ struct Validate: ParsableCommand {
         var analyzer = PageAnalyzer(
             extractor: MarkupExtractor(options: extraction.extractorOptions), maximumPageBytes: extraction.maxPageBytes)
         do {
-            analyzer.verifier = try verification.makeVerifier()
+            var verifier = try verification.makeVerifier()
+            // `.spotcheck.json` overrides match a page's path under the folder named for it.
+            verifier.configuration.fileRoots = paths.compactMap { path in
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                    return nil
+                }
+                return URL(fileURLWithPath: path).standardizedFileURL.path
+            }
+            analyzer.verifier = verifier
         } catch {
             Console.log.error("\(error)")
             throw ExitStatus.badConfiguration

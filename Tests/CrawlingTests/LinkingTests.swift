@@ -53,12 +53,13 @@ struct LinkingTests {
             guard let rule = finding["rule"]?.stringValue, rule.hasPrefix("AS") else { continue }
             rules[rule, default: []].append(finding["url"]?.stringValue ?? "")
         }
-        #expect(rules.keys.sorted() == ["AS001", "AS003", "AS007", "AS008"])
+        // Issue 31: contentURL is the documented join key, so no AS008 on the fixture's items.
+        #expect(rules.keys.sorted() == ["AS001", "AS003", "AS007"])
         #expect(rules["AS001"]?.count == 26)
         #expect(!(rules["AS001"] ?? []).contains("https://www.example.com/colleagues/office.html"))
         #expect(rules["AS003"] == ["https://www.example.com/movies/my-neighbor-totoro.html"])
         #expect(rules["AS007"] == ["local item colleague-grace-mensah"])
-        #expect(rules["AS008"]?.count == 12)
+        #expect(rules["AS008"] == nil)
     }
 
     @Test func candidatesAreFedIntoTheIndexIdempotently() async throws {
@@ -104,7 +105,10 @@ struct LinkingTests {
         """.write(toFile: mixed, atomically: true, encoding: .utf8)
         let run = try await runProcess(
             executable, ["crawl", TestSite.fixtureRoot, "--items", mixed, "--output", folder + "/b", "--quiet"])
-        #expect(run.status == 0, "\(run.output)")
+        // Issue 31: exit 3 as the shared table (and `index import` of the same file) says; the
+        // reports are still written.
+        #expect(run.status == 3, "\(run.output)")
+        #expect(run.output.contains("1 invalid record(s) in --items \(mixed) were left out"), "\(run.output)")
         #expect(run.output.contains("line 1: uniqueIdentifier: expected a string, found a number (skipped)"))
         let report = try #require(
             JSONParser.parse(try String(contentsOfFile: folder + "/b/report.json", encoding: .utf8), lenient: false)

@@ -195,6 +195,13 @@ struct ProjectConfigurationCLITests {
                 let json = try Self.report(tmp + "/out")
                 #expect(json["summary"]?["findings"]?["byRule"]?["SAB007"] == nil)
             }),
+        // The home page (`/`) is matched as index.html too; RuleOverrideTests has the rest.
+        ConfiguredKey(
+            command: "crawl", key: "overrides", value: #"[{"files": ["index.html"], "rules": {"SAB007": "off"}}]"#,
+            check: { tmp, _ in
+                let json = try Self.report(tmp + "/out")
+                #expect(json["summary"]?["findings"]?["byRule"]?["SAB007"] == nil)
+            }),
     ]
 
     static let validateKeys: [ConfiguredKey] = [
@@ -286,6 +293,16 @@ struct ProjectConfigurationCLITests {
                 }
                 #expect(rules?.contains { $0.hasPrefix("SAB") } == false, "\(rules ?? [])")
             }),
+        ConfiguredKey(
+            command: "validate", key: "overrides", value: #"[{"files": ["noindex.html"], "rules": {"IX002": "off"}}]"#,
+            pages: ["{fixtures}/broken"],
+            check: { tmp, _ in
+                let rules = try report(tmp + "/out")["pages"]?.arrayValue?.flatMap {
+                    $0["findings"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } ?? []
+                }
+                #expect(rules?.contains("IX002") == false, "\(rules ?? [])")
+                #expect(rules?.isEmpty == false)
+            }),
     ]
 
     /// The command line for a key's case: everything but the key's own option.
@@ -358,7 +375,8 @@ struct ProjectConfigurationCLITests {
             options.insert(key.name)
         }
         let keys = Set(ConfigurationKey.all.filter { $0.commands.contains(configurable) }.map(\.name))
-        #expect(options == keys)
+        // `overrides` (per-path rule levels) stands for no option.
+        #expect(options == keys.subtracting(["overrides"]))
         let tested = Set((Self.crawlKeys + Self.validateKeys).filter { $0.command == command }.map(\.key))
         #expect(tested == keys, "keys without a case: \(keys.subtracting(tested).sorted())")
     }

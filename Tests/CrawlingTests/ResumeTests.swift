@@ -149,8 +149,11 @@ struct ResumeTests {
         let countsAtKill = try interrupted.counts()
         #expect(countsAtKill.done < expected.count, "the crawl finished before it could be killed")
 
-        let resumed = try await runProcess(executable, ["crawl", "--resume", "--output", folder, "--quiet"])
+        let resumed = try await runProcess(executable, ["crawl", "--resume", "--output", folder])
         #expect(resumed.status == 0, "\(resumed.output)")
+        // Issue 31: this run's count and the crawl's total, each named.
+        #expect(resumed.output.contains(" more pages in "), "\(resumed.output)")
+        #expect(resumed.output.contains(" pages in all: HTTP 200 ×"), "\(resumed.output)")
         let store = try CrawlStore(path: storePath)
         let pages = try store.pagesByURL()
         let missing = expected.subtracting(pages.keys)
@@ -224,14 +227,18 @@ struct ResumeTests {
         let output = (try? String(contentsOfFile: child.outputPath, encoding: .utf8)) ?? ""
         #expect(child.process.terminationReason == .exit, "ended by the signal, not by spotcheck: \(output)")
         #expect(status == 130, "\(output)")
-        let command = "spotcheck crawl --resume --output \(folder)"
+        // Issue 31: the command as it was run (here by its path), not always `spotcheck`.
+        let command = "\(executable) crawl --resume --output \(folder)"
         #expect(output.contains("spotcheck: continue the crawl with: \(command)\n"), "\(output)")
         let interrupted = try CrawlStore(path: folder + "/crawl.sqlite")
         #expect(try interrupted.currentRun()?.finishedAt == nil)
         #expect(try interrupted.counts().done < 400, "the crawl finished before it was interrupted")
 
-        let resumed = try await runProcess(executable, ["crawl", "--resume", "--output", folder, "--quiet"])
+        let resumed = try await runProcess(executable, ["crawl", "--resume", "--output", folder])
         #expect(resumed.status == 0, "\(resumed.output)")
+        // Issue 31: this run's count and the crawl's total, each named.
+        #expect(resumed.output.contains(" more pages in "), "\(resumed.output)")
+        #expect(resumed.output.contains(" pages in all: HTTP 200 ×"), "\(resumed.output)")
         #expect(try CrawlStore(path: folder + "/crawl.sqlite").currentRun()?.finishedAt != nil)
 
         let again = try await runProcess(executable, ["crawl", "--resume", "--output", folder, "--quiet"])

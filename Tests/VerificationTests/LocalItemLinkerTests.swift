@@ -45,7 +45,25 @@ struct LocalItemLinkerTests {
                 EntryLink(entry: "movie-up", page: "https://www.example.com/movies/up.html", key: "contentURL")
             ])
         #expect(report.pagesWithoutEntries == ["https://www.example.com/about.html"])
-        #expect(report.findings.map(\.ruleID).sorted() == ["AS001", "AS008"])
+        #expect(report.findings.map(\.ruleID).sorted() == ["AS001"])
+    }
+
+    /// Issue 31: the documented join key `contentURL` and `url` link the same item to the same page,
+    /// neither with AS008; a web contentURL beside `url` is AS008.
+    @Test(arguments: [["contentURL"], ["url"], ["contentURL", "url"]])
+    func eitherJoinKeyLinksCleanly(_ fields: [String]) {
+        let page = "https://www.example.com/movies/up.html"
+        var set = AttributeSet()
+        set.title = "Up"
+        if fields.contains("contentURL") { set.contentURL = page }
+        if fields.contains("url") { set.url = page }
+        let entry = LocalEntry.item(
+            SearchableItem(
+                uniqueIdentifier: "movie-up", domainIdentifier: "movies", attributeSet: set, expirationDate: Self.later)
+        )
+        let report = Self.link([entry], [Self.page("movies/up.html")])
+        #expect(report.links == [EntryLink(entry: "movie-up", page: page, key: fields[0])])
+        #expect(report.findings.map(\.ruleID) == (fields.count == 2 ? ["AS008"] : []))
     }
 
     @Test func unmatchedItemsSayWhy() {
