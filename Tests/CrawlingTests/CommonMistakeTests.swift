@@ -106,12 +106,17 @@ struct CommonMistakeTests {
         #expect(!result.output.contains("--ca-file"), "\(result.output)")
     }
 
-    /// The page is a FIFO nobody writes to, so the run is certainly still reading it when the
+    /// The page is a FIFO this test holds open for writing and never writes to (one nothing holds
+    /// open is refused at once, issue 35 §4), so the run is certainly still reading it when the
     /// signal comes; the output folder exists by then (it is made before any page is read).
     @Test("Ctrl-C during validate says what was interrupted and leaves no empty folder", .timeLimit(.minutes(2)))
     func ctrlCDuringValidate() async throws {
         let tmp = try temporaryFolder("validate-interrupted")
         #expect(mkfifo(tmp + "/stuck.html", 0o644) == 0)
+        // O_RDWR: a writer that does not wait for a reader (Linux fifo(7)).
+        let writer = open(tmp + "/stuck.html", O_RDWR)
+        #expect(writer >= 0)
+        defer { close(writer) }
         let child = try startProcess(
             try spotcheckExecutable(), ["validate", tmp + "/stuck.html", "--output", tmp + "/out"], in: tmp)
         while !FileManager.default.fileExists(atPath: tmp + "/out"), child.process.isRunning {
