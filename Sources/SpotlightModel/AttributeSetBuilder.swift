@@ -136,7 +136,8 @@ public struct AttributeSetBuilder: Sendable {
         func fromEntity(_ property: String, in entity: Entity?) -> Candidate? {
             guard let entity, let text = entity.text(property) else { return nil }
             return Candidate(
-                value: text, source: "\(entity.syntax.rawValue) \(entity.path(property))", line: entity.line)
+                value: text, source: "\(entity.syntax.rawValue) \(entity.path(property))", line: entity.line,
+                column: entity.column)
         }
         func og(_ property: String) -> Candidate? {
             page.openGraphValue(property).map {
@@ -175,11 +176,13 @@ public struct AttributeSetBuilder: Sendable {
                 switch value {
                 case .text(let url):
                     return Candidate(
-                        value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
+                        value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line,
+                        column: entity.column)
                 case .entity(let image):
                     if let url = image.text("contentUrl") ?? image.text("url") {
                         return Candidate(
-                            value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
+                            value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line,
+                            column: entity.column)
                     }
                 }
             }
@@ -210,7 +213,8 @@ public struct AttributeSetBuilder: Sendable {
                     keywordCandidates.append(
                         Candidate(
                             value: keyword.trimmingWhitespace(),
-                            source: "\(main.syntax.rawValue) \(main.path("keywords"))", line: main.line))
+                            source: "\(main.syntax.rawValue) \(main.path("keywords"))", line: main.line,
+                            column: main.column))
                 }
             }
         }
@@ -251,7 +255,7 @@ public struct AttributeSetBuilder: Sendable {
                         value: String(normalized),
                         source: ValueSource(
                             source: "\(rating.syntax.rawValue) \(main.path("aggregateRating")).ratingValue",
-                            line: rating.line)),
+                            line: rating.line, column: rating.column)),
                     conflicting: []))
             if let count = rating.text("ratingCount") ?? rating.text("reviewCount") {
                 set.ratingDescription = "\(count) ratings"
