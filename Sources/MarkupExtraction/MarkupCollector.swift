@@ -12,6 +12,9 @@ final class MarkupCollector {
         /// which Safari ignores: name and value, in the scanner's order.
         var bannerParameterAttributes: [SmartAppBanner.Parameter] = []
         var line: Int
+        /// The column (1-based) of the start tag's closing `>`, where libxml2 reports the element,
+        /// on the line `line` names (the same for every record here).
+        var column: Int
         var section: DocumentSection
     }
 
@@ -19,6 +22,7 @@ final class MarkupCollector {
         var rel: String
         var href: String
         var line: Int
+        var column: Int
         var section: DocumentSection
     }
 
@@ -26,6 +30,8 @@ final class MarkupCollector {
         var line: Int
         /// Column where the script's text starts (just after the start tag's `>`).
         var column: Int
+        /// The start tag's column, as for every record here (its `>`).
+        var tagColumn: Int
         var section: DocumentSection
         var bytes: [UInt8]
     }
@@ -35,6 +41,7 @@ final class MarkupCollector {
         var parent: Int32
         var tag: TagKind
         var line: Int
+        var column: Int
         var itemscope: Bool
         var itemprop: String?
         var itemtype: String?
@@ -55,6 +62,7 @@ final class MarkupCollector {
         var parent: Int32
         var tag: TagKind
         var line: Int
+        var column: Int
         var vocab: String?
         var typeOf: String?
         var property: String?
@@ -97,13 +105,13 @@ final class MarkupCollector {
     private var microdataParent: Int32 = -1
     private var rdfaParent: Int32 = -1
     private var currentScript: ScriptRecord?
-    private var titleStart = (bytes: 0, line: 0, section: DocumentSection.head)
+    private var titleStart = (bytes: 0, line: 0, column: 0, section: DocumentSection.head)
 
     private(set) var metas: [MetaRecord] = []
     private(set) var linkRecords: [LinkRecord] = []
-    private(set) var title: (text: String, line: Int, section: DocumentSection)?
-    private(set) var baseHref: (href: String, line: Int, section: DocumentSection)?
-    private(set) var htmlLang: (lang: String, line: Int)?
+    private(set) var title: (text: String, line: Int, column: Int, section: DocumentSection)?
+    private(set) var baseHref: (href: String, line: Int, column: Int, section: DocumentSection)?
+    private(set) var htmlLang: (lang: String, line: Int, column: Int)?
     private(set) var prefixDeclarations: [PrefixDeclaration] = []
     private(set) var scripts: [ScriptRecord] = []
     private(set) var microdataNodes: [MicrodataNode] = []
@@ -126,6 +134,8 @@ final class MarkupCollector {
 
     func startElement(_ element: ElementView) -> Bool {
         let tag = element.tag
+        // 1-based, of the start tag's `>` (where the parser stands when it reports the tag).
+        let column = element.column
         var frame = Frame(tag: tag)
         if tag == .template { templateDepth += 1 }
         if tag == .svg { svgDepth += 1 }
@@ -144,31 +154,34 @@ final class MarkupCollector {
                     MetaRecord(
                         name: element.value(.name), property: element.value(.property),
                         httpEquiv: element.value(.httpEquiv), content: element.value(.content),
-                        bannerParameterAttributes: strayParameters, line: element.line, section: element.section))
+                        bannerParameterAttributes: strayParameters, line: element.line, column: column,
+                        section: element.section))
             }
         case .link:
             if let rel = element.value(.rel), let href = element.value(.href) {
-                linkRecords.append(LinkRecord(rel: rel, href: href, line: element.line, section: element.section))
+                linkRecords.append(
+                    LinkRecord(rel: rel, href: href, line: element.line, column: column, section: element.section))
             }
         case .title:
             if title == nil, svgDepth == 0 {
                 frame.title = true
                 frame.capturesText = true
-                titleStart = (text.count, element.line, element.section)
+                titleStart = (text.count, element.line, column, element.section)
             }
         case .base:
             if baseHref == nil, let href = element.value(.href) {
-                baseHref = (href, element.line, element.section)
+                baseHref = (href, element.line, column, element.section)
             }
         case .html:
             if htmlLang == nil, let lang = element.value(.lang) ?? element.value(.xmlLang) {
-                htmlLang = (lang, element.line)
+                htmlLang = (lang, element.line, column)
             }
         case .script:
             if let type = element.value(.type), Self.isJSONLD(type) {
                 frame.script = true
                 currentScript = ScriptRecord(
-                    line: element.line, column: element.column + 1, section: element.section, bytes: [])
+                    line: element.line, column: element.column + 1, tagColumn: column, section: element.section,
+                    bytes: [])
             } else {
                 frame.rawText = true
             }
@@ -176,7 +189,7 @@ final class MarkupCollector {
             frame.rawText = true
         case .a, .area:
             if let href = element.value(.href) {
-                links.append(OutgoingLink(href: href, rel: element.value(.rel), line: element.line))
+                links.append(OutgoingLink(href: href, rel: element.value(.rel), line: element.line, column: column))
             }
         default:
             break
@@ -184,12 +197,12 @@ final class MarkupCollector {
 
         if element.hasInterestingAttributes {
             if let prefix = element.value(.prefix) {
-                prefixDeclarations += Self.parsePrefixes(prefix, line: element.line)
+                prefixDeclarations += Self.parsePrefixes(prefix, line: element.line, column: column)
             }
             // `xmlns:og="http://ogp.me/ns#"` (RDFa 1.0, still honoured by RDFa 1.1 and OGP's own
             // examples) declares a prefix as well.
             if let namespaces = element.value(.xmlns) {
-                prefixDeclarations += Self.parsePrefixes(namespaces, line: element.line)
+                prefixDeclarations += Self.parsePrefixes(namespaces, line: element.line, column: column)
             }
             if templateDepth == 0, element.hasAny(Self.microdataAttributes) {
                 addMicrodataNode(element, frame: &frame)
@@ -211,7 +224,10 @@ final class MarkupCollector {
         if frame.capturesText { captureDepth -= 1 }
         if frame.rawText { rawTextDepth -= 1 }
         if frame.title {
-            title = (String(decoding: text[titleStart.bytes...], as: UTF8.self), titleStart.line, titleStart.section)
+            title = (
+                String(decoding: text[titleStart.bytes...], as: UTF8.self), titleStart.line, titleStart.column,
+                titleStart.section
+            )
         }
         if frame.script, let script = currentScript {
             scripts.append(script)
@@ -261,7 +277,8 @@ final class MarkupCollector {
             }
         let needsText = itemprop != nil && !itemscope && valueAttribute == nil && tag != .meta
         let node = MicrodataNode(
-            parent: microdataParent, tag: tag, line: element.line, itemscope: itemscope, itemprop: itemprop,
+            parent: microdataParent, tag: tag, line: element.line, column: element.column, itemscope: itemscope,
+            itemprop: itemprop,
             itemtype: element.value(.itemtype), itemid: element.value(.itemid), itemref: element.value(.itemref),
             id: element.value(.id), valueAttribute: valueAttribute,
             lazySource: valueAttribute == nil && element.has(.itemprop) ? element.value(.dataSrc) : nil,
@@ -277,7 +294,8 @@ final class MarkupCollector {
         if element.hasAny(Self.rdfaAttributes) { usesRDFa = true }
         let content = element.value(.content)
         let node = RDFaNode(
-            parent: rdfaParent, tag: element.tag, line: element.line, vocab: element.value(.vocab),
+            parent: rdfaParent, tag: element.tag, line: element.line, column: element.column,
+            vocab: element.value(.vocab),
             typeOf: element.value(.typeof), property: property, resource: element.value(.resource),
             prefix: element.value(.prefix), about: element.value(.about), href: element.value(.href),
             src: element.value(.src), content: content, datetime: element.value(.datetime),
@@ -312,7 +330,7 @@ final class MarkupCollector {
     }
 
     /// Parses an RDFa `prefix` attribute: `og: https://ogp.me/ns# fb: http://ogp.me/ns/fb#`.
-    static func parsePrefixes(_ value: String, line: Int) -> [PrefixDeclaration] {
+    static func parsePrefixes(_ value: String, line: Int, column: Int? = nil) -> [PrefixDeclaration] {
         var result: [PrefixDeclaration] = []
         let tokens = value.split(whereSeparator: \.isASCIIWhitespace)
         var index = 0
@@ -321,7 +339,8 @@ final class MarkupCollector {
             if name.count > 1, name.last == ":" {
                 result.append(
                     PrefixDeclaration(
-                        prefix: String(name.dropLast()).lowercased(), iri: String(tokens[index + 1]), line: line))
+                        prefix: String(name.dropLast()).lowercased(), iri: String(tokens[index + 1]), line: line,
+                        column: column))
                 index += 2
             } else {
                 index += 1

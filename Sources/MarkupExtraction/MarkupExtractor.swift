@@ -127,16 +127,18 @@ public struct MarkupExtractor: Sendable {
 
         var resolver = URLResolver(base: url)
         if let base = collector.baseHref {
-            page.baseHref = SourceText(text: base.href, line: base.line, section: base.section)
+            page.baseHref = SourceText(text: base.href, line: base.line, column: base.column, section: base.section)
             resolver = resolver.rebased(onto: base.href)
         }
         page.baseURL = resolver.base
         if let lang = collector.htmlLang {
-            page.lang = SourceText(text: lang.lang.trimmingASCIIWhitespace(), line: lang.line, section: .head)
+            page.lang = SourceText(
+                text: lang.lang.trimmingASCIIWhitespace(), line: lang.line, column: lang.column, section: .head)
         }
         if let title = collector.title {
             page.title = SourceText(
-                text: title.text.collapsingASCIIWhitespace(), line: title.line, section: title.section)
+                text: title.text.collapsingASCIIWhitespace(), line: title.line, column: title.column,
+                section: title.section)
         }
         page.prefixes = collector.prefixDeclarations
         classifyMetaTags(collector, resolver: resolver, into: &page)
@@ -144,7 +146,7 @@ public struct MarkupExtractor: Sendable {
         for orphan in page.openGraphMedia.orphans {
             page.diagnostics.append(
                 ExtractionDiagnostic(
-                    code: .openGraphOrphan, line: orphan.line,
+                    code: .openGraphOrphan, line: orphan.line, column: orphan.column,
                     message:
                         "\(orphan.key) at line \(orphan.line) comes before any root tag it could belong to (orphaned)"))
         }
@@ -170,7 +172,7 @@ public struct MarkupExtractor: Sendable {
                 let node = collector.microdataNodes[Int(index)]
                 page.diagnostics.append(
                     ExtractionDiagnostic(
-                        code: .microdataOrphanProperty, line: node.line,
+                        code: .microdataOrphanProperty, line: node.line, column: node.column,
                         message: "itemprop=\"\(node.itemprop ?? "")\" at line \(node.line) is not inside any itemscope")
                 )
             }
@@ -200,7 +202,9 @@ public struct MarkupExtractor: Sendable {
             let content = (meta.content ?? "").trimmingASCIIWhitespace()
             if let httpEquiv = meta.httpEquiv, httpEquiv.trimmingASCIIWhitespace().lowercased() == "refresh" {
                 page.refreshes.append(
-                    MetaTag(key: "refresh", content: content, attribute: .httpEquiv, line: meta.line, section: section))
+                    MetaTag(
+                        key: "refresh", content: content, attribute: .httpEquiv, line: meta.line, column: meta.column,
+                        section: section))
             }
             // `property` first (Open Graph, App Links), then `name` (Twitter, description …).
             // `property` is an RDFa attribute, a whitespace-separated list of terms:
@@ -211,7 +215,9 @@ public struct MarkupExtractor: Sendable {
             func classify(_ rawKey: String, _ attribute: MetaTag.KeyAttribute) -> Bool {
                 let key = rawKey.trimmingASCIIWhitespace()
                 let lowered = key.lowercased()
-                let tag = MetaTag(key: key, content: content, attribute: attribute, line: meta.line, section: section)
+                let tag = MetaTag(
+                    key: key, content: content, attribute: attribute, line: meta.line, column: meta.column,
+                    section: section)
                 if lowered == "apple-itunes-app" {
                     var oddities: [SmartAppBanner.Oddity] = []
                     if attribute == .property { oddities.append(.writtenWithProperty) }
@@ -219,7 +225,8 @@ public struct MarkupExtractor: Sendable {
                     oddities += meta.bannerParameterAttributes.map { .parameterAsAttribute($0) }
                     page.smartAppBanners.append(
                         SmartAppBanner(
-                            content: meta.content ?? "", line: meta.line, section: section, oddities: oddities))
+                            content: meta.content ?? "", line: meta.line, column: meta.column, section: section,
+                            oddities: oddities))
                     return true
                 }
                 if lowered.hasPrefix("twitter:") {
@@ -243,7 +250,9 @@ public struct MarkupExtractor: Sendable {
                 case "keywords": page.keywords.append(tag)
                 case "robots", "applebot", "googlebot", "spotcheck", "bingbot":
                     page.robots.append(
-                        MetaTag(key: lowered, content: content, attribute: .name, line: meta.line, section: section))
+                        MetaTag(
+                            key: lowered, content: content, attribute: .name, line: meta.line, column: meta.column,
+                            section: section))
                 default: return false
                 }
                 return true
@@ -267,7 +276,9 @@ public struct MarkupExtractor: Sendable {
             let rels = Set(link.rel.lowercased().split(whereSeparator: \.isASCIIWhitespace).map(String.init))
             let section = link.section
             var tag = MetaTag(
-                key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line, section: section)
+                key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line,
+                column: link.column,
+                section: section)
             tag.asWritten = link.href
             if rels.contains("canonical") { page.canonicals.append(tag) }
             if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") {
@@ -346,7 +357,7 @@ public struct MarkupExtractor: Sendable {
             }
         }
         return JSONLDScript(
-            line: script.line, section: section, value: result.value, diagnostics: shifted,
+            line: script.line, column: script.tagColumn, section: section, value: result.value, diagnostics: shifted,
             text: String(decoding: script.bytes, as: UTF8.self))
     }
 

@@ -132,36 +132,39 @@ struct MicrodataBuilder {
         }
         let types = (node.itemtype ?? "").split(whereSeparator: \.isASCIIWhitespace).map(String.init)
         let id = node.itemid.map { resolver.resolve($0) }
-        return MarkupItem(types: types, id: id, properties: properties, line: node.line)
+        return MarkupItem(types: types, id: id, properties: properties, line: node.line, column: node.column)
     }
 
     private func value(of index: Int32, memory: Set<Int32>, budget: inout Int) -> ItemValue {
         let node = nodes[Int(index)]
         if node.itemscope {
             budget -= 1
-            if memory.contains(index) || budget < 0 { return ItemValue(.cycle, line: node.line) }
-            return ItemValue(.item(item(at: index, memory: memory, budget: &budget)), line: node.line)
+            if memory.contains(index) || budget < 0 { return ItemValue(.cycle, line: node.line, column: node.column) }
+            return ItemValue(
+                .item(item(at: index, memory: memory, budget: &budget)), line: node.line, column: node.column)
         }
         if contentAttributeOnAnyElement, let content = node.contentAttribute {
-            return ItemValue(.text(content), line: node.line)
+            return ItemValue(.text(content), line: node.line, column: node.column)
         }
         switch node.tag {
         case .meta:
-            return ItemValue(.text(node.valueAttribute ?? ""), line: node.line)
+            return ItemValue(.text(node.valueAttribute ?? ""), line: node.line, column: node.column)
         case .audio, .embed, .iframe, .img, .source, .track, .video, .a, .area, .link, .object:
             guard let raw = node.valueAttribute else {
-                var empty = ItemValue(.text(""), line: node.line)
+                var empty = ItemValue(.text(""), line: node.line, column: node.column)
                 empty.lazySource = node.lazySource
                 return empty
             }
-            return ItemValue(.url(resolver.resolve(raw)), line: node.line)
+            return ItemValue(.url(resolver.resolve(raw)), line: node.line, column: node.column)
         case .data, .meter:
-            return ItemValue(.text(node.valueAttribute ?? ""), line: node.line)
+            return ItemValue(.text(node.valueAttribute ?? ""), line: node.line, column: node.column)
         case .time:
-            if let datetime = node.valueAttribute { return ItemValue(.text(datetime), line: node.line) }
-            return ItemValue(.text(collector.text(node.textRange)), line: node.line)
+            if let datetime = node.valueAttribute {
+                return ItemValue(.text(datetime), line: node.line, column: node.column)
+            }
+            return ItemValue(.text(collector.text(node.textRange)), line: node.line, column: node.column)
         default:
-            return ItemValue(.text(collector.text(node.textRange)), line: node.line)
+            return ItemValue(.text(collector.text(node.textRange)), line: node.line, column: node.column)
         }
     }
 }

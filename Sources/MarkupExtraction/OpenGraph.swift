@@ -15,6 +15,10 @@ public struct OpenGraphMedia: Sendable, Hashable {
     public var height: String?
     public var alt: String?
     public var line: Int
+    /// The column (1-based) of the root tag's closing `>` on `line`; nil when not known.
+    public var column: Int?
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
 extension PageMarkup {
@@ -31,7 +35,7 @@ extension PageMarkup {
             }
             if parts.count == 2 || (parts.count == 3 && parts[2] == "url" && current[kind] == nil) {
                 current[kind] = media.count
-                media.append(OpenGraphMedia(kind: kind, url: tag.content, line: tag.line))
+                media.append(OpenGraphMedia(kind: kind, url: tag.content, line: tag.line, column: tag.column))
                 continue
             }
             guard let index = current[kind] else {
@@ -45,7 +49,7 @@ extension PageMarkup {
                     media[index].url = tag.content
                 } else {
                     current[kind] = media.count
-                    media.append(OpenGraphMedia(kind: kind, url: tag.content, line: tag.line))
+                    media.append(OpenGraphMedia(kind: kind, url: tag.content, line: tag.line, column: tag.column))
                 }
             case "secure_url": if media[index].secureURL == nil { media[index].secureURL = tag.content }
             case "type": if media[index].type == nil { media[index].type = tag.content }

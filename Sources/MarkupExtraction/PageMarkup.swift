@@ -110,17 +110,39 @@ public enum DocumentSection: String, Sendable, Hashable {
     case body
 }
 
+/// Where a finding points in the page: a line (1-based) and, when known, a column (1-based, in
+/// characters). For a tag both are where libxml2 reports it: the start tag's closing `>` (a tag
+/// written over several lines is located on its last); for a JSON-LD syntax error, the error.
+/// Line 0 is the page as a whole, which has no column.
+public struct SourcePosition: Sendable, Hashable {
+    public var line: Int
+    public var column: Int?
+
+    public init(line: Int, column: Int? = nil) {
+        self.line = line
+        self.column = line > 0 ? column : nil
+    }
+
+    /// The page as a whole (line 0, no column).
+    public static let page = SourcePosition(line: 0)
+}
+
 /// A string and where it came from.
 public struct SourceText: Sendable, Hashable {
     public var text: String
     public var line: Int
+    /// The column (1-based) of the start tag's closing `>` on `line`; nil when not known.
+    public var column: Int?
     public var section: DocumentSection
 
-    public init(text: String, line: Int, section: DocumentSection) {
+    public init(text: String, line: Int, column: Int? = nil, section: DocumentSection) {
         self.text = text
         self.line = line
+        self.column = column
         self.section = section
     }
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
 /// A `<meta>` or `<link>` tag reduced to a key and a value.
@@ -138,28 +160,42 @@ public struct MetaTag: Sendable, Hashable {
     public var content: String
     public var attribute: KeyAttribute
     public var line: Int
+    /// The column (1-based) of the tag's closing `>` on `line`; nil when not known.
+    public var column: Int?
     public var section: DocumentSection
     /// For links, the `href` as written, before resolution (`content` holds it resolved).
     public var asWritten: String?
 
-    public init(key: String, content: String, attribute: KeyAttribute, line: Int, section: DocumentSection) {
+    public init(
+        key: String, content: String, attribute: KeyAttribute, line: Int, column: Int? = nil,
+        section: DocumentSection
+    ) {
         self.key = key
         self.content = content
         self.attribute = attribute
         self.line = line
+        self.column = column
         self.section = section
     }
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
 public struct PrefixDeclaration: Sendable, Hashable {
     public var prefix: String
     public var iri: String
     public var line: Int
+    /// The column (1-based) of the closing `>` of the tag that declares it; nil when not known.
+    public var column: Int? = nil
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
 /// One `<script type="application/ld+json">` element.
 public struct JSONLDScript: Sendable, Hashable {
     public var line: Int
+    /// The column (1-based) of the `<script>` start tag's `>` on `line` (the text starts after it).
+    public var column: Int?
     public var section: DocumentSection
     /// The parsed value (recovered leniently when strict JSON failed), or nil when unrecoverable.
     public var value: JSONValue?
@@ -169,6 +205,8 @@ public struct JSONLDScript: Sendable, Hashable {
     /// The script's text as written, so a check can quote the line a diagnostic points into.
     public var text: String
     public var isStrictlyValid: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
 /// A schema.org item from Microdata or RDFa, in the WHATWG Microdata JSON shape.
@@ -179,16 +217,21 @@ public struct MarkupItem: Sendable, Hashable {
     public var id: String?
     public var properties: [ItemProperty]
     public var line: Int
+    /// The column (1-based) of the closing `>` of the start tag that starts the item; nil when not known.
+    public var column: Int?
     /// A Microdata item with an `itemprop` that no item claims: not top-level by WHATWG, a
     /// top-level item for extruct and Google (extracted unless `--microdata-whatwg`).
     public var orphan = false
 
-    public init(types: [String], id: String?, properties: [ItemProperty], line: Int) {
+    public init(types: [String], id: String?, properties: [ItemProperty], line: Int, column: Int? = nil) {
         self.types = types
         self.id = id
         self.properties = properties
         self.line = line
+        self.column = column
     }
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 
     /// The values of the first property with this name.
     public func values(_ name: String) -> [ItemValue] {
@@ -224,14 +267,19 @@ public struct ItemValue: Sendable, Hashable {
 
     public var kind: Kind
     public var line: Int
+    /// The column (1-based) of the closing `>` of the element's start tag; nil when not known.
+    public var column: Int?
     /// For an empty URL-valued property (`<img itemprop="image" data-src="…">` without `src`): the
     /// `data-src` a lazy-loading script would have moved into `src`. Not part of the value.
     public var lazySource: String?
 
-    public init(_ kind: Kind, line: Int) {
+    public init(_ kind: Kind, line: Int, column: Int? = nil) {
         self.kind = kind
         self.line = line
+        self.column = column
     }
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 
     /// The string form: text, URL, literal or reference; nil for items.
     public var string: String? {
@@ -252,6 +300,8 @@ public struct OutgoingLink: Sendable, Hashable {
     public var href: String
     public var rel: String?
     public var line: Int
+    /// The column (1-based) of the start tag's closing `>` on `line`; nil when not known.
+    public var column: Int? = nil
 }
 
 /// A problem met while reading the page. `code` is stable; `message` names the actual values.
@@ -284,4 +334,6 @@ public struct ExtractionDiagnostic: Sendable, Hashable {
         self.column = column
         self.message = message
     }
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }

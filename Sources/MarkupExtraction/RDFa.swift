@@ -29,6 +29,7 @@ struct RDFaBuilder {
         var predicate: String
         var object: Object
         var line: Int
+        var column: Int?
     }
 
     static let rdfType = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -132,7 +133,8 @@ struct RDFaBuilder {
                 if source.predicate == Self.rdfType, source.object == .term(.iri(Self.rdfaPattern)) { continue }
                 copies.append(
                     Triple(
-                        subject: triple.subject, predicate: source.predicate, object: source.object, line: source.line))
+                        subject: triple.subject, predicate: source.predicate, object: source.object, line: source.line,
+                        column: source.column))
             }
         }
         triples.removeAll { triple in
@@ -164,11 +166,14 @@ struct RDFaBuilder {
             } else {
                 let iri = resolver.resolve(trimmed)
                 context.vocabulary = iri
-                emit(.iri(URLResolver.withoutFragment(resolver.base)), Self.usesVocabulary, .term(.iri(iri)), node.line)
+                emit(
+                    .iri(URLResolver.withoutFragment(resolver.base)), Self.usesVocabulary, .term(.iri(iri)), node.line,
+                    node.column)
             }
         }
         if let prefix = node.prefix {
-            for declaration in MarkupCollector.parsePrefixes(prefix, line: node.line) where declaration.prefix != "_" {
+            for declaration in MarkupCollector.parsePrefixes(prefix, line: node.line, column: node.column)
+            where declaration.prefix != "_" {
                 context.prefixes[declaration.prefix] = declaration.iri
             }
         }
@@ -264,7 +269,7 @@ struct RDFaBuilder {
         }
 
         if let typedResource {
-            for type in types { emit(typedResource, Self.rdfType, .term(type), node.line) }
+            for type in types { emit(typedResource, Self.rdfType, .term(type), node.line, node.column) }
         }
 
         // Role Attribute: the element (its id as a fragment, else a blank node) has xhv:role terms.
@@ -274,7 +279,7 @@ struct RDFaBuilder {
             for token in role.split(whereSeparator: \.isASCIIWhitespace) {
                 let token = String(token)
                 let iri = token.contains(":") ? expandIRI(token, context) ?? token : Self.xhtmlVocabulary + token
-                emit(subject, Self.xhtmlVocabulary + "role", .term(.iri(iri)), node.line)
+                emit(subject, Self.xhtmlVocabulary + "role", .term(.iri(iri)), node.line, node.column)
             }
         }
 
@@ -282,8 +287,8 @@ struct RDFaBuilder {
         var incomplete: [IncompleteTriple] = []
         if hasLinks, let subject = newSubject {
             if let object = currentObject {
-                for predicate in relPredicates { emit(subject, predicate, .term(object), node.line) }
-                for predicate in revPredicates { emit(object, predicate, .term(subject), node.line) }
+                for predicate in relPredicates { emit(subject, predicate, .term(object), node.line, node.column) }
+                for predicate in revPredicates { emit(object, predicate, .term(subject), node.line, node.column) }
             } else {
                 incomplete =
                     relPredicates.map { IncompleteTriple(predicate: $0, forward: true) }
@@ -311,7 +316,7 @@ struct RDFaBuilder {
             }
             for term in property.split(whereSeparator: \.isASCIIWhitespace) {
                 if let predicate = expand(String(term), context), case .iri(let iri) = predicate, !iri.hasPrefix("_:") {
-                    emit(subject, iri, object, node.line)
+                    emit(subject, iri, object, node.line, node.column)
                 }
             }
         }
@@ -320,9 +325,9 @@ struct RDFaBuilder {
         if !skip, let subject = newSubject {
             for triple in context.incomplete {
                 if triple.forward {
-                    emit(context.parentSubject, triple.predicate, .term(subject), node.line)
+                    emit(context.parentSubject, triple.predicate, .term(subject), node.line, node.column)
                 } else {
-                    emit(subject, triple.predicate, .term(context.parentSubject), node.line)
+                    emit(subject, triple.predicate, .term(context.parentSubject), node.line, node.column)
                 }
             }
         }
@@ -337,8 +342,8 @@ struct RDFaBuilder {
         }
     }
 
-    private mutating func emit(_ subject: Term, _ predicate: String, _ object: Object, _ line: Int) {
-        triples.append(Triple(subject: subject, predicate: predicate, object: object, line: line))
+    private mutating func emit(_ subject: Term, _ predicate: String, _ object: Object, _ line: Int, _ column: Int) {
+        triples.append(Triple(subject: subject, predicate: predicate, object: object, line: line, column: column))
     }
 
     /// `about`/`resource` values: a `[safe:curie]`, a `_:blank`, or an IRI resolved against the base.
@@ -437,7 +442,7 @@ struct RDFaBuilder {
                         kind = .reference(term.id)
                     }
                 }
-                let value = ItemValue(kind, line: triple.line)
+                let value = ItemValue(kind, line: triple.line, column: triple.column)
                 if let position = positions[triple.predicate] {
                     properties[position].values.append(value)
                 } else {
@@ -445,7 +450,9 @@ struct RDFaBuilder {
                     properties.append(ItemProperty(name: triple.predicate, values: [value]))
                 }
             }
-            return MarkupItem(types: types, id: subject.id, properties: properties, line: triples.first?.line ?? 0)
+            return MarkupItem(
+                types: types, id: subject.id, properties: properties, line: triples.first?.line ?? 0,
+                column: triples.first?.column)
         }
         return order.filter { !isNested($0) }.map { makeItem($0, path: [$0]) }
     }

@@ -42,7 +42,11 @@ public struct SmartAppBanner: Sendable, Hashable {
     public var parameters: [Parameter]
     public var oddities: [Oddity]
     public var line: Int
+    /// The column (1-based) of the tag's closing `>` on `line`; nil when not known.
+    public var column: Int?
     public var section: DocumentSection
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 
     public var appID: String? { self["app-id"] }
     public var appArgument: String? { self["app-argument"] }
@@ -56,9 +60,12 @@ public struct SmartAppBanner: Sendable, Hashable {
     }
 
     /// Parses a `content` attribute (entities already decoded).
-    public init(content: String, line: Int, section: DocumentSection, oddities initial: [Oddity] = []) {
+    public init(
+        content: String, line: Int, column: Int? = nil, section: DocumentSection, oddities initial: [Oddity] = []
+    ) {
         self.content = content
         self.line = line
+        self.column = column
         self.section = section
         var oddities = initial
         var parameters: [Parameter] = []

@@ -2,8 +2,8 @@ import Crypto
 public import Rulebook
 
 /// What stays the same when a finding comes back in a later run, so a baseline can recognise it:
-/// the rule, the page's key and the offending markup, normalised. The line is left out (an edit
-/// above the tag moves it), and so are the message (it may carry values) and the severity (a
+/// the rule, the page's key and the offending markup, normalised. The line and column are left
+/// out (an edit above or before the tag moves them), and so are the message (it may carry values) and the severity (a
 /// project may change it). Documented in docs/cli.md (`--baseline`); version 1.
 ///
 /// - The **page key** of an http(s) URL is its path and query, without the origin: a baseline

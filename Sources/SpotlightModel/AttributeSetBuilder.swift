@@ -2,10 +2,13 @@ public import MarkupExtraction
 import URLNormalization
 
 /// Where a value came from: the markup source (`og:title`, `json-ld Movie.name`, `<title>` …) and
-/// its line.
+/// its line, with its tag's column when known (the attribute set's JSON gives the line only).
 public struct ValueSource: Sendable, Hashable, Codable {
     public var source: String
     public var line: Int
+    public var column: Int? = nil
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
 /// The value chosen for one attribute-set field, and the other values the page gave for it.
@@ -74,6 +77,7 @@ public struct AttributeSetBuilder: Sendable {
         var value: String
         var source: String
         var line: Int
+        var column: Int? = nil
     }
 
     private struct Recorder {
@@ -86,12 +90,16 @@ public struct AttributeSetBuilder: Sendable {
             var conflicting: [Provenance.Candidate] = []
             for candidate in present.dropFirst() where seen.insert(candidate.value).inserted {
                 conflicting.append(
-                    .init(value: candidate.value, source: ValueSource(source: candidate.source, line: candidate.line)))
+                    .init(
+                        value: candidate.value,
+                        source: ValueSource(source: candidate.source, line: candidate.line, column: candidate.column)))
             }
             provenance.append(
                 Provenance(
                     field: field,
-                    chosen: .init(value: first.value, source: ValueSource(source: first.source, line: first.line)),
+                    chosen: .init(
+                        value: first.value,
+                        source: ValueSource(source: first.source, line: first.line, column: first.column)),
                     conflicting: conflicting))
             return first.value
         }
@@ -109,8 +117,12 @@ public struct AttributeSetBuilder: Sendable {
 
         // Identity: canonical → og:url → main entity url/@id → the page URL.
         let canonicalCandidates: [Candidate?] = [
-            page.canonicals.first.map { Candidate(value: $0.content, source: "link rel=canonical", line: $0.line) },
-            page.openGraphValue("og:url").map { Candidate(value: $0.content, source: "og:url", line: $0.line) },
+            page.canonicals.first.map {
+                Candidate(value: $0.content, source: "link rel=canonical", line: $0.line, column: $0.column)
+            },
+            page.openGraphValue("og:url").map {
+                Candidate(value: $0.content, source: "og:url", line: $0.line, column: $0.column)
+            },
             Candidate(value: page.url, source: "page URL", line: 0),
         ]
         let canonical = URLNormalizer.normalize(recorder.choose("url", canonicalCandidates) ?? page.url)
@@ -124,20 +136,23 @@ public struct AttributeSetBuilder: Sendable {
         func fromEntity(_ property: String, in entity: Entity?) -> Candidate? {
             guard let entity, let text = entity.text(property) else { return nil }
             return Candidate(
-                value: text, source: "\(entity.syntax.rawValue) \(entity.path(property))", line: entity.line)
+                value: text, source: "\(entity.syntax.rawValue) \(entity.path(property))", line: entity.line,
+                column: entity.column)
         }
         func og(_ property: String) -> Candidate? {
-            page.openGraphValue(property).map { Candidate(value: $0.content, source: property, line: $0.line) }
+            page.openGraphValue(property).map {
+                Candidate(value: $0.content, source: property, line: $0.line, column: $0.column)
+            }
         }
         func twitter(_ name: String) -> Candidate? {
-            page.twitterValue(name).map { Candidate(value: $0.content, source: name, line: $0.line) }
+            page.twitterValue(name).map { Candidate(value: $0.content, source: name, line: $0.line, column: $0.column) }
         }
 
         let title = recorder.choose(
             "title",
             [
                 og("og:title"), fromEntity("name"), fromEntity("headline"), twitter("twitter:title"),
-                page.title.map { Candidate(value: $0.text, source: "<title>", line: $0.line) },
+                page.title.map { Candidate(value: $0.text, source: "<title>", line: $0.line, column: $0.column) },
             ])
         set.title = title.map { Self.strippingSiteName($0.collapsingWhitespace(), og("og:site_name")?.value) }
         set.displayName = set.title
@@ -145,25 +160,29 @@ public struct AttributeSetBuilder: Sendable {
             "contentDescription",
             [
                 og("og:description"), fromEntity("description"), twitter("twitter:description"),
-                page.descriptions.first.map { Candidate(value: $0.content, source: "meta description", line: $0.line) },
+                page.descriptions.first.map {
+                    Candidate(value: $0.content, source: "meta description", line: $0.line, column: $0.column)
+                },
             ])?.collapsingWhitespace()
 
         // Thumbnail: first og:image (secure_url when https) → entity image → thumbnailUrl → twitter:image → touch icon.
         let media = page.openGraphMedia.media.filter { $0.kind == .image }
         let firstImage = media.first.map { image -> Candidate in
             let url = image.secureURL.flatMap { $0.hasPrefix("https://") ? $0 : nil } ?? image.url
-            return Candidate(value: url, source: "og:image", line: image.line)
+            return Candidate(value: url, source: "og:image", line: image.line, column: image.column)
         }
         let entityImage: Candidate? = main.flatMap { entity in
             for value in entity.values("image") {
                 switch value {
                 case .text(let url):
                     return Candidate(
-                        value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
+                        value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line,
+                        column: entity.column)
                 case .entity(let image):
                     if let url = image.text("contentUrl") ?? image.text("url") {
                         return Candidate(
-                            value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line)
+                            value: url, source: "\(entity.syntax.rawValue) \(entity.path("image"))", line: entity.line,
+                            column: entity.column)
                     }
                 }
             }
@@ -174,7 +193,9 @@ public struct AttributeSetBuilder: Sendable {
             [
                 firstImage, entityImage, fromEntity("thumbnailUrl"), twitter("twitter:image"),
                 twitter("twitter:image:src"),
-                page.touchIcons.first.map { Candidate(value: $0.content, source: "apple-touch-icon", line: $0.line) },
+                page.touchIcons.first.map {
+                    Candidate(value: $0.content, source: "apple-touch-icon", line: $0.line, column: $0.column)
+                },
             ])
         if let thumbnail {
             set.thumbnailURL = URLResolver(base: page.baseURL).resolve(thumbnail)
@@ -192,17 +213,20 @@ public struct AttributeSetBuilder: Sendable {
                     keywordCandidates.append(
                         Candidate(
                             value: keyword.trimmingWhitespace(),
-                            source: "\(main.syntax.rawValue) \(main.path("keywords"))", line: main.line))
+                            source: "\(main.syntax.rawValue) \(main.path("keywords"))", line: main.line,
+                            column: main.column))
                 }
             }
         }
         for tag in page.openGraph where ["article:tag", "book:tag", "video:tag"].contains(tag.key.lowercased()) {
-            keywordCandidates.append(Candidate(value: tag.content, source: tag.key, line: tag.line))
+            keywordCandidates.append(Candidate(value: tag.content, source: tag.key, line: tag.line, column: tag.column))
         }
         if keywordCandidates.isEmpty, let meta = page.keywords.first {
             for keyword in meta.content.split(separator: ",") {
                 keywordCandidates.append(
-                    Candidate(value: keyword.trimmingWhitespace(), source: "meta keywords", line: meta.line))
+                    Candidate(
+                        value: keyword.trimmingWhitespace(), source: "meta keywords", line: meta.line,
+                        column: meta.column))
             }
         }
         var seenKeywords: Set<String> = []
@@ -215,7 +239,7 @@ public struct AttributeSetBuilder: Sendable {
                     field: "keywords",
                     chosen: .init(
                         value: set.keywords.joined(separator: ", "),
-                        source: ValueSource(source: first.source, line: first.line)),
+                        source: ValueSource(source: first.source, line: first.line, column: first.column)),
                     conflicting: []))
         }
 
@@ -231,7 +255,7 @@ public struct AttributeSetBuilder: Sendable {
                         value: String(normalized),
                         source: ValueSource(
                             source: "\(rating.syntax.rawValue) \(main.path("aggregateRating")).ratingValue",
-                            line: rating.line)),
+                            line: rating.line, column: rating.column)),
                     conflicting: []))
             if let count = rating.text("ratingCount") ?? rating.text("reviewCount") {
                 set.ratingDescription = "\(count) ratings"
@@ -306,10 +330,11 @@ public struct AttributeSetBuilder: Sendable {
             "languages",
             [
                 og("og:locale").map {
-                    Candidate(value: Self.bcp47(fromLocale: $0.value), source: $0.source, line: $0.line)
+                    Candidate(
+                        value: Self.bcp47(fromLocale: $0.value), source: $0.source, line: $0.line, column: $0.column)
                 },
                 fromEntity("inLanguage"),
-                page.lang.map { Candidate(value: $0.text, source: "<html lang>", line: $0.line) },
+                page.lang.map { Candidate(value: $0.text, source: "<html lang>", line: $0.line, column: $0.column) },
             ])
         {
             set.languages = [Self.bcp47(fromLocale: language)]
@@ -341,16 +366,22 @@ public struct AttributeSetBuilder: Sendable {
             if let argument = banner.appArgument, !argument.isEmpty, !DeepLink.isAppStoreLink(argument) {
                 deepLinks.append(
                     DeepLink(
-                        url: argument, source: ValueSource(source: "apple-itunes-app app-argument", line: banner.line)))
+                        url: argument,
+                        source: ValueSource(
+                            source: "apple-itunes-app app-argument", line: banner.line, column: banner.column)))
             }
             if let id = banner.appID {
                 appStoreIDs.append(
-                    DeepLink(url: id, source: ValueSource(source: "apple-itunes-app app-id", line: banner.line)))
+                    DeepLink(
+                        url: id,
+                        source: ValueSource(source: "apple-itunes-app app-id", line: banner.line, column: banner.column)
+                    ))
             }
         }
         for key in DeepLink.tagKeys {
             if let tag = page.appLinksValue(key) ?? page.twitterValue(key), !DeepLink.isAppStoreLink(tag.content) {
-                deepLinks.append(DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line)))
+                deepLinks.append(
+                    DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line, column: tag.column)))
             }
         }
         for key in [
@@ -358,7 +389,8 @@ public struct AttributeSetBuilder: Sendable {
             "twitter:app:id:ipad",
         ] {
             if let tag = page.appLinksValue(key) ?? page.twitterValue(key) {
-                appStoreIDs.append(DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line)))
+                appStoreIDs.append(
+                    DeepLink(url: tag.content, source: ValueSource(source: key, line: tag.line, column: tag.column)))
             }
         }
         let searchAction = entities.first { $0.isA("WebSite") }?.entity("potentialAction").flatMap { action in

@@ -20,6 +20,9 @@ public struct Entity: Sendable, Hashable {
     public var properties: [String: [Value]]
     public var syntax: Syntax
     public var line: Int
+    /// The column of the tag it was read from (a JSON-LD entity's script tag, a Microdata or RDFa
+    /// item's element), as ``MarkupExtraction/SourcePosition`` counts it; nil when not known.
+    public var column: Int? = nil
 
     public func values(_ name: String) -> [Value] { properties[name] ?? [] }
 
@@ -70,7 +73,7 @@ extension Entity {
         var graph = JSONLDGraph(page)
         for script in page.jsonLD {
             for value in script.contributedValues {
-                collectJSONLD(value, line: script.line, graph: &graph, into: &result)
+                collectJSONLD(value, line: script.line, column: script.column, graph: &graph, into: &result)
             }
         }
         // Orphan items (an itemprop no item claims) are a property of something, not a subject.
@@ -82,17 +85,17 @@ extension Entity {
     }
 
     private static func collectJSONLD(
-        _ value: JSONValue, line: Int, graph: inout JSONLDGraph, into result: inout [Entity]
+        _ value: JSONValue, line: Int, column: Int?, graph: inout JSONLDGraph, into result: inout [Entity]
     ) {
         switch value {
         case .array(let members):
-            for member in members { collectJSONLD(member, line: line, graph: &graph, into: &result) }
+            for member in members { collectJSONLD(member, line: line, column: column, graph: &graph, into: &result) }
         case .object(let object):
             if let inner = object["@graph"] {
-                collectJSONLD(inner, line: line, graph: &graph, into: &result)
+                collectJSONLD(inner, line: line, column: column, graph: &graph, into: &result)
                 if object["@type"] == nil { return }
             }
-            result.append(Entity(jsonLD: object, line: line, depth: 0, graph: &graph))
+            result.append(Entity(jsonLD: object, line: line, column: column, depth: 0, graph: &graph))
         default:
             return
         }
@@ -146,7 +149,10 @@ extension Entity {
         }
     }
 
-    init(jsonLD object: JSONObject, line: Int, depth: Int, graph: inout JSONLDGraph, followsReferences: Bool = true) {
+    init(
+        jsonLD object: JSONObject, line: Int, column: Int?, depth: Int, graph: inout JSONLDGraph,
+        followsReferences: Bool = true
+    ) {
         var types: [String] = []
         var id: String?
         var properties: [String: [Value]] = [:]
@@ -163,16 +169,17 @@ extension Entity {
             default:
                 guard !key.hasPrefix("@") else { continue }
                 let converted = Self.values(
-                    fromJSONLD: value, line: line, depth: depth + 1, graph: &graph,
+                    fromJSONLD: value, line: line, column: column, depth: depth + 1, graph: &graph,
                     followsReferences: followsReferences)
                 if !converted.isEmpty { properties[Self.shortName(key), default: []] += converted }
             }
         }
-        self.init(types: types, id: id, properties: properties, syntax: .jsonLD, line: line)
+        self.init(types: types, id: id, properties: properties, syntax: .jsonLD, line: line, column: column)
     }
 
     private static func values(
-        fromJSONLD value: JSONValue, line: Int, depth: Int, graph: inout JSONLDGraph, followsReferences: Bool
+        fromJSONLD value: JSONValue, line: Int, column: Int?, depth: Int, graph: inout JSONLDGraph,
+        followsReferences: Bool
     ) -> [Value] {
         guard depth < 32 else { return [] }
         switch value {
@@ -184,28 +191,30 @@ extension Entity {
             var result: [Value] = []
             for member in members {
                 result += values(
-                    fromJSONLD: member, line: line, depth: depth + 1, graph: &graph,
+                    fromJSONLD: member, line: line, column: column, depth: depth + 1, graph: &graph,
                     followsReferences: followsReferences)
             }
             return result
         case .object(let object):
             if let inner = object["@value"] {
                 return values(
-                    fromJSONLD: inner, line: line, depth: depth + 1, graph: &graph,
+                    fromJSONLD: inner, line: line, column: column, depth: depth + 1, graph: &graph,
                     followsReferences: followsReferences)
             }
             if object.count == 1, let id = object["@id"]?.stringValue {
                 guard followsReferences, let target = graph.target(id) else { return [.text(id)] }
                 if let built = target.built { return [.entity(built)] }
                 let entity = Entity(
-                    jsonLD: target.node, line: line, depth: depth, graph: &graph, followsReferences: false)
+                    jsonLD: target.node, line: line, column: column, depth: depth, graph: &graph,
+                    followsReferences: false)
                 graph.built[target.key] = entity
                 return [.entity(entity)]
             }
             return [
                 .entity(
                     Entity(
-                        jsonLD: object, line: line, depth: depth, graph: &graph, followsReferences: followsReferences))
+                        jsonLD: object, line: line, column: column, depth: depth, graph: &graph,
+                        followsReferences: followsReferences))
             ]
         }
     }
@@ -234,6 +243,7 @@ extension Entity {
             }
         }
         self.init(
-            types: item.types.map(Self.shortName), id: item.id, properties: properties, syntax: syntax, line: item.line)
+            types: item.types.map(Self.shortName), id: item.id, properties: properties, syntax: syntax, line: item.line,
+            column: item.column)
     }
 }

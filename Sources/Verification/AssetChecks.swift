@@ -10,12 +10,17 @@ public struct ImageReference: Sendable, Hashable {
     /// Which markup named it: `og:image`, `twitter:image`, `thumbnail` (the attribute set's) …
     public var property: String
     public var line: Int
+    /// The column of the tag that names it (see ``SourcePosition``); nil when not known.
+    public var column: Int?
 
-    public init(url: String, property: String, line: Int) {
+    public init(url: String, property: String, line: Int, column: Int? = nil) {
         self.url = url
         self.property = property
         self.line = line
+        self.column = column
     }
+
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 
     /// The images a page names that consumers fetch: each `og:image`, `twitter:image`, and the
     /// attribute set's thumbnail; one reference per URL (the first).
@@ -23,11 +28,14 @@ public struct ImageReference: Sendable, Hashable {
         let resolver = URLResolver(base: page.baseURL)
         var references: [ImageReference] = []
         for image in page.openGraphMedia.media where image.kind == .image && !image.url.isEmpty {
-            references.append(ImageReference(url: resolver.resolve(image.url), property: "og:image", line: image.line))
+            references.append(
+                ImageReference(
+                    url: resolver.resolve(image.url), property: "og:image", line: image.line, column: image.column))
         }
         for tag in page.twitter where ["twitter:image", "twitter:image:src"].contains(tag.key.lowercased()) {
             references.append(
-                ImageReference(url: resolver.resolve(tag.content), property: "twitter:image", line: tag.line))
+                ImageReference(
+                    url: resolver.resolve(tag.content), property: "twitter:image", line: tag.line, column: tag.column))
         }
         if let thumbnailURL { references.append(ImageReference(url: thumbnailURL, property: "thumbnail", line: 0)) }
         var seen: Set<String> = []
@@ -85,9 +93,9 @@ struct AssetChecks: PageRuleGroup {
     let reference: ImageReference
     let probe: ImageProbe
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         let excerpt = "\(reference.property) \(reference.url)"
-        func flag(_ id: RuleID, _ message: String) { report(id, reference.line, excerpt, message) }
+        func flag(_ id: RuleID, _ message: String) { report(id, reference.position, excerpt, message) }
         if let failure = probe.failure {
             flag(.ct010, "\(reference.property) \(reference.url) is unreachable: \(failure)")
             return
@@ -144,8 +152,11 @@ extension PageVerifier {
     public func verifyImages(_ probes: [(ImageReference, ImageProbe)], pageURL: String) -> [Finding] {
         var findings: [Finding] = []
         for (reference, probe) in probes {
-            AssetChecks(reference: reference, probe: probe).run { rule, line, excerpt, message in
-                if let finding = finding(rule, url: pageURL, line: line, excerpt: excerpt, message: message) {
+            AssetChecks(reference: reference, probe: probe).run { rule, position, excerpt, message in
+                if let finding = finding(
+                    rule, url: pageURL, line: position.line, column: position.column, excerpt: excerpt,
+                    message: message)
+                {
                     findings.append(finding)
                 }
             }

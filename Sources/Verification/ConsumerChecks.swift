@@ -20,7 +20,7 @@ struct ConsumerChecks: PageRuleGroup {
         "please verify you are a human", "are you a robot?",
     ]
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         guard !context.consumerViews.isEmpty else { return }
         let served = ConsumerMetadata(page)
         let status = context.status ?? 200
@@ -30,38 +30,41 @@ struct ConsumerChecks: PageRuleGroup {
             switch view.outcome {
             case .disallowedByRobots:
                 report(
-                    .ix010, 0, excerpt,
+                    .ix010, .page, excerpt,
                     "robots.txt disallows this page for \(name) (\(view.consumer.robotsTokens.joined(separator: ", then "))): "
                         + "it reads none of its metadata")
             case .failed(let reason):
                 report(
-                    .ix010, 0, excerpt, "the fetch as \(name) got no answer (\(reason)): it reads none of the metadata")
+                    .ix010, .page, excerpt,
+                    "the fetch as \(name) got no answer (\(reason)): it reads none of the metadata")
             case .answered(let answered, let finalURL, let metadata):
                 if answered != status {
                     let blocked = [401, 403, 429, 503].contains(answered) ? " (blocked)" : ""
                     report(
-                        .ix010, 0, excerpt,
+                        .ix010, .page, excerpt,
                         "\(name) gets HTTP \(answered)\(blocked) where SpotCheck's fetch got \(status): "
                             + "it reads none of the page's metadata")
                     continue
                 }
                 if let title = metadata?.values[.title], Self.challengeTitles.contains(title.lowercased()) {
                     report(
-                        .ix010, 0, excerpt,
+                        .ix010, .page, excerpt,
                         "\(name) gets a bot challenge page (\"\(title)\") instead of the page: it reads none of its metadata"
                     )
                     continue
                 }
                 if Self.key(finalURL) != Self.key(page.url) {
-                    report(.ix010, 0, excerpt, "\(name) ends at \(finalURL), SpotCheck's fetch at \(page.url)")
+                    report(.ix010, .page, excerpt, "\(name) ends at \(finalURL), SpotCheck's fetch at \(page.url)")
                 }
                 guard let metadata else {
-                    report(.ix010, 0, excerpt, "\(name) gets an answer that is not HTML: it reads none of the metadata")
+                    report(
+                        .ix010, .page, excerpt, "\(name) gets an answer that is not HTML: it reads none of the metadata"
+                    )
                     continue
                 }
                 for field in view.consumer.reads where metadata.values[field] != served.values[field] {
                     report(
-                        .ix010, 0, excerpt,
+                        .ix010, .page, excerpt,
                         "\(name) gets \(field.rawValue) \(Self.shown(metadata.values[field])) where the page as "
                             + "SpotCheck fetched it has \(Self.shown(served.values[field]))")
                 }

@@ -20,18 +20,18 @@ struct ContentChecks: PageRuleGroup {
     static let maximumKeywords = 5
     static let maximumKeywordMetaLength = 250
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         let set = attributes.attributeSet
-        func source(_ field: String) -> (line: Int, name: String) {
-            guard let chosen = attributes.provenance(of: field)?.chosen else { return (0, "") }
-            return (chosen.source.line, chosen.source.source)
+        func source(_ field: String) -> (position: SourcePosition, name: String) {
+            guard let chosen = attributes.provenance(of: field)?.chosen else { return (.page, "") }
+            return (chosen.source.position, chosen.source.source)
         }
 
         if let title = set.title, !title.isEmpty {
-            let (line, name) = source("title")
+            let (position, name) = source("title")
             if title.count > Self.maximumTitleLength {
                 report(
-                    .ct003, line, title,
+                    .ct003, position, title,
                     "the title (from \(name)) has \(title.count) characters; Apple recommends at most \(Self.maximumTitleLength)"
                 )
             }
@@ -39,40 +39,40 @@ struct ContentChecks: PageRuleGroup {
             let counts = Dictionary(words.map { ($0, 1) }, uniquingKeysWith: +)
             if let (word, count) = counts.filter({ $0.value > 3 && $0.key.count > 2 }).max(by: { $0.value < $1.value })
             {
-                report(.ct013, line, title, "\"\(word)\" appears \(count) times in the title (from \(name))")
+                report(.ct013, position, title, "\"\(word)\" appears \(count) times in the title (from \(name))")
             }
         } else {
-            report(.ct001, 0, "", "no title from og:title, schema.org name/headline, twitter:title or <title>")
+            report(.ct001, .page, "", "no title from og:title, schema.org name/headline, twitter:title or <title>")
         }
 
         if let description = set.contentDescription, !description.isEmpty {
-            let (line, name) = source("contentDescription")
+            let (position, name) = source("contentDescription")
             if description.count > Self.maximumDescriptionLength {
                 report(
-                    .ct004, line, description,
+                    .ct004, position, description,
                     "the description (from \(name)) has \(description.count) characters; Apple recommends at most \(Self.maximumDescriptionLength)"
                 )
             } else if description.count < Self.minimumDescriptionLength {
                 report(
-                    .ct005, line, description,
+                    .ct005, position, description,
                     "the description (from \(name)) has \(description.count) characters, under SpotCheck's threshold of \(Self.minimumDescriptionLength)"
                 )
             }
             if let title = set.title, Self.repeats(description, title) {
                 report(
-                    .ct006, line, description,
+                    .ct006, position, description,
                     "the description (from \(name)) repeats the title \"\(title)\" instead of adding to it")
             }
         } else {
             report(
-                .ct002, 0, "",
+                .ct002, .page, "",
                 "no description from og:description, schema.org description, twitter:description or meta description")
         }
 
         let thumbnailSource = attributes.provenance(of: "thumbnailURL")?.chosen.source.source
         if set.thumbnailURL == nil || thumbnailSource == "apple-touch-icon" {
             report(
-                .ct007, 0, set.thumbnailURL ?? "",
+                .ct007, .page, set.thumbnailURL ?? "",
                 set.thumbnailURL == nil
                     ? "no image: no og:image, schema.org image, twitter:image"
                     : "the only image is the apple-touch-icon, which is not specific to this page's content")
@@ -82,19 +82,19 @@ struct ContentChecks: PageRuleGroup {
         checkEncoding(report)
 
         if let lang = page.lang, let pageLanguage = Self.primaryLanguage(lang.text) {
-            var declared: [(String, String, Int)] = []
+            var declared: [(String, String, SourcePosition)] = []
             for tag in page.openGraph where tag.key.lowercased() == "og:locale" {
-                declared.append(("og:locale", tag.content, tag.line))
+                declared.append(("og:locale", tag.content, tag.position))
             }
             for script in page.jsonLD {
                 for language in Self.jsonLDStrings(script.value, key: "inLanguage") {
-                    declared.append(("JSON-LD inLanguage", language, script.line))
+                    declared.append(("JSON-LD inLanguage", language, script.position))
                 }
             }
-            for (name, value, line) in declared {
+            for (name, value, position) in declared {
                 if let language = Self.primaryLanguage(value), language != pageLanguage {
                     report(
-                        .ct015, line, "\(name) \(value)",
+                        .ct015, position, "\(name) \(value)",
                         "\(name) \"\(value)\" disagrees with <html lang=\"\(lang.text)\"> (line \(lang.line))")
                 }
             }
@@ -102,7 +102,7 @@ struct ContentChecks: PageRuleGroup {
     }
 
     /// CT016: the declared encoding does not fit the bytes (the page is decoded as declared).
-    private func checkEncoding(_ report: (RuleID, Int, String, String) -> Void) {
+    private func checkEncoding(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         guard let mismatch = page.encodingMismatch else { return }
         let declaration =
             mismatch.declaredBy == .meta
@@ -119,41 +119,42 @@ struct ContentChecks: PageRuleGroup {
             } else {
                 "the page declares \(declaration), but \(invalid)"
             }
+        // The prescan that found the `<meta>` charset knows its line only.
         let line = mismatch.declaredBy == .meta ? mismatch.line : mismatch.firstInvalidLine
-        report(.ct016, line, mismatch.declaredLabel, message)
+        report(.ct016, SourcePosition(line: line), mismatch.declaredLabel, message)
     }
 
-    private func checkKeywords(_ report: (RuleID, Int, String, String) -> Void) {
-        var sources: [(name: String, line: Int, keywords: [String])] = []
+    private func checkKeywords(_ report: (RuleID, SourcePosition, String, String) -> Void) {
+        var sources: [(name: String, position: SourcePosition, keywords: [String])] = []
         if let meta = page.keywords.first {
             if meta.content.count > Self.maximumKeywordMetaLength {
                 report(
-                    .ct013, meta.line, "<meta name=\"keywords\" content=\"\(meta.content)\">",
+                    .ct013, meta.position, "<meta name=\"keywords\" content=\"\(meta.content)\">",
                     "meta keywords has \(meta.content.count) characters (SpotCheck's limit: \(Self.maximumKeywordMetaLength))"
                 )
             }
-            sources.append(("meta keywords", meta.line, Self.splitKeywords(meta.content)))
+            sources.append(("meta keywords", meta.position, Self.splitKeywords(meta.content)))
         }
         for script in page.jsonLD {
             let keywords = Self.jsonLDStrings(script.value, key: "keywords").flatMap(Self.splitKeywords)
-            if !keywords.isEmpty { sources.append(("JSON-LD keywords", script.line, keywords)) }
+            if !keywords.isEmpty { sources.append(("JSON-LD keywords", script.position, keywords)) }
         }
         for item in page.microdata + page.rdfa {
             let keywords = item.values("keywords").compactMap(\.string).flatMap(Self.splitKeywords)
-            if !keywords.isEmpty { sources.append(("schema.org keywords", item.line, keywords)) }
+            if !keywords.isEmpty { sources.append(("schema.org keywords", item.position, keywords)) }
         }
-        for (name, line, keywords) in sources {
+        for (name, position, keywords) in sources {
             let excerpt = keywords.joined(separator: ", ")
             if keywords.count > Self.maximumKeywords {
                 report(
-                    .ct012, line, excerpt,
+                    .ct012, position, excerpt,
                     "\(name) lists \(keywords.count) keywords; Apple suggests 3 to 5 per item")
             }
             var seen: Set<String> = []
             let repeated = keywords.filter { !seen.insert($0.lowercased()).inserted }
             if !repeated.isEmpty {
                 report(
-                    .ct013, line, excerpt,
+                    .ct013, position, excerpt,
                     "\(name) repeats \(repeated.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
         }

@@ -13,7 +13,7 @@ struct DeepLinkChecks: PageRuleGroup {
 
     static let rules = RuleCatalogue.deepLinkRules
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         let links = attributes.deepLinks
         let universalLink = context.canonicalIsUniversalLink
         if links.isEmpty, !universalLink {
@@ -29,7 +29,7 @@ struct DeepLinkChecks: PageRuleGroup {
                 message +=
                     "; \(store.key) is an App Store link (\(store.url), line \(store.line)), which opens the store page, not the content"
             }
-            report(.dl001, 0, "", message)
+            report(.dl001, .page, "", message)
             return
         }
 
@@ -50,7 +50,7 @@ struct DeepLinkChecks: PageRuleGroup {
                 return false
             }
             report(
-                .dl002, other.source.line, "\(other.source.source)=\(other.url)",
+                .dl002, other.source.position, "\(other.source.source)=\(other.url)",
                 "\(other.source.source) is \(other.url) (line \(other.source.line)) but \(first.source.source) is \(first.url) (line \(first.source.line))"
             )
             return true
@@ -77,7 +77,7 @@ struct DeepLinkChecks: PageRuleGroup {
 
         if web.isEmpty, !universalLink, let first = custom.first {
             report(
-                .dl004, first.source.line, "\(first.source.source)=\(first.url)",
+                .dl004, first.source.position, "\(first.source.source)=\(first.url)",
                 "only custom-scheme deep links (\(custom.map(\.url).joined(separator: ", "))); no https link the app handles as a universal link"
             )
         }

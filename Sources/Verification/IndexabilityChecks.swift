@@ -15,14 +15,14 @@ struct IndexabilityChecks: PageRuleGroup {
     /// The largest main HTML Apple's link previews read (TN3156: 1 MB, taken as 1 MiB).
     static let maximumHTMLBytes = 1 << 20
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         if context.applebotAllowed == false {
             report(
-                .ix001, 0, "robots.txt",
+                .ix001, .page, "robots.txt",
                 "robots.txt disallows \(page.url) for Applebot (Googlebot's group counts when Applebot is not named)")
         }
         for finding in Self.responseFindings(status: context.status, mediaType: context.mediaType, url: page.url) {
-            report(finding.rule, 0, finding.excerpt, finding.message)
+            report(finding.rule, .page, finding.excerpt, finding.message)
         }
 
         // Robots directives: meta robots / applebot, and X-Robots-Tag (unprefixed or for applebot).
@@ -31,21 +31,22 @@ struct IndexabilityChecks: PageRuleGroup {
             let directives = Self.directives(tag.content)
             if directives.contains("noindex") || directives.contains("none") {
                 report(
-                    .ix002, tag.line, excerpt,
+                    .ix002, tag.position, excerpt,
                     "meta \(tag.key) says \"\(tag.content)\": the page is kept out of the index")
             }
             if directives.contains("nosnippet") {
-                report(.ix003, tag.line, excerpt, "meta \(tag.key) says \"\(tag.content)\": only the title is shown")
+                report(
+                    .ix003, tag.position, excerpt, "meta \(tag.key) says \"\(tag.content)\": only the title is shown")
             }
         }
         for header in context.robotsHeaders {
             guard let directives = Self.headerDirectives(header) else { continue }
             let excerpt = "X-Robots-Tag: \(header)"
             if directives.contains("noindex") || directives.contains("none") {
-                report(.ix002, 0, excerpt, "X-Robots-Tag \"\(header)\" keeps the page out of the index")
+                report(.ix002, .page, excerpt, "X-Robots-Tag \"\(header)\" keeps the page out of the index")
             }
             if directives.contains("nosnippet") {
-                report(.ix003, 0, excerpt, "X-Robots-Tag \"\(header)\": only the title is shown")
+                report(.ix003, .page, excerpt, "X-Robots-Tag \"\(header)\": only the title is shown")
             }
         }
 
@@ -53,7 +54,7 @@ struct IndexabilityChecks: PageRuleGroup {
             let content = refresh.content
             if content.lowercased().contains("url=") {
                 report(
-                    .ix005, refresh.line, "<meta http-equiv=\"refresh\" content=\"\(content)\">",
+                    .ix005, refresh.position, "<meta http-equiv=\"refresh\" content=\"\(content)\">",
                     "meta refresh \"\(content)\" redirects; link previews do not follow it")
             }
         }
@@ -62,12 +63,12 @@ struct IndexabilityChecks: PageRuleGroup {
 
         if let bytes = context.bodyBytes, bytes > Self.maximumHTMLBytes {
             report(
-                .ix008, 0, "\(bytes) bytes",
+                .ix008, .page, "\(bytes) bytes",
                 "the HTML is \(bytes) bytes, over the \(Self.maximumHTMLBytes) bytes (1 MiB) link previews read")
         }
     }
 
-    private func checkCanonicals(_ report: (RuleID, Int, String, String) -> Void) {
+    private func checkCanonicals(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         let canonicals = page.canonicals
         func excerpt(_ tag: MetaTag) -> String { "<link rel=\"\(tag.key)\" href=\"\(tag.asWritten ?? tag.content)\">" }
         let targets = Set(canonicals.map(\.content) + context.headerCanonicals)
@@ -75,17 +76,17 @@ struct IndexabilityChecks: PageRuleGroup {
             let listed =
                 (canonicals.map { "\($0.asWritten ?? $0.content) (line \($0.line))" }
                 + context.headerCanonicals.map { "\($0) (Link header)" }).joined(separator: ", ")
-            report(.ix007, second.line, excerpt(second), "\(targets.count) different canonical URLs: \(listed)")
+            report(.ix007, second.position, excerpt(second), "\(targets.count) different canonical URLs: \(listed)")
         }
         for tag in canonicals {
             let written = (tag.asWritten ?? tag.content).trimmingCharacters(in: .whitespaces)
             guard let parsed = URLParser.parse(tag.content), parsed.isCrawlable else {
-                report(.ix007, tag.line, excerpt(tag), "canonical \"\(written)\" is not an absolute http(s) URL")
+                report(.ix007, tag.position, excerpt(tag), "canonical \"\(written)\" is not an absolute http(s) URL")
                 continue
             }
             if !URLText.hasScheme(written) {
                 report(
-                    .ix007, tag.line, excerpt(tag),
+                    .ix007, tag.position, excerpt(tag),
                     "canonical \"\(written)\" is relative (resolved to \(tag.content)); write it absolute")
             }
         }
@@ -94,7 +95,7 @@ struct IndexabilityChecks: PageRuleGroup {
             targetKey != pageKey
         else { return }
         report(
-            .ix006, first.line, excerpt(first),
+            .ix006, first.position, excerpt(first),
             "canonical \(first.content) is not this page (\(page.url)): the page is a duplicate, the canonical is indexed"
         )
     }

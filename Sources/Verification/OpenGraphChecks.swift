@@ -37,10 +37,10 @@ struct OpenGraphChecks: PageRuleGroup {
 
     static let rules = RuleCatalogue.openGraphRules
 
-    /// Calls `report(rule, line, excerpt, message)` for each broken rule.
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    /// Calls `report(rule, position, excerpt, message)` for each broken rule.
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         func flag(_ id: RuleID, _ tag: MetaTag, _ message: String) {
-            report(id, tag.line, Self.excerpt(tag), message)
+            report(id, tag.position, Self.excerpt(tag), message)
         }
         checkRequiredProperties(report)
         for tag in page.openGraph {
@@ -67,15 +67,15 @@ struct OpenGraphChecks: PageRuleGroup {
     /// A page without any Open Graph tag gets one OG001 that says so (link previews will be
     /// bare), not one finding per missing property; OG002–OG004 only on pages that use Open Graph
     /// ("any non-marked up webpage should be treated as og:type website", ogp.me).
-    private func checkRequiredProperties(_ report: (RuleID, Int, String, String) -> Void) {
+    private func checkRequiredProperties(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         guard let anchor = page.openGraph.first else {
             report(
-                .og001, 0, "",
+                .og001, .page, "",
                 "the page has no Open Graph tags at all: link previews in Messages, Mail and social apps will be bare (no og:title, og:description or og:image)"
             )
             return
         }
-        let line = anchor.line
+        let position = anchor.position
         let excerpt = Self.excerpt(anchor)
         let required: [(RuleID, String, String)] = [
             (.og001, "og:title", ""),
@@ -83,13 +83,14 @@ struct OpenGraphChecks: PageRuleGroup {
             (.og004, "og:url", ""),
         ]
         for (id, property, consequence) in required where page.openGraphValue(property) == nil {
-            report(id, line, excerpt, Self.missingMessage(property, tags: tags(property)) + consequence)
+            report(id, position, excerpt, Self.missingMessage(property, tags: tags(property)) + consequence)
         }
         let images = page.openGraphMedia.media.filter { $0.kind == .image }
         if !images.contains(where: { !$0.url.isEmpty }) {
             let written = tags("og:image") + tags("og:image:url")
             report(
-                .og003, line, excerpt, Self.missingMessage("og:image", tags: written) + "; previews show no picture")
+                .og003, position, excerpt, Self.missingMessage("og:image", tags: written) + "; previews show no picture"
+            )
         }
     }
 
@@ -205,7 +206,7 @@ struct OpenGraphChecks: PageRuleGroup {
         "website": "ogp.me/ns/website#",
     ]
 
-    private func checkPrefixes(_ report: (RuleID, Int, String, String) -> Void) {
+    private func checkPrefixes(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         var used: [String] = []
         // Prefixes are RDFa: they scope property= attributes, not name= (OG007's business).
         for tag in page.openGraph where tag.attribute == .property {
@@ -219,7 +220,7 @@ struct OpenGraphChecks: PageRuleGroup {
         if !undeclared.isEmpty {
             let wanted = undeclared.map { "\($0): https://\(Self.namespaces[$0] ?? "")" }.joined(separator: " ")
             report(
-                .og008, first.line, Self.excerpt(first),
+                .og008, first.position, Self.excerpt(first),
                 "\(undeclared.map { "\($0):" }.joined(separator: ", ")) used without a prefix attribute declaring \(undeclared.count == 1 ? "it" : "them") (prefix=\"\(wanted)\")"
             )
         }
@@ -227,7 +228,8 @@ struct OpenGraphChecks: PageRuleGroup {
             guard let namespace = Self.namespaces[declaration.prefix] else { continue }
             if declaration.iri != "https://" + namespace, declaration.iri != "http://" + namespace {
                 report(
-                    .og008, declaration.line, "prefix=\"\(declaration.prefix): \(Self.shortened(declaration.iri))\"",
+                    .og008, declaration.position,
+                    "prefix=\"\(declaration.prefix): \(Self.shortened(declaration.iri))\"",
                     "prefix \(declaration.prefix): is declared as \(Self.quoted(declaration.iri)), not https://\(namespace)"
                 )
             }
@@ -247,7 +249,9 @@ struct OpenGraphChecks: PageRuleGroup {
             if !undescribed.contains(where: { $0.url == image.url }) { undescribed.append(image) }
         }
         guard let first = undescribed.first,
-            let tag = page.openGraph.first(where: { $0.line == first.line && $0.content == first.url })
+            let tag = page.openGraph.first(where: {
+                $0.line == first.line && $0.column == first.column && $0.content == first.url
+            })
         else { return }
         var message = "og:image \(Self.quoted(first.url)) "
         message += first.alt == nil ? "has no og:image:alt" : "has an empty og:image:alt"
@@ -424,7 +428,7 @@ struct OpenGraphChecks: PageRuleGroup {
         "payment": ["payment.link"],
     ]
 
-    private func checkTypeSpecificProperties(_ report: (RuleID, Int, String, String) -> Void) {
+    private func checkTypeSpecificProperties(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         // Without og:type (OG002) or with an unknown one (OG016) there is nothing to compare with.
         guard let typeTag = page.openGraphValue("og:type"), Self.globalTypes.contains(typeTag.content) else { return }
         let type = typeTag.content
@@ -449,7 +453,7 @@ struct OpenGraphChecks: PageRuleGroup {
             let owners = Set(
                 tags.flatMap { Self.propertyTypes[$0.key.lowercased()] ?? Self.namespaceTypes[namespace] ?? [] })
             report(
-                .og021, first.line, Self.excerpt(first),
+                .og021, first.position, Self.excerpt(first),
                 "\(names.joined(separator: ", ")) (line \(first.line)) belong\(names.count == 1 ? "s" : "") to og:type \(owners.sorted().joined(separator: " or ")), but og:type is \(type) (line \(typeTag.line))"
             )
         }

@@ -27,8 +27,10 @@ public struct PageVerifier: Sendable {
     {
         var findings: [Finding] = []
         runChecks(page, attributes: attributes ?? AttributeSetBuilder().build(page), context: context) {
-            _, rule, line, excerpt, message in
-            if let finding = finding(rule, url: page.url, line: line, excerpt: excerpt, message: message) {
+            _, rule, position, excerpt, message in
+            if let finding = finding(
+                rule, url: page.url, line: position.line, column: position.column, excerpt: excerpt, message: message)
+            {
                 findings.append(finding)
             }
         }
@@ -65,14 +67,14 @@ public struct PageVerifier: Sendable {
     }
 
     /// Runs every page check group and tells `report` which group reported each rule, with the
-    /// line, excerpt and message (`verify` makes findings of them; `RuleRegistrationTests` checks
+    /// position, excerpt and message (`verify` makes findings of them; `RuleRegistrationTests` checks
     /// that a group reports only rules it registers).
     func runChecks(
         _ page: PageMarkup, attributes: PageAttributes, context: PageContext,
-        _ report: (_ group: any PageRuleGroup.Type, RuleID, Int, String, String) -> Void
+        _ report: (_ group: any PageRuleGroup.Type, RuleID, SourcePosition, String, String) -> Void
     ) {
         func run<Group: PageRuleGroup>(_ group: Group) {
-            group.run { rule, line, excerpt, message in report(Group.self, rule, line, excerpt, message) }
+            group.run { rule, position, excerpt, message in report(Group.self, rule, position, excerpt, message) }
         }
         run(SmartAppBannerChecks(page: page, appStoreID: appStoreID, appIDs: appIDs))
         run(TwitterAppLinksChecks(page: page))
@@ -95,11 +97,13 @@ public struct PageVerifier: Sendable {
 
     /// A finding of `rule` with the configured severity and the rule's fix hint; nil when the rule
     /// is switched off.
-    public func finding(_ rule: RuleID, url: String, line: Int, excerpt: String, message: String) -> Finding? {
+    public func finding(
+        _ rule: RuleID, url: String, line: Int, column: Int? = nil, excerpt: String, message: String
+    ) -> Finding? {
         guard let severity = configuration.severity(of: RuleCatalogue.rule(rule), at: url) else { return nil }
         return Finding(
-            rule: rule, severity: severity, url: url, line: line, excerpt: excerpt, message: message,
-            fixHint: RuleCatalogue.fixHints[rule] ?? "")
+            rule: rule, severity: severity, url: url, line: line, column: line > 0 ? column : nil, excerpt: excerpt,
+            message: message, fixHint: RuleCatalogue.fixHints[rule] ?? "")
     }
 
     /// Findings in a fixed order: line, then rule id, then message.

@@ -66,11 +66,11 @@ struct RenderingChecks: PageRuleGroup {
     /// The requests whose loss changes what a page renders (IX016).
     static let renderCritical: Set<String> = ["Script", "Stylesheet", "XHR", "Fetch"]
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         guard let view = context.rendered else { return }
         for request in view.blocked where Self.renderCritical.contains(request.resourceType) {
             report(
-                .ix016, 0, request.url,
+                .ix016, .page, request.url,
                 "robots.txt disallows \(request.url) (\(request.resourceType.lowercased())) for Applebot, "
                     + "which then renders the page without it")
         }
@@ -78,18 +78,18 @@ struct RenderingChecks: PageRuleGroup {
         if attributes.deepLinks.isEmpty, !renderedAttributes.deepLinks.isEmpty {
             let links = renderedAttributes.deepLinks.map(\.url)
             report(
-                .dl005, 0, links.first ?? "",
+                .dl005, .page, links.first ?? "",
                 "the deep link\(links.count == 1 ? "" : "s") \(links.prefix(3).joined(separator: ", ")) "
                     + "appear\(links.count == 1 ? "s" : "") only after JavaScript: the served HTML has none")
         } else if page.smartAppBanner == nil, let banner = rendered.smartAppBanner {
             report(
-                .dl005, 0, "apple-itunes-app",
+                .dl005, .page, "apple-itunes-app",
                 "the Smart App Banner (app-id=\(banner.appID ?? "none")) is only added by JavaScript: the served HTML has none"
             )
         }
         for (field, value) in view.onlyAfterJavaScript(served: page) where Self.comparedFields.contains(field) {
             report(
-                .ix015, 0, field.rawValue,
+                .ix015, .page, field.rawValue,
                 "\(field.rawValue) \(ConsumerChecks.shown(value)) is only there after JavaScript: link previews "
                     + "(Messages, Facebook, X, Slack) and plain fetches read the served HTML, which has none")
         }

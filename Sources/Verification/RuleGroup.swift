@@ -1,3 +1,4 @@
+import MarkupExtraction
 import Rulebook
 
 /// A group of checks (one file of rules, or the universal-link file rules): it registers every rule
@@ -14,8 +15,9 @@ protocol RuleGroup: SendableMetatype {
 
 /// A group of checks over one page, run by ``PageVerifier``.
 protocol PageRuleGroup: RuleGroup {
-    /// Calls `report(rule, line, excerpt, message)` for each broken rule.
-    func run(_ report: (RuleID, Int, String, String) -> Void)
+    /// Calls `report(rule, position, excerpt, message)` for each broken rule: the position of the
+    /// markup it flags (its line and column), ``SourcePosition/page`` for the page as a whole.
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void)
 }
 
 extension RuleCatalogue {

@@ -11,25 +11,25 @@ struct SmartAppBannerChecks: PageRuleGroup {
 
     static let rules = RuleCatalogue.smartAppBannerRules
 
-    /// Calls `report(rule, line, excerpt, message)` for each broken rule.
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    /// Calls `report(rule, position, excerpt, message)` for each broken rule.
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         // Safari reads `name=` tags: the banner judged is the first of those, else the first tag.
         let named = page.smartAppBanners.firstIndex { !$0.oddities.contains(.writtenWithProperty) }
         guard let chosen = named ?? page.smartAppBanners.indices.first else { return }
         let banner = page.smartAppBanners[chosen]
         let excerpt = "<meta name=\"apple-itunes-app\" content=\"\(banner.content)\">"
-        func flag(_ id: RuleID, _ message: String) { report(id, banner.line, excerpt, message) }
+        func flag(_ id: RuleID, _ message: String) { report(id, banner.position, excerpt, message) }
 
         if named == nil {
             report(
-                .sab023, banner.line, "<meta property=\"apple-itunes-app\" content=\"\(banner.content)\">",
+                .sab023, banner.position, "<meta property=\"apple-itunes-app\" content=\"\(banner.content)\">",
                 "apple-itunes-app is written with property= (line \(banner.line)) and the page has no <meta name=\"apple-itunes-app\">: the banner is a name= tag, so Safari shows none"
             )
         }
 
         for (index, extra) in page.smartAppBanners.enumerated() where index != chosen {
             report(
-                .sab017, extra.line, "<meta name=\"apple-itunes-app\" content=\"\(extra.content)\">",
+                .sab017, extra.position, "<meta name=\"apple-itunes-app\" content=\"\(extra.content)\">",
                 "another apple-itunes-app tag (line \(extra.line)) after the one on line \(banner.line); which one Safari uses is undocumented"
             )
         }

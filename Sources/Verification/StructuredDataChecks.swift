@@ -15,12 +15,13 @@ struct StructuredDataChecks: PageRuleGroup {
 
     static let rules = RuleCatalogue.structuredDataRules
 
-    /// Calls `report(rule, line, excerpt, message)` for each broken rule.
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    /// Calls `report(rule, position, excerpt, message)` for each broken rule.
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         var seen: Set<String> = []
-        func flag(_ id: RuleID, _ line: Int, _ excerpt: String, _ message: String) {
-            guard seen.insert("\(id)|\(line)|\(message)").inserted else { return }
-            report(id, line, excerpt, message)
+        func flag(_ id: RuleID, _ position: SourcePosition, _ excerpt: String, _ message: String) {
+            // Once per line (as before columns): the first place keeps the finding.
+            guard seen.insert("\(id)|\(position.line)|\(message)").inserted else { return }
+            report(id, position, excerpt, message)
         }
         checkScripts(flag)
         checkMicrodataSyntax(flag)
@@ -32,7 +33,7 @@ struct StructuredDataChecks: PageRuleGroup {
         checkPage(collection, flag)
     }
 
-    typealias Flag = (RuleID, Int, String, String) -> Void
+    typealias Flag = (RuleID, SourcePosition, String, String) -> Void
 
     /// The nearest known names for one page's unknown types and properties: each name looked up
     /// once, and at most `limit` names (each lookup scans the vocabulary with an edit distance), so
@@ -65,7 +66,7 @@ struct StructuredDataChecks: PageRuleGroup {
                 // The line the first error is on, not the script tag (which may be far above it).
                 let broken = Self.line(in: script.text, at: first.byteOffset)
                 flag(
-                    .sd001, first.line, broken.isEmpty ? excerpt : broken,
+                    .sd001, SourcePosition(line: first.line, column: first.column), broken.isEmpty ? excerpt : broken,
                     "the JSON-LD script at line \(script.line) is not valid JSON: line \(first.line), column \(first.column): \(first.reason)\(more); \(outcome)"
                 )
             }
@@ -75,19 +76,19 @@ struct StructuredDataChecks: PageRuleGroup {
                     script.contributedValues.count > 1 ? "top-level object \(index + 1)" : "the top-level value"
                 guard let object = value.objectValue else {
                     flag(
-                        .sd002, script.line, excerpt,
+                        .sd002, script.position, excerpt,
                         "\(position) of the script at line \(script.line) is not an object, so it has no @context")
                     continue
                 }
                 guard let context = object["@context"] else {
                     flag(
-                        .sd002, script.line, excerpt,
+                        .sd002, script.position, excerpt,
                         "\(position) of the script at line \(script.line) has no @context")
                     continue
                 }
                 if !Self.namesSchemaOrg(context) {
                     flag(
-                        .sd002, script.line, "\"@context\": \(Self.describe(context))",
+                        .sd002, script.position, "\"@context\": \(Self.describe(context))",
                         "the @context of \(position) (script at line \(script.line)) is \(Self.describe(context)), not schema.org"
                     )
                 }
@@ -155,7 +156,7 @@ struct StructuredDataChecks: PageRuleGroup {
     private func checkMicrodataSyntax(_ flag: Flag) {
         for diagnostic in page.diagnostics where diagnostic.code == .microdataOrphanProperty {
             flag(
-                .sd007, diagnostic.line, "itemprop (line \(diagnostic.line))",
+                .sd007, diagnostic.position, "itemprop (line \(diagnostic.line))",
                 "\(diagnostic.message): Microdata consumers drop it")
         }
     }
@@ -182,7 +183,7 @@ struct StructuredDataChecks: PageRuleGroup {
         if node.syntax == .microdata {
             for type in node.rawTypes where !Self.isAbsoluteURL(type) {
                 flag(
-                    .sd007, node.line, "itemtype=\"\(StructuredData.shortened(type))\"",
+                    .sd007, node.position, "itemtype=\"\(StructuredData.shortened(type))\"",
                     "itemtype \"\(StructuredData.shortened(type))\" (line \(node.line)) is not an absolute URL; write https://schema.org/\(StructuredData.shortened(type))"
                 )
             }
@@ -203,7 +204,7 @@ struct StructuredDataChecks: PageRuleGroup {
                 else { continue }
                 if let problem = Self.urlProblem(id) {
                     flag(
-                        .sd024, node.line, "\"@id\": \"\(StructuredData.shortened(id))\"",
+                        .sd024, node.position, "\"@id\": \"\(StructuredData.shortened(id))\"",
                         "@id \"\(StructuredData.shortened(id))\" (JSON-LD, line \(node.line)) \(problem)")
                 }
             }
@@ -235,14 +236,14 @@ struct StructuredDataChecks: PageRuleGroup {
                 .compactMap { $0 }
                 let note = assumed.isEmpty ? "" : " (\(assumed.joined(separator: "; ")))"
                 if (best != nil || worst != nil), high <= low {
-                    let line = (bestValues.first ?? worstValues.first)?.line ?? node.line
+                    let position = (bestValues.first ?? worstValues.first)?.position ?? node.position
                     flag(
-                        .sd010, line, excerpt("bestRating"),
+                        .sd010, position, excerpt("bestRating"),
                         "bestRating \(Self.format(high)) is not above worstRating \(Self.format(low)) on \(where_)\(note)"
                     )
                 } else if value < low || value > high {
                     flag(
-                        .sd009, rating.line, excerpt("ratingValue", rating),
+                        .sd009, rating.position, excerpt("ratingValue", rating),
                         "ratingValue \(rating.written) on \(where_) is outside [\(Self.format(low)), \(Self.format(high))]\(note)"
                     )
                 }
@@ -253,7 +254,7 @@ struct StructuredDataChecks: PageRuleGroup {
         if node.isA("AggregateRating") || node.isA("EmployerAggregateRating"), !node.has("ratingCount"),
             !node.has("reviewCount")
         {
-            flag(.sd011, node.line, excerpt("aggregateRating"), "\(where_) has neither ratingCount nor reviewCount")
+            flag(.sd011, node.position, excerpt("aggregateRating"), "\(where_) has neither ratingCount nor reviewCount")
         }
 
         // SD014: an Offer with a price needs a currency (on the Offer or its priceSpecification).
@@ -261,7 +262,7 @@ struct StructuredDataChecks: PageRuleGroup {
             !node.has("priceCurrency"), !node.nodes("priceSpecification").contains(where: { $0.has("priceCurrency") })
         {
             flag(
-                .sd014, price.line, excerpt("price", price),
+                .sd014, price.position, excerpt("price", price),
                 "\(where_) has price \(price.written) but no priceCurrency")
         }
 
@@ -271,7 +272,7 @@ struct StructuredDataChecks: PageRuleGroup {
             let lowNumber = low.number, let highNumber = high.number, lowNumber > highNumber
         {
             flag(
-                .sd015, low.line, excerpt("lowPrice", low),
+                .sd015, low.position, excerpt("lowPrice", low),
                 "lowPrice \(low.written) is above highPrice \(high.written) on \(where_)")
         }
 
@@ -289,7 +290,7 @@ struct StructuredDataChecks: PageRuleGroup {
         if node.isA("ImageObject"), !node.has("contentUrl") {
             let what = node.text("url").map { " (url \"\(StructuredData.shortened($0))\")" } ?? ""
             flag(
-                .sd028, node.line, Self.typeExcerpt(node),
+                .sd028, node.position, Self.typeExcerpt(node),
                 "\(where_)\(what) has no contentUrl")
         }
     }
@@ -321,12 +322,12 @@ struct StructuredDataChecks: PageRuleGroup {
                     : suggestions.nearest(to: type.name, by: vocabulary.nearestType).map { "; did you mean \($0)?" }
                         ?? ""
                 flag(
-                    .sd003, node.line, typeExcerpt,
+                    .sd003, node.position, typeExcerpt,
                     "type \"\(StructuredData.shortened(type.name))\" (\(node.syntax.rawValue), line \(node.line)) \(what)\(suggestion)"
                 )
             } else if let replacement = vocabulary.replacement(of: type.name) {
                 flag(
-                    .sd006, node.line, typeExcerpt,
+                    .sd006, node.position, typeExcerpt,
                     "type \(type.name) (\(node.syntax.rawValue), line \(node.line)) is superseded by \(replacement)")
             }
         }
@@ -334,7 +335,7 @@ struct StructuredDataChecks: PageRuleGroup {
         let judgesDomains = !knownTypes.isEmpty && knownTypes.allSatisfy(vocabulary.isKnownType)
         for property in node.properties {
             guard let name = property.schemaOrgName, !vocabulary.isActionAnnotation(name) else { continue }
-            let line = property.values.first?.line ?? node.line
+            let position = property.values.first?.position ?? node.position
             guard vocabulary.isKnownProperty(name) else {
                 let suggestion =
                     suggestions.nearest(to: name, by: vocabulary.nearestProperty).map { "; did you mean \($0)?" } ?? ""
@@ -342,19 +343,19 @@ struct StructuredDataChecks: PageRuleGroup {
                     vocabulary.isKnownType(name)
                     ? "is a schema.org type, not a property" : "is not a property of \(release)"
                 flag(
-                    .sd004, line, excerpt(property.name),
+                    .sd004, position, excerpt(property.name),
                     "property \"\(StructuredData.shortened(name))\" on \(where_) \(what)\(suggestion)")
                 continue
             }
             if let replacement = vocabulary.replacement(of: name) {
-                flag(.sd006, line, excerpt(property.name), "\(name) on \(where_) is superseded by \(replacement)")
+                flag(.sd006, position, excerpt(property.name), "\(name) on \(where_) is superseded by \(replacement)")
             }
             if judgesDomains, !vocabulary.allows(name, on: knownTypes) {
                 let domains = vocabulary.properties[name]?.domains ?? []
                 let listed = domains.prefix(5).joined(separator: ", ") + (domains.count > 5 ? ", …" : "")
                 let pending = vocabulary.status(of: name)?.isPending == true ? " (a pending property)" : ""
                 flag(
-                    .sd005, line, excerpt(property.name),
+                    .sd005, position, excerpt(property.name),
                     "\(name)\(pending) on \(where_) is outside its schema.org domain (\(listed), or a subtype)")
             }
         }
@@ -363,24 +364,24 @@ struct StructuredDataChecks: PageRuleGroup {
     private func checkValue(
         _ name: String, _ value: StructuredValue, node: StructuredNode, where_: String, excerpt: String, _ flag: Flag
     ) {
-        let line = value.line
+        let position = value.position
         if case .node = value.kind { return }
         if case .reference = value.kind { return }
         switch name {
         case "ratingValue", "bestRating", "worstRating":
             if value.number == nil {
                 flag(
-                    .sd008, line, excerpt,
+                    .sd008, position, excerpt,
                     "\(name) \(value.written) on \(where_) is not a plain number (ASCII digits, \".\" for decimals)")
             }
         case "ratingCount", "reviewCount":
             if !StructuredData.isCount(value) {
-                flag(.sd011, line, excerpt, "\(name) \(value.written) on \(where_) is not a non-negative integer")
+                flag(.sd011, position, excerpt, "\(name) \(value.written) on \(where_) is not a non-negative integer")
             }
         case "price", "lowPrice", "highPrice":
             if value.number == nil {
                 flag(
-                    .sd012, line, excerpt,
+                    .sd012, position, excerpt,
                     "\(name) \(value.written) on \(where_) is not a plain number (no currency symbol, \".\" for decimals, no thousands separators)"
                 )
             }
@@ -388,15 +389,17 @@ struct StructuredDataChecks: PageRuleGroup {
             let code = (value.text ?? "").trimmedWhitespace
             if !StructuredDataCodes.currencies.contains(code) {
                 flag(
-                    .sd013, line, excerpt,
+                    .sd013, position, excerpt,
                     "priceCurrency \(value.written) on \(where_) is not an ISO 4217 currency code")
             }
         case "startDate", "endDate", "datePublished", "dateModified":
             if case .number = value.kind {
-                flag(.sd016, line, excerpt, "\(name) \(value.written) on \(where_) is a number, not an ISO 8601 date")
+                flag(
+                    .sd016, position, excerpt, "\(name) \(value.written) on \(where_) is a number, not an ISO 8601 date"
+                )
             } else if Self.date(value.text ?? "") == nil {
                 flag(
-                    .sd016, line, excerpt,
+                    .sd016, position, excerpt,
                     "\(name) \(value.written) on \(where_) is not an ISO 8601 date or date-time (YYYY-MM-DD or YYYY-MM-DDThh:mm:ss with an optional zone: Z or ±hh:mm)"
                 )
             }
@@ -406,16 +409,16 @@ struct StructuredDataChecks: PageRuleGroup {
             if let number = value.number {
                 if number < -limit || number > limit {
                     flag(
-                        .sd019, line, excerpt,
+                        .sd019, position, excerpt,
                         "\(name) \(value.written) on \(where_) is outside [−\(degrees), \(degrees)]")
                 }
             } else {
-                flag(.sd019, line, excerpt, "\(name) \(value.written) on \(where_) is not a plain decimal number")
+                flag(.sd019, position, excerpt, "\(name) \(value.written) on \(where_) is not a plain decimal number")
             }
         case "telephone":
             if !Self.isPlausiblePhone(value.text ?? "") {
                 flag(
-                    .sd020, line, excerpt,
+                    .sd020, position, excerpt,
                     "telephone \(value.written) on \(where_) does not look like a phone number (E.164, e.g. +14155550100, is best)"
                 )
             }
@@ -423,15 +426,15 @@ struct StructuredDataChecks: PageRuleGroup {
             let text = (value.text ?? "").trimmedWhitespace
             let isURL: Bool = if case .url = value.kind { true } else { false }
             if !isURL, text.lowercased().hasPrefix("mailto:") {
-                flag(.sd021, line, excerpt, "email \(value.written) on \(where_) keeps the mailto: prefix")
+                flag(.sd021, position, excerpt, "email \(value.written) on \(where_) keeps the mailto: prefix")
             } else if !Self.isEmailAddress(isURL ? Self.strippingMailto(text) : text) {
-                flag(.sd021, line, excerpt, "email \(value.written) on \(where_) is not an e-mail address")
+                flag(.sd021, position, excerpt, "email \(value.written) on \(where_) is not an e-mail address")
             }
         case "addressCountry":
             let code = (value.text ?? "").trimmedWhitespace
             if !StructuredDataCodes.countries.contains(code) {
                 flag(
-                    .sd022, line, excerpt,
+                    .sd022, position, excerpt,
                     "addressCountry \(value.written) on \(where_) is not an ISO 3166-1 alpha-2 code (e.g. US)")
             }
         case "url", "image", "contentUrl", "sameAs":
@@ -440,7 +443,7 @@ struct StructuredDataChecks: PageRuleGroup {
                 let lazy = value.lazySource.map {
                     "; the element is lazy-loaded: its URL is in data-src=\"\(StructuredData.shortened($0))\", which Microdata does not read (give it a src, or add <link itemprop=\"\(name)\" href=…>)"
                 }
-                flag(.sd024, line, excerpt, "\(name) \(value.written) on \(where_) \(problem)\(lazy ?? "")")
+                flag(.sd024, position, excerpt, "\(name) \(value.written) on \(where_) \(problem)\(lazy ?? "")")
             }
         default:
             break
@@ -464,7 +467,7 @@ struct StructuredDataChecks: PageRuleGroup {
         }
         if before {
             flag(
-                rule, second.line, excerpt(later, second),
+                rule, second.position, excerpt(later, second),
                 "\(later) \(second.written) is before \(earlier) \(first.written) on \(where_)")
         }
     }
@@ -496,13 +499,13 @@ struct StructuredDataChecks: PageRuleGroup {
             if let name = names.first {
                 if !placeholders.contains(name) {
                     flag(
-                        .sd023, target.line, excerpt("target", target),
+                        .sd023, target.position, excerpt("target", target),
                         "the target \(target.written) of \(where_) has no {\(name)} placeholder, which its query-input names"
                     )
                 }
             } else if placeholders.isEmpty {
                 flag(
-                    .sd023, target.line, excerpt("target", target),
+                    .sd023, target.position, excerpt("target", target),
                     "the target \(target.written) of \(where_) has no {placeholder}")
             }
         }
@@ -513,13 +516,14 @@ struct StructuredDataChecks: PageRuleGroup {
     private func checkPage(_ collection: StructuredData.Collection, _ flag: Flag) {
         // SD025: nothing Apple said it reads.
         if page.openGraph.isEmpty, !collection.all.contains(where: Self.isAppleSupported) {
-            let line = page.title?.line ?? 1
+            // Without a <title>, at the start of the page (as before columns: line 1).
+            let position = page.title?.position ?? SourcePosition(line: 1, column: 1)
             let excerpt = page.title.map { "<title>\(StructuredData.shortened($0.text))</title>" } ?? "<head>"
             let found =
                 collection.all.contains { $0.types.contains(where: Self.isSchemaOrgTerm) }
                 ? "schema.org data, but none of the kinds Apple named" : "no schema.org data"
             flag(
-                .sd025, line, excerpt,
+                .sd025, position, excerpt,
                 "the page has no Open Graph tags and \(found) (AggregateRating, Offer, priceRange, interactionStatistic, Organization, Recipe, SearchAction, ImageObject)"
             )
         }
@@ -572,7 +576,7 @@ struct StructuredDataChecks: PageRuleGroup {
                 let list = distinct.prefix(4).map { "\($0.typeName) (\($0.syntax.rawValue), line \($0.line))" }
                     .joined(separator: ", ")
                 flag(
-                    .sd026, distinct[1].line, Self.typeExcerpt(distinct[1]),
+                    .sd026, distinct[1].position, Self.typeExcerpt(distinct[1]),
                     "\(distinct.count) candidate main entities: \(list); "
                         + (canonical == nil
                             ? "the page has no canonical URL to tell which one it is about"
@@ -587,7 +591,7 @@ struct StructuredDataChecks: PageRuleGroup {
             normalized(url) != canonical, !matchesCanonical(main)
         {
             flag(
-                .sd026, urlValue.line, "\"url\": \(urlValue.written)",
+                .sd026, urlValue.position, "\"url\": \(urlValue.written)",
                 "the main entity \(main.typeName) (line \(main.line)) has url \(urlValue.written), not the canonical URL \(canonicalText ?? "")"
             )
         }
@@ -600,7 +604,7 @@ struct StructuredDataChecks: PageRuleGroup {
             let b = Self.words(ogTitle.content)
             if !a.isEmpty, !b.isEmpty, a.isDisjoint(with: b) {
                 flag(
-                    .sd027, nameValue.line, "\"name\": \(nameValue.written)",
+                    .sd027, nameValue.position, "\"name\": \(nameValue.written)",
                     "\(main.typeName).name \(nameValue.written) (line \(nameValue.line)) and og:title \"\(StructuredData.shortened(ogTitle.content))\" (line \(ogTitle.line)) name different things"
                 )
             }
@@ -626,7 +630,7 @@ struct StructuredDataChecks: PageRuleGroup {
         }
         if !ogKeys.isEmpty, !entityKeys.isEmpty, ogKeys.isDisjoint(with: entityKeys) {
             flag(
-                .sd027, first.line, "\"image\": \(first.written)",
+                .sd027, first.position, "\"image\": \(first.written)",
                 "\(main.typeName).image \(first.written) and og:image \"\(StructuredData.shortened(og.content))\" (line \(og.line)) share no image"
             )
         }

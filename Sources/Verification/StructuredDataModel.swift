@@ -2,8 +2,8 @@ import LenientJSON
 import MarkupExtraction
 
 /// A schema.org node from JSON-LD, Microdata or RDFa, in one shape for the SD rules: types and
-/// property names with the schema.org prefix removed, each value with the line it came from
-/// (JSON-LD values carry their script's line).
+/// property names with the schema.org prefix removed, each value with the position it came from
+/// (JSON-LD values carry their script's).
 struct StructuredNode {
     enum Syntax: String {
         case jsonLD = "JSON-LD"
@@ -21,7 +21,8 @@ struct StructuredNode {
     var schemaOrgTypes: [SchemaOrgTerm] = []
     var id: String?
     var properties: [StructuredProperty]
-    var line: Int
+    var position: SourcePosition
+    var line: Int { position.line }
 
     func values(_ name: String) -> [StructuredValue] {
         properties.lazy.filter { $0.name == name }.flatMap(\.values)
@@ -179,7 +180,8 @@ struct StructuredValue {
     }
 
     var kind: Kind
-    var line: Int
+    var position: SourcePosition
+    var line: Int { position.line }
     /// The `data-src` of a lazy-loaded Microdata `<img>` whose value is empty (no `src`).
     var lazySource: String?
 
@@ -267,7 +269,8 @@ enum StructuredData {
         var builder = Builder(collection: Collection(base: URLResolver(base: page.baseURL)))
         for script in page.jsonLD {
             for value in script.contributedValues {
-                builder.topLevelJSONLD(value, line: script.line, depth: 0, context: SchemaOrgTerms.JSONLDContext())
+                builder.topLevelJSONLD(
+                    value, position: script.position, depth: 0, context: SchemaOrgTerms.JSONLDContext())
             }
         }
         for item in page.microdata {
@@ -287,19 +290,19 @@ enum StructuredData {
         var budget = StructuredData.maximumNodes
 
         mutating func topLevelJSONLD(
-            _ value: JSONValue, line: Int, depth: Int, context: SchemaOrgTerms.JSONLDContext
+            _ value: JSONValue, position: SourcePosition, depth: Int, context: SchemaOrgTerms.JSONLDContext
         ) {
             guard depth < StructuredData.maximumDepth, budget > 0 else { return }
             switch value {
             case .array(let members):
-                for member in members { topLevelJSONLD(member, line: line, depth: depth + 1, context: context) }
+                for member in members { topLevelJSONLD(member, position: position, depth: depth + 1, context: context) }
             case .object(let object):
                 if let graph = object["@graph"] {
                     let inner = object["@context"].map { context.applying($0) } ?? context
-                    topLevelJSONLD(graph, line: line, depth: depth + 1, context: inner)
+                    topLevelJSONLD(graph, position: position, depth: depth + 1, context: inner)
                     guard object["@type"] != nil else { return }
                 }
-                if let node = node(object, line: line, depth: depth, context: context) { addTopLevel(node) }
+                if let node = node(object, position: position, depth: depth, context: context) { addTopLevel(node) }
             default:
                 return
             }
@@ -334,7 +337,7 @@ enum StructuredData {
         }
 
         mutating func node(
-            _ object: JSONObject, line: Int, depth: Int, context outer: SchemaOrgTerms.JSONLDContext
+            _ object: JSONObject, position: SourcePosition, depth: Int, context outer: SchemaOrgTerms.JSONLDContext
         ) -> StructuredNode? {
             guard budget > 0 else { return nil }
             budget -= 1
@@ -352,7 +355,7 @@ enum StructuredData {
                     id = member.value.stringValue
                 default:
                     guard !member.key.hasPrefix("@") else { continue }
-                    let values = self.values(member.value, line: line, depth: depth + 1, context: context)
+                    let values = self.values(member.value, position: position, depth: depth + 1, context: context)
                     properties.append(
                         StructuredProperty(
                             name: StructuredData.shortName(member.key), values: values,
@@ -361,32 +364,36 @@ enum StructuredData {
             }
             return StructuredNode(
                 syntax: .jsonLD, types: rawTypes.map(StructuredData.shortName), rawTypes: rawTypes,
-                schemaOrgTypes: rawTypes.compactMap(context.term), id: id, properties: properties, line: line)
+                schemaOrgTypes: rawTypes.compactMap(context.term), id: id, properties: properties, position: position)
         }
 
         mutating func values(
-            _ value: JSONValue, line: Int, depth: Int, context: SchemaOrgTerms.JSONLDContext
+            _ value: JSONValue, position: SourcePosition, depth: Int, context: SchemaOrgTerms.JSONLDContext
         ) -> [StructuredValue] {
             guard depth < StructuredData.maximumDepth else { return [] }
             switch value {
             case .null: return []
-            case .bool(let flag): return [StructuredValue(kind: .bool(flag), line: line)]
-            case .number(let literal): return [StructuredValue(kind: .number(literal), line: line)]
-            case .string(let text): return [StructuredValue(kind: .text(text), line: line)]
+            case .bool(let flag): return [StructuredValue(kind: .bool(flag), position: position)]
+            case .number(let literal): return [StructuredValue(kind: .number(literal), position: position)]
+            case .string(let text): return [StructuredValue(kind: .text(text), position: position)]
             case .array(let members):
                 var result: [StructuredValue] = []
-                for member in members { result += values(member, line: line, depth: depth + 1, context: context) }
+                for member in members {
+                    result += values(member, position: position, depth: depth + 1, context: context)
+                }
                 return result
             case .object(let object):
-                if let inner = object["@value"] { return values(inner, line: line, depth: depth + 1, context: context) }
+                if let inner = object["@value"] {
+                    return values(inner, position: position, depth: depth + 1, context: context)
+                }
                 if let inner = object["@list"] ?? object["@set"] {
-                    return values(inner, line: line, depth: depth + 1, context: context)
+                    return values(inner, position: position, depth: depth + 1, context: context)
                 }
                 if object.count == 1, let id = object["@id"]?.stringValue {
-                    return [StructuredValue(kind: .reference(id), line: line)]
+                    return [StructuredValue(kind: .reference(id), position: position)]
                 }
-                guard let node = node(object, line: line, depth: depth, context: context) else { return [] }
-                return [StructuredValue(kind: .node(node), line: line)]
+                guard let node = node(object, position: position, depth: depth, context: context) else { return [] }
+                return [StructuredValue(kind: .node(node), position: position)]
             }
         }
 
@@ -400,16 +407,17 @@ enum StructuredData {
                     switch value.kind {
                     case .text(let text):
                         values.append(
-                            StructuredValue(kind: .text(text), line: value.line, lazySource: value.lazySource))
-                    case .url(let url): values.append(StructuredValue(kind: .url(url), line: value.line))
+                            StructuredValue(kind: .text(text), position: value.position, lazySource: value.lazySource))
+                    case .url(let url): values.append(StructuredValue(kind: .url(url), position: value.position))
                     case .typedLiteral(let text, _, _):
-                        values.append(StructuredValue(kind: .text(text), line: value.line))
-                    case .reference(let id): values.append(StructuredValue(kind: .reference(id), line: value.line))
+                        values.append(StructuredValue(kind: .text(text), position: value.position))
+                    case .reference(let id):
+                        values.append(StructuredValue(kind: .reference(id), position: value.position))
                     case .item(let nested):
                         guard depth + 1 < StructuredData.maximumDepth, budget > 0 else { continue }
                         values.append(
                             StructuredValue(
-                                kind: .node(node(nested, syntax: syntax, depth: depth + 1)), line: value.line))
+                                kind: .node(node(nested, syntax: syntax, depth: depth + 1)), position: value.position))
                     case .cycle:
                         continue
                     }
@@ -422,7 +430,7 @@ enum StructuredData {
             }
             return StructuredNode(
                 syntax: syntax, types: item.types.map(StructuredData.shortName), rawTypes: item.types,
-                schemaOrgTypes: schemaOrgTypes, id: item.id, properties: properties, line: item.line)
+                schemaOrgTypes: schemaOrgTypes, id: item.id, properties: properties, position: item.position)
         }
 
         /// The schema.org property a Microdata or RDFa property name stands for: a schema.org IRI

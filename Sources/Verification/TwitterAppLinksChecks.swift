@@ -9,9 +9,10 @@ struct TwitterAppLinksChecks: PageRuleGroup {
 
     static let rules = RuleCatalogue.twitterAppLinksRules
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         func flag(_ id: RuleID, _ tag: MetaTag, _ message: String) {
-            report(id, tag.line, "<meta \(tag.attribute.rawValue)=\"\(tag.key)\" content=\"\(tag.content)\">", message)
+            report(
+                id, tag.position, "<meta \(tag.attribute.rawValue)=\"\(tag.key)\" content=\"\(tag.content)\">", message)
         }
         for tag in page.twitter {
             let key = tag.key.lowercased()
@@ -97,20 +98,20 @@ struct TwitterAppLinksChecks: PageRuleGroup {
         // DL003: the App Store IDs the page names must agree, within a device family: the Smart
         // App Banner, al:ios and the iPhone tags; al:ios and the iPad tags (an iPad app may be
         // another app, as some publishers have).
-        var iPhone: [(String, String, Int)] = []
-        var iPad: [(String, String, Int)] = []
+        var iPhone: [(String, String, SourcePosition)] = []
+        var iPad: [(String, String, SourcePosition)] = []
         if let banner = page.smartAppBanners.first, let id = banner.appID, Self.isNumeric(id) {
-            iPhone.append(("apple-itunes-app app-id", id, banner.line))
+            iPhone.append(("apple-itunes-app app-id", id, banner.position))
         }
         for tag in page.appLinks + page.twitter {
             let key = tag.key.lowercased()
             guard Self.isNumeric(tag.content) else { continue }
             switch key {
             case "al:ios:app_store_id":
-                iPhone.append((key, tag.content, tag.line))
-                iPad.append((key, tag.content, tag.line))
-            case "al:iphone:app_store_id", "twitter:app:id:iphone": iPhone.append((key, tag.content, tag.line))
-            case "al:ipad:app_store_id", "twitter:app:id:ipad": iPad.append((key, tag.content, tag.line))
+                iPhone.append((key, tag.content, tag.position))
+                iPad.append((key, tag.content, tag.position))
+            case "al:iphone:app_store_id", "twitter:app:id:iphone": iPhone.append((key, tag.content, tag.position))
+            case "al:ipad:app_store_id", "twitter:app:id:ipad": iPad.append((key, tag.content, tag.position))
             default: break
             }
         }
@@ -118,7 +119,8 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             if let first = ids.first, let other = ids.first(where: { $0.1 != first.1 }) {
                 report(
                     .dl003, other.2, "\(other.0)=\(other.1)",
-                    "\(other.0) is \(other.1) (line \(other.2)) but \(first.0) is \(first.1) (line \(first.2))")
+                    "\(other.0) is \(other.1) (line \(other.2.line)) but \(first.0) is \(first.1) (line \(first.2.line))"
+                )
                 break
             }
         }

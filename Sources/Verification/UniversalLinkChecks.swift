@@ -12,19 +12,19 @@ struct UniversalLinkChecks: PageRuleGroup {
 
     static let rules = RuleCatalogue.universalLinkPageRules
 
-    func run(_ report: (RuleID, Int, String, String) -> Void) {
+    func run(_ report: (RuleID, SourcePosition, String, String) -> Void) {
         let canonical = page.canonicals.first
         let canonicalURL = canonical?.content ?? page.url
         let excerpt = canonical.map { "<link rel=\"canonical\" href=\"\($0.asWritten ?? $0.content)\">" } ?? page.url
         switch context.canonicalLink {
         case .excluded(let rule)?:
             report(
-                .ul021, canonical?.line ?? 0, excerpt,
+                .ul021, canonical?.position ?? .page, excerpt,
                 "the AASA excludes \(canonicalURL) for the app: \(rule)")
         case .notMatched?:
             if let link = attributes.deepLinks.first {
                 report(
-                    .ul020, canonical?.line ?? 0, excerpt,
+                    .ul020, canonical?.position ?? .page, excerpt,
                     "no AASA rule matches \(canonicalURL) for the app, though the page advertises a deep link (\(link.source.source) \(link.url))"
                 )
             }
@@ -37,10 +37,11 @@ struct UniversalLinkChecks: PageRuleGroup {
             switch context.appArgumentLink {
             case .excluded(let rule)?:
                 report(
-                    .sab021, banner.line, excerpt, "app-argument \(argument) is excluded by its host's AASA: \(rule)")
+                    .sab021, banner.position, excerpt,
+                    "app-argument \(argument) is excluded by its host's AASA: \(rule)")
             case .notMatched?:
                 report(
-                    .sab021, banner.line, excerpt,
+                    .sab021, banner.position, excerpt,
                     "no rule of its host's AASA matches app-argument \(argument) for the app")
             case .handled?, .noFile?, nil:
                 break

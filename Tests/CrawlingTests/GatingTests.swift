@@ -58,7 +58,7 @@ struct GatingTests {
                 "--format", "json,sarif,junit", "--verbose",
             ])
         #expect(second.status == 1, "\(second.output)")
-        #expect(second.output.contains("html/broken/sab-app-id-not-digits.html:13: error SAB020"))
+        #expect(second.output.contains("html/broken/sab-app-id-not-digits.html:13:157: error SAB020"))
         #expect(!second.output.contains("error SAB003"), "a known finding was listed: \(second.output)")
         #expect(
             second.output.contains(

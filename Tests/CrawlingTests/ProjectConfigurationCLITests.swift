@@ -595,7 +595,7 @@ struct ProjectConfigurationCLITests {
             ["crawl", Self.fixtures, "--output", tmp + "/crawl", "--quiet", "--max-pages", "1", "--format", "github"])
         // A served folder's page is located in the file that answered it (issue 30).
         #expect(
-            crawl.output.contains("::warning file=Fixtures/html/index.html,line=12,title=SpotCheck SAB007::"),
+            crawl.output.contains("::warning file=Fixtures/html/index.html,line=12,col=99,title=SpotCheck SAB007::"),
             "a crawl of a folder names the file: \(crawl.output)")
     }
 
@@ -620,11 +620,20 @@ struct ProjectConfigurationCLITests {
             #expect(["info", "minor", "major"].contains(object["severity"]?.stringValue ?? ""))
             #expect(object["description"]?.stringValue?.contains("\n") == false)
             #expect(object["check_name"]?.stringValue?.wholeMatch(of: #/[A-Z]+\d{3}/#) != nil)
-            #expect(object["location"]?.objectValue?.keys == ["path", "lines"])
             #expect(object["location"]?["path"]?.stringValue?.hasPrefix("Fixtures/html/broken/") == true)
-            #expect((object["location"]?["lines"]?["begin"]?.intValue ?? 0) >= 1)
-            #expect(object["location"]?["lines"]?.objectValue?.keys == ["begin"])
+            if let positions = object["location"]?["positions"] {
+                // A finding located at a tag: its line and column (issue 30).
+                #expect(object["location"]?.objectValue?.keys == ["path", "positions"])
+                #expect(positions.objectValue?.keys == ["begin", "end"])
+                #expect((positions["begin"]?["line"]?.intValue ?? 0) >= 1)
+                #expect((positions["begin"]?["column"]?.intValue ?? 0) >= 1)
+            } else {
+                #expect(object["location"]?.objectValue?.keys == ["path", "lines"])
+                #expect((object["location"]?["lines"]?["begin"]?.intValue ?? 0) >= 1)
+                #expect(object["location"]?["lines"]?.objectValue?.keys == ["begin"])
+            }
         }
+        #expect(issues.contains { $0["location"]?["positions"] != nil }, "findings at a tag have its column")
         let fingerprints = issues.compactMap { $0["fingerprint"]?.stringValue }
         #expect(fingerprints.count == issues.count && Set(fingerprints).count == fingerprints.count, "unique")
         #expect(fingerprints.allSatisfy { $0.wholeMatch(of: #/[0-9a-f]{32}/#) != nil })

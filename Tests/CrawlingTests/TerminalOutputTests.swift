@@ -101,10 +101,10 @@ struct TerminalOutputTests {
         }
         #expect(verboseRules.count == byRule.members.count, "-v lists every rule: \(verbose.output)")
         // Every error in the form compilers use, located in its file; warnings only with -v.
-        let error = "html/broken/sab-missing-app-id.html:13: error SAB002 No `app-id`\n    "
+        let error = "html/broken/sab-missing-app-id.html:13:110: error SAB002 No `app-id`\n    "
         #expect(normal.output.contains(error), "\(normal.output)")
         #expect(verbose.output.contains(error), "\(verbose.output)")
-        let warning = "html/index.html:12: warning SAB007 "
+        let warning = "html/index.html:12:99: warning SAB007 "
         #expect(!normal.output.contains(warning), "\(normal.output)")
         #expect(verbose.output.contains(warning), "\(verbose.output)")
         // A finding on a URL that has no file of its own is at the URL.

@@ -12,12 +12,13 @@ import Verification
 struct FindingBaselineTests {
     static func finding(
         _ rule: String = "SAB003", url: String = "https://www.example.com/movies/up.html", line: Int = 13,
-        excerpt: String = #"<meta name="apple-itunes-app" content="app-id=x">"#, message: String = "app-id is x",
+        column: Int? = nil, excerpt: String = #"<meta name="apple-itunes-app" content="app-id=x">"#,
+        message: String = "app-id is x",
         severity: Severity = .error
     ) -> Finding {
         Finding(
-            rule: .init(rawValue: rule)!, severity: severity, url: url, line: line, excerpt: excerpt, message: message,
-            fixHint: "")
+            rule: .init(rawValue: rule)!, severity: severity, url: url, line: line, column: column, excerpt: excerpt,
+            message: message, fixHint: "")
     }
 
     @Test(
@@ -51,7 +52,9 @@ struct FindingBaselineTests {
         #expect(FindingFingerprint.normalisedExcerpt(raw, origin: "https://www.example.com") == normalised)
     }
 
-    @Test("the fingerprint ignores the line, the message, the severity and the origin; rule, page and markup count")
+    @Test(
+        "the fingerprint ignores the line, the column, the message, the severity and the origin; rule, page and markup count"
+    )
     func fingerprints() {
         let original = FindingFingerprint(Self.finding())
         #expect(original.value.count == 32)
@@ -62,7 +65,8 @@ struct FindingBaselineTests {
         #expect(
             original == FindingFingerprint(rule: "SAB003", pageKey: "/movies/up.html", excerpt: Self.finding().excerpt))
         let same = [
-            Self.finding(line: 40), Self.finding(message: "app-id \"x\" is not all digits"),
+            Self.finding(line: 40), Self.finding(column: 7), Self.finding(line: 1, column: 412),
+            Self.finding(message: "app-id \"x\" is not all digits"),
             Self.finding(severity: .warning), Self.finding(url: "https://staging.example.com/movies/up.html"),
             Self.finding(url: "http://127.0.0.1:40123/movies/up.html#frag"),
             Self.finding(excerpt: "<meta name=\"apple-itunes-app\"\n      content=\"app-id=x\" >"),
