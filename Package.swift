@@ -124,6 +124,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The project configuration file (.spotcheck.json): its keys, checks and ignore list.
+        // The app's local items joined to the crawled pages by content URL (the AS rules).
+        .target(
+            name: "ItemLinking", dependencies: ["Rulebook", "SpotlightModel", "URLNormalization"],
+            swiftSettings: strictSettings),
         .target(
             name: "ProjectConfiguration",
             dependencies: ["LenientJSON", "Rulebook"],
@@ -140,8 +144,8 @@ let package = Package(
         .target(
             name: "CrawlJobs",
             dependencies: [
-                "Crawling", "CrawlStore", "LenientJSON", "LoopbackServer", "MarkupExtraction", "PageAnalysis",
-                "PostgresStorage", "Reports",
+                "Crawling", "CrawlStore", "ItemLinking", "LenientJSON", "LoopbackServer", "MarkupExtraction",
+                "PageAnalysis", "PostgresStorage", "Reports",
                 "SpotlightIndex",
                 "SpotlightModel", "URLNormalization", "Verification", "Rulebook",
             ],
@@ -267,7 +271,9 @@ let package = Package(
         ),
         .testTarget(
             name: "VerificationTests",
-            dependencies: ["Verification", "LenientJSON", "MarkupExtraction", "Rulebook", "SpotlightModel"],
+            dependencies: [
+                "ItemLinking", "Verification", "LenientJSON", "MarkupExtraction", "Rulebook", "SpotlightModel",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import CrawlStore
 import Crawling
 import Foundation
+import ItemLinking
 import LenientJSON
 import LoopbackServer
 import PageAnalysis

@@ -1,6 +1,7 @@
 import CrawlStore
 public import Crawling
 import Foundation
+import ItemLinking
 import LenientJSON
 import SpotlightIndex
 import SpotlightModel
@@ -32,7 +33,7 @@ extension CrawlReportWriter {
                 notFetched[key] = "\(skipped.reason): \(skipped.detail)"
             }
         }
-        return LocalItemLinker(verifier: PageVerifier(configuration: siteVerifier.configuration), now: now)
+        return LocalItemLinker(configuration: siteVerifier.configuration, now: now)
             .link(entries: localEntries, pages: pages, notFetched: notFetched)
     }
 

@@ -1,5 +1,6 @@
 import CrawlStore
 public import Crawling
+import ItemLinking
 import LenientJSON
 import RobotsExclusion
 import Rulebook

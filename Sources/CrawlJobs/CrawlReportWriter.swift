@@ -1,6 +1,7 @@
 public import CrawlStore
 public import Crawling
 import Foundation
+public import ItemLinking
 public import LenientJSON
 public import Reports
 public import Rulebook

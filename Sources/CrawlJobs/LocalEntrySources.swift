@@ -1,4 +1,5 @@
 import Foundation
+import ItemLinking
 import SpotlightIndex
 import SpotlightModel
 import Verification

@@ -48,6 +48,17 @@ public struct RuleConfiguration: Sendable, Hashable {
         Self.severity(settings[rule.id], rule)
     }
 
+    /// A finding of `rule` with the severity configured for the page at `url` and the rule's fix
+    /// hint; nil when the rule is switched off there. Every check makes its findings with it.
+    public func finding(
+        _ rule: RuleID, url: String, line: Int, column: Int? = nil, excerpt: String, message: String
+    ) -> Finding? {
+        guard let severity = severity(of: RuleCatalogue.rule(rule), at: url) else { return nil }
+        return Finding(
+            rule: rule, severity: severity, url: url, line: line, column: line > 0 ? column : nil, excerpt: excerpt,
+            message: message, fixHint: RuleCatalogue.fixHints[rule] ?? "")
+    }
+
     /// The severity a rule is reported with on the page at `url`, the overrides whose patterns
     /// match its path applied; nil when it is switched off there.
     public func severity(of rule: Rule, at url: String) -> Severity? {

@@ -100,10 +100,7 @@ public struct PageVerifier: Sendable {
     public func finding(
         _ rule: RuleID, url: String, line: Int, column: Int? = nil, excerpt: String, message: String
     ) -> Finding? {
-        guard let severity = configuration.severity(of: RuleCatalogue.rule(rule), at: url) else { return nil }
-        return Finding(
-            rule: rule, severity: severity, url: url, line: line, column: line > 0 ? column : nil, excerpt: excerpt,
-            message: message, fixHint: RuleCatalogue.fixHints[rule] ?? "")
+        configuration.finding(rule, url: url, line: line, column: column, excerpt: excerpt, message: message)
     }
 
     /// Findings in a fixed order: line, then rule id, then message.

@@ -27,7 +27,13 @@ extension RuleCatalogue {
         SmartAppBannerChecks.self, TwitterAppLinksChecks.self, OpenGraphChecks.self, StructuredDataChecks.self,
         ContentChecks.self, IndexabilityChecks.self, ConsumerChecks.self, RenderingChecks.self, DeepLinkChecks.self,
         UniversalLinkChecks.self,
-        AssetChecks.self, SiteVerifier.self, UniversalLinkFileRules.self, LocalItemLinker.self,
+        AssetChecks.self, SiteVerifier.self, UniversalLinkFileRules.self, LocalItemRules.self,
         MarketingPageRules.self,
     ]
+}
+
+/// The app's local items' rules (AS), which `ItemLinking`'s `LocalItemLinker` reports when it joins
+/// the items to the pages.
+enum LocalItemRules: RuleGroup {
+    static let rules = RuleCatalogue.localItemRules
 }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The module boundaries of issue 30: the crawl only crawls (it imports neither the reports nor
-/// the local index), and what reads findings (the reports, the configuration file) needs only the
-/// rule catalogue, not the 9,000 lines of checks.
+/// the local index), what reads findings (the reports, the configuration file) needs only the
+/// rule catalogue, not the 9,000 lines of checks, and joining the app's items to the pages is not
+/// the verifier's.
 @Suite("module boundaries")
 struct ModuleBoundaryTests {
     /// The modules every `import` line of a module's sources names (`@testable`, `public`,
@@ -32,6 +33,7 @@ struct ModuleBoundaryTests {
             ("Reports", ["Verification", "Crawling", "CrawlStore"]),
             ("ProjectConfiguration", ["Verification"]),
             ("Rulebook", ["Verification", "MarkupExtraction", "SpotlightModel", "UniversalLinks"]),
+            ("ItemLinking", ["Verification", "MarkupExtraction"]),
         ])
     func forbiddenImports(module: String, forbidden: [String]) throws {
         let imported = try Self.imports(of: module)

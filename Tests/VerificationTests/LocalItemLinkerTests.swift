@@ -1,3 +1,4 @@
+import ItemLinking
 import SpotlightModel
 import Testing
 import Verification

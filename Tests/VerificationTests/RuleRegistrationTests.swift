@@ -101,14 +101,27 @@ struct RuleRegistrationTests {
             let registered = Set(group.rules.map { $0.rawValue.lowercased() })
             let inFile = named[file] ?? []
             #expect(inFile.subtracting(registered).isEmpty, "\(file) names rules \(group) does not register")
-            // The association file's rules are reported in UniversalLinks, not in their group's file.
-            if group != UniversalLinkFileRules.self {
+            // The association file's rules are reported in UniversalLinks, the local items' in
+            // ItemLinking (checked below), not in their group's file.
+            if group != UniversalLinkFileRules.self, group != LocalItemRules.self {
                 #expect(registered.subtracting(inFile).isEmpty, "\(group) registers rules \(file) never names")
             }
         }
         for (file, ids) in named where !ids.isEmpty && !declared.values.contains(file) {
             Issue.record("\(file) names rules (\(ids.sorted())) but declares no rule group")
         }
+    }
+
+    /// ItemLinking names exactly the local items' rules (AS), which `LocalItemRules` registers.
+    @Test func itemLinkingNamesExactlyTheLocalItemRules() throws {
+        let folder = Self.projectRoot.appendingPathComponent("Sources/ItemLinking")
+        var named: Set<String> = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            named.formUnion(code.flatMap(Self.ruleTokens))
+        }
+        #expect(named == Set(LocalItemRules.rules.map { $0.rawValue.lowercased() }))
     }
 
     /// What the catalogue (Rulebook) calls implemented is exactly what the groups register.

@@ -103,15 +103,16 @@ public struct LinkReport: Sendable {
 }
 
 /// Joins the app's local entries to crawled pages by the normalized URL and checks the AS rules.
-public struct LocalItemLinker: Sendable, RuleGroup {
-    public var verifier: PageVerifier
+public struct LocalItemLinker: Sendable {
+    /// The project's rule levels, for the AS rules' findings.
+    public var configuration: RuleConfiguration
     /// The instant the expiration rules compare with (seconds since 1970).
     public var now: Double
 
     static let rules = RuleCatalogue.localItemRules
 
-    public init(verifier: PageVerifier = PageVerifier(), now: Double) {
-        self.verifier = verifier
+    public init(configuration: RuleConfiguration = RuleConfiguration(), now: Double) {
+        self.configuration = configuration
         self.now = now
     }
 
@@ -122,7 +123,7 @@ public struct LocalItemLinker: Sendable, RuleGroup {
             URLParser.parse(url).flatMap { $0.isCrawlable ? $0.deduplicationKey : nil }
         }
         func flag(_ rule: RuleID, _ entry: LocalEntry, url: String? = nil, _ message: String) {
-            if let finding = verifier.finding(
+            if let finding = configuration.finding(
                 rule, url: url ?? "local item \(entry.name)", line: 0, excerpt: entry.name, message: message)
             {
                 report.findings.append(finding)
@@ -208,7 +209,7 @@ public struct LocalItemLinker: Sendable, RuleGroup {
         }
 
         for (page, identifiers) in identifiersByPage where identifiers.count > 1 {
-            if let finding = verifier.finding(
+            if let finding = configuration.finding(
                 .as002, url: page, line: 0, excerpt: identifiers.sorted().joined(separator: ", "),
                 message:
                     "\(page) is indexed under \(identifiers.count) identifiers (\(identifiers.sorted().joined(separator: ", "))); use one, the URL, for every API"
@@ -218,7 +219,7 @@ public struct LocalItemLinker: Sendable, RuleGroup {
         }
         for page in pages where page.isCandidate && !linkedPages.contains(page.finalURL) {
             report.pagesWithoutEntries.append(page.finalURL)
-            if let finding = verifier.finding(
+            if let finding = configuration.finding(
                 .as001, url: page.finalURL, line: 0, excerpt: page.finalURL,
                 message: "\(page.finalURL) is a public-index candidate, but no local item or activity has its URL")
             {
