@@ -118,6 +118,10 @@ struct CommonMistakeTests {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         kill(child.process.processIdentifier, SIGINT)
+        // A child that ignores the signal would wait on the FIFO for ever: a bounded wait, then
+        // SIGKILL, so the test fails instead of hanging (no time is asserted).
+        for _ in 0..<3000 where child.process.isRunning { try await Task.sleep(nanoseconds: 20_000_000) }
+        if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
         let status = await waitForExit(child.process)
         let output = (try? String(contentsOfFile: child.outputPath, encoding: .utf8)) ?? ""
         #expect(status == 130, "\(output)")
