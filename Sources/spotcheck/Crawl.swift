@@ -33,161 +33,61 @@ struct Crawl: AsyncParsableCommand {
             """)
     var seeds: [String] = []
 
-    @Option(
-        help: ArgumentHelp(
-            """
-            List mode: check exactly the URLs in this file (one a line; # comments; paths resolve against the seed), \
-            following no link and reading no sitemap. A folder seed is then only served.
-            """, valueName: "file"))
-    var urlsFrom: String?
+    @OptionGroup(title: "What to crawl") var target: CrawlTargetOptions
 
-    @Option(
-        name: .customLong("as"), help: "The public origin a served folder stands for, e.g. https://www.example.com.")
-    var publicOrigin: String?
+    @OptionGroup(title: "Limits and politeness") var limits: CrawlLimitOptions
 
-    @Option(parsing: .unconditional, help: "Requests in flight in all.")
-    var concurrency = 16
+    @OptionGroup(title: "Limits and politeness") var access: SiteAccessOptions
 
-    @Option(parsing: .unconditional, help: "Requests in flight per host (loopback hosts: --concurrency).")
-    var perHost = 2
+    @OptionGroup(title: "App identity and rules") var verification: VerificationOptions
 
-    @Option(
-        parsing: .unconditional,
-        help: "Seconds between requests to one host (raised by Crawl-delay; loopback hosts are not throttled).")
-    var delay = 1.0
+    @OptionGroup(title: "App identity and rules") var app: CrawlAppOptions
 
-    @Option(parsing: .unconditional, help: "Links followed from the seed (the seed is depth 0).")
-    var depth = 10
+    @OptionGroup(title: "Outputs") var outputs: CrawlOutputOptions
 
-    @Option(parsing: .unconditional, help: "Pages fetched at most.")
-    var maxPages = 10_000
+    @OptionGroup(title: "Outputs") var reportFormats: ReportFormats
 
-    @Option(
-        help: """
-            The User-Agent header; add how the site's owners can reach you, e.g. "Mozilla/5.0 (compatible; \
-            spotcheck/\(CrawlSettings.toolVersion); +mailto:web@example.com)". robots.txt is read for the \
-            spotcheck token whatever it says.
-            """)
-    var userAgent = CrawlSettings.defaultUserAgent
+    @OptionGroup(title: "Outputs") var verbosity: Verbosity
 
-    @Option(parsing: .singleValue, help: "Also crawl this host (repeatable).")
-    var allowHost: [String] = []
-
-    @Option(parsing: .singleValue, help: "Only crawl URLs matching this glob (`*` = any characters; repeatable).")
-    var include: [String] = []
-
-    @Option(parsing: .singleValue, help: "Do not crawl URLs matching this glob (repeatable).")
-    var exclude: [String] = []
-
-    @Option(
-        parsing: .unconditional, help: "Body bytes kept per response, after decoding; larger bodies fail as too-large.")
-    var maxBody = 10 << 20
-
-    @Option(
-        parsing: .unconditional,
-        help: """
-            Distinct images (og:image, twitter:image, the thumbnail) fetched for the image rules in one run; \
-            the first \(CrawlSettings.imagesCheckedPerPage) of each page are checked.
-            """)
-    var maxImages = CrawlSettings.defaultMaximumImages
-
-    @Option(
-        parsing: .unconditional,
-        help: "A PEM file of certificate authorities to trust instead of the system's (a staging site's own CA).")
-    var caFile: String?
-
-    @Option(
-        parsing: .singleValue,
-        help: ArgumentHelp(
-            "Fetch every HTML page again as these consumers (comma-separated or repeated) and report what differs (IX010).",
-            discussion: "Known: \(Consumer.all.map(\.name).joined(separator: ", ")); docs/crawl.md lists their sources."
-        ))
-    var consumers: [String] = []
-
-    @Option(parsing: .unconditional, help: "Seconds per request.")
-    var timeout = 30.0
-
-    @Option(
-        help: """
-            Seconds before an unreachable robots.txt (5xx, timeout) is asked for again while its host's pages wait; \
-            0: ask once and report the host's pages as not fetched.
-            """)
-    var robotsRetry = 600.0
-
-    @Flag(help: "Do not read robots.txt Sitemap: lines and /sitemap.xml.")
-    var noSitemaps = false
-
-    @Flag(
-        help: """
-            Also load every HTML page in headless Chromium (Debian's chromium) and compare the rendered page \
-            with the served one (DL005, IX015, IX016).
-            """)
-    var render = false
-
-    @Option(parsing: .unconditional, help: "With --render: pages rendered at once (Chromium tabs).")
-    var renderConcurrency = RenderSettings.defaultConcurrency
-
-    @Option(parsing: .unconditional, help: "With --render: seconds per page, from loading to reading its DOM.")
-    var renderTimeout = RenderSettings.defaultTimeout
-
-    @Flag(help: ArgumentHelp(MicrodataWHATWG.help))
-    var microdataWhatwg = false
-
-    @Option(
-        name: .shortAndLong,
-        help: "Folder for crawl.sqlite and report.json (default: reports/<host>-<UTC time>/, never reused).")
-    var output: String?
-
-    @Flag(help: "Continue the unfinished crawl in --output (or the latest one of this seed under reports/).")
-    var resume = false
-
-    @OptionGroup var verbosity: Verbosity
-
-    @OptionGroup var verification: VerificationOptions
-
-    @OptionGroup var reportFormats: ReportFormats
-
-    @OptionGroup var gating: BaselineOptions
-
-    @OptionGroup var access: SiteAccessOptions
-
-    @Option(
-        parsing: .singleValue,
-        help: """
-            The app's marketing or support URL as App Store Connect lists it (repeatable): it must answer 200 and \
-            be, or link to, a page of the crawled site (IX011).
-            """)
-    var marketingURL: [String] = []
-
-    @Flag(help: "Keep every page's full markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in report.json.")
-    var includeMarkup = false
-
-    @Option(help: "The app's local items (JSON array or JSON Lines), joined to the pages by URL (AS rules).")
-    var items: String?
-
-    @Option(
-        name: .customLong("index"),
-        help: ArgumentHelp(
-            "A local index (spotcheck index; a file or postgres:// URL): its items are joined to the pages, and the candidates are fed into it.",
-            valueName: "file|url"))
-    var indexPath: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Where the crawl is stored: an SQLite file, or a PostgreSQL database (postgres://user@host:port/db) "
-                + "to register the crawl in, where `spotcheck worker` processes on any machine join it; the "
-                + "password comes from the URL, PGPASSWORD or ~/.pgpass (default: the output folder's crawl.sqlite).",
-            valueName: "file|url"))
-    var store: String?
-
-    @Option(parsing: .unconditional, help: "Seconds a host lease lasts unless renewed (--store; renewed every third).")
-    var lease: Double = 30
+    @OptionGroup(title: "CI") var gating: BaselineOptions
 
     @Flag(help: .hidden)
     var throttleLoopback = false
 
+    // The groups' values under the names the checks and the request read.
+    private var urlsFrom: String? { target.urlsFrom }
+    private var publicOrigin: String? { target.publicOrigin }
+    private var allowHost: [String] { target.allowHost }
+    private var include: [String] { target.include }
+    private var exclude: [String] { target.exclude }
+    private var depth: Int { target.depth }
+    private var noSitemaps: Bool { target.noSitemaps }
+    private var resume: Bool { target.resume }
+    private var consumers: [String] { target.consumers }
+    private var render: Bool { target.render }
+    private var renderConcurrency: Int { target.renderConcurrency }
+    private var renderTimeout: Double { target.renderTimeout }
+    private var microdataWhatwg: Bool { target.microdataWhatwg }
+    private var concurrency: Int { limits.concurrency }
+    private var perHost: Int { limits.perHost }
+    private var delay: Double { limits.delay }
+    private var maxPages: Int { limits.maxPages }
+    private var maxBody: Int { limits.maxBody }
+    private var maxImages: Int { limits.maxImages }
+    private var timeout: Double { limits.timeout }
+    private var robotsRetry: Double { limits.robotsRetry }
+    private var userAgent: String { limits.userAgent }
+    private var caFile: String? { limits.caFile }
+    private var marketingURL: [String] { app.marketingURL }
+    private var items: String? { app.items }
+    private var indexPath: String? { app.indexPath }
+    private var output: String? { outputs.output }
+    private var includeMarkup: Bool { outputs.includeMarkup }
+    private var store: String? { outputs.store }
+    private var lease: Double { outputs.lease }
+
     mutating func validate() throws {
-        allowHost = try allowHost.map(Self.allowedHost)
+        target.allowHost = try target.allowHost.map(Self.allowedHost)
         try OutputOption.check(output)
         if let store, !SharedCrawls.isDatabaseURL(store), store.isEmpty || store.hasSuffix("/") || store.contains("://")
         {

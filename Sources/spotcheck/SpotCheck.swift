@@ -26,6 +26,10 @@ struct SpotCheck: AsyncParsableCommand {
     static func main() async {
         Console.bootstrap()
         do {
+            if let help = HelpLayout.text(for: Array(CommandLine.arguments.dropFirst())) {
+                FileHandle.standardOutput.write(Data((help + "\n").utf8))
+                return
+            }
             try CommandName.check(Array(CommandLine.arguments.dropFirst()))
             let project = try ProjectFile.resolve(FoldedPaths.fold(Array(CommandLine.arguments.dropFirst())))
             var command = try project.parse()

@@ -49,6 +49,23 @@ struct CommonMistakeTests {
         #expect(result.output.contains("unknown command \"xyzzyplugh\"; the commands are crawl, "), "\(result.output)")
     }
 
+    @Test(
+        "crawl --help: the options first, in titled groups, the exit table last",
+        arguments: [["crawl", "--help"], ["crawl", "-h"], ["help", "crawl"]])
+    func crawlHelpLayout(_ arguments: [String]) async throws {
+        let result = try await runProcess(try spotcheckExecutable(), arguments)
+        #expect(result.status == 0, "\(result.output)")
+        let headings = [
+            "ARGUMENTS:", "WHAT TO CRAWL:", "LIMITS AND POLITENESS:", "APP IDENTITY AND RULES:", "OUTPUTS:", "CI:",
+        ]
+        let places = headings.map { result.output.range(of: "\n" + $0 + "\n")?.lowerBound }
+        #expect(!places.contains(nil), "\(result.output)")
+        #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "\(result.output)")
+        let table = try #require(result.output.range(of: "Exit codes (the shared table, docs/cli.md): "))
+        #expect(places.compactMap { $0 }.allSatisfy { $0 < table.lowerBound }, "\(result.output)")
+        #expect(!result.output[table.upperBound...].contains("\n  -"), "no option after the table")
+    }
+
     @Test("--store in a folder that does not exist yet makes the folder, as --output does")
     func storeFolderIsMade() async throws {
         let tmp = try temporaryFolder("store-folder")
@@ -123,6 +140,10 @@ struct CommonMistakeTests {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         kill(child.process.processIdentifier, SIGINT)
+        // A child that ignores the signal would wait on the FIFO for ever: a bounded wait, then
+        // SIGKILL, so the test fails instead of hanging (no time is asserted).
+        for _ in 0..<3000 where child.process.isRunning { try await Task.sleep(nanoseconds: 20_000_000) }
+        if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
         let status = await waitForExit(child.process)
         let output = (try? String(contentsOfFile: child.outputPath, encoding: .utf8)) ?? ""
         #expect(status == 130, "\(output)")

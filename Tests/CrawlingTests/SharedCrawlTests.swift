@@ -310,7 +310,8 @@ struct SharedCrawlTests {
                 try temporaryFolder("unreachable") + "/out",
             ])
         #expect(down.status == 9)
-        #expect(down.output.contains("cannot connect to the PostgreSQL server at 127.0.0.1:9"), "\(down.output)")
+        #expect(
+            down.output.contains("cannot connect to PostgreSQL at 127.0.0.1:9: connection refused"), "\(down.output)")
         #expect(!down.output.contains(url.password ?? "?"))
     }
 }
