@@ -11,8 +11,9 @@ struct BaselineOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             """
-            Known findings: a baseline file (--write-baseline) or an earlier report.json or crawl folder (also \
-            compared: baseline-diff.json). They are left out of the listing, JUnit and --fail-on, and marked in SARIF.
+            Known findings: a baseline file (--write-baseline) or an earlier report.json or crawl folder (a crawl \
+            also compares the two reports: baseline-diff.json). They are left out of the listing, GitHub, GitLab, \
+            JUnit and --fail-on, and marked in SARIF and report.json.
             """, valueName: "file"))
     var baseline: String?
 
