@@ -224,6 +224,14 @@ extension PostgresCrawlStore {
         }
     }
 
+    public func foundOn(frontierID: Int64) throws(CrawlStoreError) -> String? {
+        try withCrawl("foundOn", oneRead: true) { statements, id in
+            try statements.rows(
+                "SELECT found_on FROM frontier WHERE crawl_id = \(id) AND id = \(frontierID)"
+            ).first?.decode(String?.self) ?? nil
+        }
+    }
+
     public func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] {
         try withCrawl("skippedURLs", oneRead: true) { statements, id in
             try statements.rows(

@@ -121,7 +121,7 @@ struct HTMLReportEndToEndTests {
         let sd001 = pages.flatMap { $0["findings"]?.arrayValue ?? [] }.filter { $0["rule"]?.stringValue == "SD001" }
         #expect(sd001.map { $0["line"]?.intValue } == [52, 61])
         #expect(sd001.first?["excerpt"]?.stringValue == "},")
-        #expect(html.contains("<span class=\"line\">line 52</span>"))
+        #expect(html.contains("<span class=\"line\">line 52, column 4</span>"))
         #expect(html.contains("<pre class=\"excerpt\"><code>},</code></pre>"))
         #expect(!html.contains("<code>&lt;script type=&quot;application/ld+json&quot;&gt; (line"))
 
