@@ -329,6 +329,8 @@ if Context.environment["SPOTCHECK_FUZZ"] != nil {
         ("FuzzSitemap", ["Sitemaps"]),
         ("FuzzAASA", ["UniversalLinks"]),
         ("FuzzImage", ["ImageSniffing"]),
+        // Retry-After, durations, clamped conversions, the scheduler on any numbers (issue 35).
+        ("FuzzNumbers", ["CrawlScheduling", "NumericClamping", "SpotlightModel"]),
     ]
     package.targets.append(.target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(

@@ -19,12 +19,12 @@ shift || true
 ci_runs() { # harness → inputs for the CI run
     case "$1" in
     FuzzHTML) echo 400 ;; FuzzSitemap) echo 2000 ;; FuzzURL) echo 20000 ;; FuzzRobots) echo 10000 ;;
-    FuzzJSON) echo 25000 ;; FuzzAASA) echo 60000 ;; FuzzImage) echo 60000 ;;
+    FuzzJSON) echo 25000 ;; FuzzAASA) echo 60000 ;; FuzzImage) echo 60000 ;; FuzzNumbers) echo 100000 ;;
     esac
 }
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
-    harnesses=(FuzzHTML FuzzJSON FuzzURL FuzzRobots FuzzSitemap FuzzAASA FuzzImage)
+    harnesses=(FuzzHTML FuzzJSON FuzzURL FuzzRobots FuzzSitemap FuzzAASA FuzzImage FuzzNumbers)
 fi
 shared=${SHARED:-../shared}
 scratch=.build-fuzz
@@ -64,6 +64,7 @@ seed() { # harness → its seed files (copied, so the fuzzer may add to the work
     FuzzSitemap) find Fixtures "$shared/corpora/sitemaps" \( -name '*.xml' -o -name '*.xml.gz' -o -name '*.txt' \) -size -256k 2>/dev/null ;;
     FuzzAASA) find Fixtures -name 'apple-app-site-association*' 2>/dev/null ;;
     FuzzImage) find Fixtures -name '*.png' -o -name '*.jpg' -o -name '*.gif' -o -name '*.webp' 2>/dev/null ;;
+    FuzzNumbers) find Fuzz/Seeds/FuzzNumbers -type f 2>/dev/null ;;
     esac
 }
 

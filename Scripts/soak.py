@@ -11,10 +11,15 @@
 3. A read-only output folder: the crawl must fail before any fetch (exit 5) with a message that
    says so; `--resume` on a read-only copy of a crawl must name the read-only file system.
 
+4. What was skipped, at scale (issue 35 §2): a page of SKIPPED_LINKS links and SKIPPED_SITEMAPS
+   sitemaps of SITEMAP_URLS URLs each, crawled with --max-pages 100; the peak RSS of each crawl
+   (GNU time) must stay under 300 MB however much was skipped. `--only-skipped` runs this part alone.
+
 Parts 2 and 3 mount tmpfs file systems, which needs root (CAP_SYS_ADMIN); without it they are
 reported as skipped. Prints one line per kill and a summary; exits 1 when a check fails.
 
     Scripts/soak.py [--pages 3000] [--kills 10] [--seed 1] [--binary .build/release/spotcheck]
+                    [--skipped-links 620000] [--skipped-sitemaps 10] [--sitemap-urls 50000] [--only-skipped]
 """
 import argparse
 import json
@@ -66,16 +71,64 @@ def mount_tmpfs(folder, size):
     return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", folder], capture_output=True).returncode == 0
 
 
+def skipped_at_scale(binary, work, links, sitemaps, per_sitemap):
+    """Part 4: the peak RSS (MiB) of a crawl past --max-pages of a page of `links` links, and of one
+    of `sitemaps` sitemaps of `per_sitemap` URLs; failure lines for what is over 300 MiB."""
+    site = os.path.join(work, "skipped-site")
+    os.makedirs(site, exist_ok=True)
+    anchors = "".join(f'<a href="l{n}.html">{n}</a>' for n in range(links))
+    with open(os.path.join(site, "index.html"), "w") as out:
+        out.write(f"<!doctype html><html><head><title>Links</title></head><body>{anchors}</body></html>")
+    with open(os.path.join(site, "spotcheck-site.json"), "w") as out:
+        out.write('{"publicOrigin": "https://soak.example"}')
+    with open(os.path.join(site, "sitemap.xml"), "w") as out:
+        out.write('<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+        out.write("".join(f"<sitemap><loc>https://soak.example/s{n}.xml</loc></sitemap>" for n in range(sitemaps)))
+        out.write("</sitemapindex>")
+    for n in range(sitemaps):
+        with open(os.path.join(site, f"s{n}.xml"), "w") as out:
+            out.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+            out.write("".join(f"<url><loc>https://soak.example/s{n}-{k}.html</loc></url>" for k in range(per_sitemap)))
+            out.write("</urlset>")
+    failures = []
+    for name, extra in (("a page of links", ["--no-sitemaps"]), ("sitemaps", [])):
+        output = os.path.join(work, "skipped-links" if extra else "skipped-sitemaps")
+        command = [binary, "crawl", site, "--output", output, "--quiet", "--no-progress", "--max-pages", "100",
+                   "--max-body", str(64 << 20)] + extra
+        started = time.time()
+        run = subprocess.run(["/usr/bin/time", "-f", "RSS %M"] + command, capture_output=True, text=True)
+        rss = next((int(line.split()[1]) for line in reversed(run.stderr.splitlines()) if line.startswith("RSS ")), 0) / 1024
+        db = sqlite3.connect(f"file:{output}/crawl.sqlite?mode=ro", uri=True)
+        rows = db.execute("SELECT COUNT(*) FROM skipped").fetchone()[0]
+        db.close()
+        report = os.path.getsize(f"{output}/report.json") >> 20 if os.path.exists(f"{output}/report.json") else 0
+        print(f"skipped at scale, {name}: exit {run.returncode}, {time.time() - started:.1f} s, peak RSS {rss:.0f} MiB, "
+              f"{rows} skipped rows, report.json {report} MiB")
+        if run.returncode not in (0, 1) or rss >= 300:
+            failures.append(f"skipped at scale, {name}: exit {run.returncode}, peak RSS {rss:.0f} MiB (300 allowed)")
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pages", type=int, default=3000)
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--binary", default=".build/release/spotcheck")
+    parser.add_argument("--skipped-links", type=int, default=620_000)
+    parser.add_argument("--skipped-sitemaps", type=int, default=10)
+    parser.add_argument("--sitemap-urls", type=int, default=50_000)
+    parser.add_argument("--only-skipped", action="store_true")
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.binary)
     random.seed(arguments.seed)
     work = tempfile.mkdtemp(prefix="spotcheck-soak-")
+    if arguments.only_skipped:
+        failures = skipped_at_scale(
+            binary, work, arguments.skipped_links, arguments.skipped_sitemaps, arguments.sitemap_urls)
+        shutil.rmtree(work, ignore_errors=True)
+        print("SOAK FAILED:\n  " + "\n  ".join(failures) if failures else "SOAK PASSED")
+        return 1 if failures else 0
     site = os.path.join(work, "site")
     generate_site(site, arguments.pages)
     expected = arguments.pages + 1
@@ -183,6 +236,10 @@ def main():
             subprocess.run(["umount", readonly], capture_output=True)
     else:
         print("read-only folder: skipped (mounting a tmpfs needs root)")
+
+    # 4. What was skipped, at scale: memory stays flat.
+    failures += skipped_at_scale(
+        binary, work, arguments.skipped_links, arguments.skipped_sitemaps, arguments.sitemap_urls)
 
     shutil.rmtree(work, ignore_errors=True)
     if failures:

@@ -548,6 +548,7 @@ extension Crawler {
             let admitted = try await admit(links, skipped: &skipped)
             if recentlySkipped.count > 50_000 { recentlySkipped.removeAll(keepingCapacity: true) }
             skipped.removeAll { !recentlySkipped.insert(SkipKey(url: $0.url, reason: $0.reason)).inserted }
+            skipped = SkipRecording.bounded(skipped)
             var aliases: [FrontierEntry] = []
             if let finalKey = record.finalKey, finalKey != entry.key,
                 record.markupJSON != nil || record.status.map({ !(300..<400).contains($0) }) ?? false
@@ -587,7 +588,7 @@ extension Crawler {
                         discovery: .sitemap, foundOn: entry.sitemapURL))
             }
             let admitted = try await admit(candidates, skipped: &skipped)
-            let toSkip = skipped
+            let toSkip = SkipRecording.bounded(skipped)
             let added = try await store.run {
                 try $0.addSitemapHarvest(harvest.entries, enqueue: admitted, skipped: toSkip)
             }

@@ -1,3 +1,4 @@
+import CrawlScheduling
 import CrawlStore
 import Foundation
 import LenientJSON
@@ -429,15 +430,11 @@ struct PageProcessor: Sendable {
         }
     }
 
-    /// `Retry-After` as seconds: delta-seconds or an HTTP date. Delta-seconds are digits only
-    /// (RFC 9110 §10.2.3): `1e20`, `inf`, `0x1p70` and `1.5` are neither, and are ignored (the
-    /// back-off applies). Digits past `longestDeltaSeconds` read as it, so the value stays an
-    /// ordinary finite number however many digits come.
+    /// `Retry-After` as seconds: delta-seconds (digits only, `RetryAfter.deltaSeconds`: `1e20`,
+    /// `inf`, `0x1p70` and `1.5` are ignored and the back-off applies) or an HTTP date.
     static func retryAfterSeconds(_ value: String) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            return min(Double(trimmed) ?? longestDeltaSeconds, longestDeltaSeconds)
-        }
+        if let seconds = RetryAfter.deltaSeconds(trimmed[...]) { return seconds }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
@@ -445,10 +442,6 @@ struct PageProcessor: Sendable {
         guard let date = formatter.date(from: trimmed) else { return nil }
         return max(0, date.timeIntervalSinceNow)
     }
-
-    /// The most delta-seconds `retryAfterSeconds` reads (31,700 years: far past any wait a crawl
-    /// keeps, `CrawlFrontier`'s longest gives the page up).
-    static let longestDeltaSeconds = 1e12
 
     /// Whether a 200 page's title says it is a not-found page: "not found", "page missing", "no
     /// longer available", or 404 as a number of its own ("Error 404", "404 – Oops"), not inside

@@ -1,0 +1,52 @@
+import CrawlStore
+import Crawling
+import PageFetching
+import Testing
+
+/// Issue 35 §2: what the page budget refuses is recorded for the first 1,000 URLs of each page or
+/// sitemap, the last of them saying how many more there were (a page of 620,000 links held 1.2 GB
+/// while the report was written).
+@Suite("URLs skipped over the budget, recorded bounded")
+struct SkipRecordingTests {
+    static let origin = "http://site.test"
+
+    @Test("a page of 2,500 links and a sitemap of 1,500 URLs over --max-pages 3: 1,000 recorded each")
+    func boundedPerSource() async throws {
+        let links = (0..<2_500).map { "/p\($0).html" }
+        let locations = (0..<1_500).map { "<url><loc>\(Self.origin)/s\($0).html</loc></url>" }.joined()
+        let site = InMemorySite([
+            Self.origin + "/": [InMemorySite.html("Home", links: links)],
+            Self.origin + "/sitemap.xml": [
+                .init(
+                    status: 200, headers: [HTTPHeader("Content-Type", "application/xml")],
+                    body: #"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#
+                        + locations + "</urlset>")
+            ],
+        ])
+        let folder = try temporaryFolder("skip-recording")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let budget = try store.skippedURLs().filter { $0.reason == "budget" }
+        let fromPage = budget.filter { $0.foundOn == Self.origin + "/" }
+        let fromSitemap = budget.filter { $0.foundOn == Self.origin + "/sitemap.xml" }
+        #expect(fromPage.count == 1_000)
+        #expect(fromSitemap.count == 1_000)
+        #expect(budget.count == 2_000)
+        let pageNote = try #require(fromPage.last?.detail)
+        #expect(pageNote.contains("more URLs on \(Self.origin)/ over the budget are not recorded (the first 1000 are)"))
+        #expect(fromSitemap.last?.detail.contains("more URLs on \(Self.origin)/sitemap.xml over the budget") == true)
+    }
+
+    @Test("other reasons are kept whole; the budget's are counted per source")
+    func boundedPureFunction() {
+        let skipped =
+            (0..<5).map { SkippedURL(url: "a\($0)", reason: "budget", detail: "limit", foundOn: "A") }
+            + (0..<3).map { SkippedURL(url: "r\($0)", reason: "robots", foundOn: "A") }
+            + (0..<2).map { SkippedURL(url: "b\($0)", reason: "budget", detail: "limit", foundOn: "B") }
+        let kept = SkipRecording.bounded(skipped, examplesPerSource: 2)
+        #expect(kept.map(\.url) == ["a0", "a1", "r0", "r1", "r2", "b0", "b1"])
+        #expect(kept[1].detail == "limit; 3 more URLs on A over the budget are not recorded (the first 2 are)")
+        #expect(kept[6].detail == "limit")
+    }
+}
