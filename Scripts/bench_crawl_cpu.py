@@ -22,6 +22,7 @@ BIN = ROOT / ".build/release/spotcheck"
 NGINX_CONF = """
 worker_processes 1;
 daemon off;
+master_process off;
 error_log {dir}/error.log warn;
 pid {dir}/nginx.pid;
 events {{ worker_connections 1024; }}
@@ -63,7 +64,9 @@ def start_nginx(work: pathlib.Path, site: pathlib.Path, port: int) -> subprocess
         subprocess.run([str(ROOT / "Scripts/install-deps.sh"), "nginx"], check=True)
     conf = work / "nginx.conf"
     conf.write_text(NGINX_CONF.format(dir=work, port=port, site=site))
-    server = subprocess.Popen([nginx, "-c", str(conf), "-p", str(work)], stderr=subprocess.DEVNULL)
+    # One process (master_process off), so stopping it stops the server whole.
+    server = subprocess.Popen(
+        [nginx, "-c", str(conf), "-p", str(work)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     import urllib.request
     for _ in range(100):
         try:
@@ -97,6 +100,7 @@ def main():
     if not BIN.exists():
         sys.exit(f"{BIN} is missing: make release")
     work = pathlib.Path(tempfile.mkdtemp(prefix="bench-crawl-cpu-"))
+    work.chmod(0o755)  # nginx reads the site as its own user when started by root
     try:
         site = work / "site"
         build_site(site, arguments.pages, pathlib.Path(arguments.corpus))
