@@ -27,7 +27,7 @@ demo: release
 # postgresql-15 when missing), so the shared-crawl tests never skip here.
 # The suites that start headless Chromium run after the others, on their own: Chromium's start-up
 # on two cores would starve the socket suites' deadlines.
-CHROMIUM_SUITES := RenderCrawlTests|ChromiumRendererTests|ChromiumMissingTests
+CHROMIUM_SUITES := RenderCrawlTests|ChromiumRendererTests|ChromiumMissingTests|ReadmeCommandTests
 
 test: deps
 	@Scripts/install-deps.sh chromium
