@@ -112,10 +112,12 @@ struct SharedCrawlTests {
         await site.stop()
         #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
         try Self.expectEveryPage(of: site, in: crawl.folder)
-        // The server's log: one request per host at a time, 0.1 s between two starts (less 25 ms
-        // for how much longer one request than another takes to reach the server, 5 processes on 2 cores).
+        // The server's log: one request per host at a time, 0.1 s between two starts, less how
+        // much later one request than the next reaches the server (5 processes on 2 cores under
+        // a loaded CI run: up to 36 ms seen). Half the delay still tells it from no spacing, where
+        // one host's requests follow each other at the 30 ms the server takes to answer.
         #expect(site.largestInFlightPerHost() == 1)
-        #expect(site.shortestGapBetweenStarts() >= 0.075)
+        #expect(site.shortestGapBetweenStarts() >= 0.05)
         // Every page was fetched once, and the work was shared.
         #expect(site.requests.count == site.pageCount)
         #expect(fetchedByWorkers.count == 3)
