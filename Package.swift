@@ -144,7 +144,8 @@ let package = Package(
         .target(
             name: "CrawlJobs",
             dependencies: [
-                "Crawling", "CrawlStore", "ItemLinking", "LenientJSON", "LoopbackServer", "MarkupExtraction",
+                "Crawling", "CrawlScheduling", "CrawlStore", "ItemLinking", "LenientJSON", "LoopbackServer",
+                "MarkupExtraction",
                 "PageAnalysis", "PostgresStorage", "Reports",
                 "SpotlightIndex",
                 "SpotlightModel", "URLNormalization", "Verification", "Rulebook",

@@ -1,3 +1,4 @@
+import CrawlScheduling
 import CrawlStore
 import Crawling
 import Foundation
@@ -257,7 +258,7 @@ public struct CrawlJob: Sendable {
             summary: summary, totals: written.totals, reportFolder: folder, reportPath: written.path,
             storePath: storePath)
         outcome.baselineMatch = written.baselineMatch
-        if publicOriginHint == nil, mapping == nil, parsedSeed.host.map(Self.isLoopback) == true {
+        if publicOriginHint == nil, mapping == nil, parsedSeed.host.map(HostScheduler.isLoopback) == true {
             publicOriginHint = "https://www.example.com"
         }
         outcome.publicOriginHint = publicOriginHint
@@ -312,11 +313,6 @@ public struct CrawlJob: Sendable {
             throw CrawlJobError(.outputNotWritable, "\(error)")
         }
         return (folder, store, try CrawlFolderLock(folder: folder))
-    }
-
-    /// Whether a host is this machine's (a site served locally stands for a public one).
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "[::1]" || host == "::1"
     }
 
     /// The hosts one process of a shared crawl leases at once: as many as its requests in flight

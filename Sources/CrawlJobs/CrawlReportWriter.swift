@@ -104,13 +104,14 @@ public struct CrawlReportWriter: Sendable {
         public var pageFindings: [(url: String, findings: [Finding])]
         /// Page URL → its file, for the pages of a served folder.
         public var sourcePaths: [String: String]
-        /// The site findings the baseline does not know (all of them without a baseline).
-        public var newSiteFindings: [Finding]
         /// How the findings matched the baseline (nil without one).
         public var baselineMatch: BaselineMatch?
         /// report.json without its pages: the header, summary, site findings, linking, universal
         /// links and coverage (what `index.html` shows around the pages).
         public var reportWithoutPages: JSONValue
+
+        /// The site findings the baseline does not know (all of them without a baseline).
+        public var newSiteFindings: [Finding] { siteFindings.filter { !$0.isSuppressed } }
     }
 
     /// One page as the report pass hands it on: its public URL, its findings and, for a
@@ -119,14 +120,16 @@ public struct CrawlReportWriter: Sendable {
         public var url: String
         /// The file a served folder answered the page from, as the outputs name it.
         public var file: String?
+        /// The page's findings, those the baseline knows marked `isSuppressed`.
         public var findings: [Finding]
-        /// The findings the baseline does not know (all of them without a baseline).
-        public var newFindings: [Finding]
         public var candidateItem: JSONObject?
         /// The candidacy conditions that fail (`Candidacy.Condition` raw values).
         public var failingConditions: [String]
         /// The page as report.json has it: compact JSON text.
         public var jsonText: String
+
+        /// The findings the baseline does not know (all of them without a baseline).
+        public var newFindings: [Finding] { findings.filter { !$0.isSuppressed } }
 
         /// The page as report.json has it, parsed (for the consumers that read its members: the
         /// HTML report, the baseline comparison); report.json itself is written from `jsonText`.
@@ -158,7 +161,6 @@ public struct CrawlReportWriter: Sendable {
                 let findings = stored.map { pass.marked(Self.placed($0, at: source)) }
                 let file = source?.file
                 pass.add(page, findings: findings ?? [], file: file, shown: shown)
-                let newFindings = (findings ?? []).filter { !$0.isSuppressed }
                 let rewritten = pass.match != nil || source?.isLinkedFrom == true
                 let text = pageText(page, source: source, markedFindings: rewritten ? findings : nil)
                 pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + text)
@@ -166,7 +168,7 @@ public struct CrawlReportWriter: Sendable {
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
                 onPage(
                     StreamedPage(
-                        url: shown(page.finalURL), file: file, findings: findings ?? [], newFindings: newFindings,
+                        url: shown(page.finalURL), file: file, findings: findings ?? [],
                         candidateItem: item, failingConditions: page.verdict?.failingConditions ?? [],
                         jsonText: text))
             }
@@ -178,15 +180,13 @@ public struct CrawlReportWriter: Sendable {
         var totals = pass.totals
         totals.add(siteFindings)
         let markedSiteFindings = pass.marked(siteFindings)
-        let newSiteFindings = markedSiteFindings.filter { !$0.isSuppressed }
         let rest = try assemble(
             path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: markedSiteFindings,
             linking: linking,
             baseline: pass.match?.summaryJSON)
         return Written(
             path: path, totals: totals, siteFindings: markedSiteFindings, pageFindings: pass.pageFindings,
-            sourcePaths: pass.sourcePaths,
-            newSiteFindings: newSiteFindings, baselineMatch: pass.match, reportWithoutPages: rest)
+            sourcePaths: pass.sourcePaths, baselineMatch: pass.match, reportWithoutPages: rest)
     }
 
     /// What the pass gathers for the outputs that need every page first.

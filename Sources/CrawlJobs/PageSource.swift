@@ -34,7 +34,8 @@ final class ServedFolderSources: Sendable {
     private let store: any CrawlRecordSource
     /// Referring file → its links as (de-duplication key, line, column), first occurrence first.
     private let linksByFile = Mutex<[String: [Link]]>([:])
-    private let sitemapEntries = Mutex<[CrawlStore.SitemapEntryRecord]?>(nil)
+    /// Sitemap URL → the line of each location's key, read from the store once, on first use.
+    private let sitemapLines = Mutex<[String: [String: Int]]?>(nil)
 
     /// A link of a referring file: its target's de-duplication key, where it is written.
     struct Link: Sendable {
@@ -57,19 +58,26 @@ final class ServedFolderSources: Sendable {
             let file = FolderServer.file(answering: referrer, in: folder),
             let key = URLParser.parse(page.requestedURL)?.deduplicationKey
         else { return nil }
-        let link =
-            sitemapLinks(from: referrer).first { $0.key == key }
-            ?? links(in: file, at: referrer).first { $0.key == key }
+        if let line = sitemapLine(of: key, in: referrer) {
+            return .linkedFrom(file: names.path(ofFile: file), line: line, column: nil)
+        }
+        let link = links(in: file, at: referrer).first { $0.key == key }
         return .linkedFrom(file: names.path(ofFile: file), line: link?.line ?? 0, column: link?.column)
     }
 
-    /// The locations the sitemap at `url` listed (none when it is not a sitemap).
-    private func sitemapLinks(from url: String) -> [Link] {
-        let entries = sitemapEntries.withLock { entries in
-            if entries == nil { entries = (try? store.sitemapEntries()) ?? [] }
-            return entries ?? []
+    /// The line on which the sitemap at `url` lists `key` (nil when it does not, or is no sitemap);
+    /// the first listing of a key in a sitemap counts.
+    private func sitemapLine(of key: String, in url: String) -> Int? {
+        sitemapLines.withLock { lines in
+            if lines == nil {
+                var bySitemap: [String: [String: Int]] = [:]
+                for entry in (try? store.sitemapEntries()) ?? [] where bySitemap[entry.sitemapURL]?[entry.key] == nil {
+                    bySitemap[entry.sitemapURL, default: [:]][entry.key] = entry.line
+                }
+                lines = bySitemap
+            }
+            return lines?[url]?[key]
         }
-        return entries.filter { $0.sitemapURL == url }.map { Link(key: $0.key, line: $0.line, column: nil) }
     }
 
     private func links(in file: String, at url: String) -> [Link] {

@@ -40,9 +40,7 @@ public struct GitHubAnnotations: Sendable {
         var message = finding.message
         if file == nil {
             message += "\n" + finding.url
-            if finding.line > 0 {
-                message += ", line \(finding.line)" + (finding.column.map { $0 > 0 ? ", column \($0)" : "" } ?? "")
-            }
+            if finding.line > 0 { message += ", " + finding.lineAndColumn }
         }
         if !finding.fixHint.isEmpty { message += "\nFix: " + finding.fixHint }
         let list = properties.map { "\($0.0)=\(Self.escapedProperty($0.1))" }.joined(separator: ",")

@@ -59,7 +59,7 @@ public struct JUnitReport: Sendable {
                 let lines = others.map { index in
                     let finding = testCase.findings[index]
                     return "\(finding.severity.rawValue) \(finding.ruleID)\(testCase.place(of: index)) "
-                        + "\(Self.position(finding)): \(finding.message)"
+                        + "\(finding.lineAndColumn): \(finding.message)"
                 }
                 text += "      <system-out>" + Self.escaped(lines.joined(separator: "\n")) + "</system-out>\n"
             }
@@ -73,7 +73,7 @@ public struct JUnitReport: Sendable {
     /// (and how many more), the body every error with its place, line, markup and fix.
     static func failure(_ errors: [(finding: Finding, place: String)]) -> String {
         func position(_ error: (finding: Finding, place: String)) -> String {
-            error.place + (error.finding.line > 0 ? " (\(Self.position(error.finding)))" : "")
+            error.place + (error.finding.line > 0 ? " (\(error.finding.lineAndColumn))" : "")
         }
         var rules: [String] = []
         for error in errors where !rules.contains(error.finding.ruleID) { rules.append(error.finding.ruleID) }
@@ -86,12 +86,6 @@ public struct JUnitReport: Sendable {
         }
         return "      <failure type=\"\(escaped(rules.joined(separator: " ")))\" message=\"\(escaped(message))\">"
             + escaped(body.joined(separator: "\n\n")) + "</failure>\n"
-    }
-
-    /// `line 12, column 5` (`line 12` when the column is not known, `line 0` for no line).
-    static func position(_ finding: Finding) -> String {
-        guard finding.line > 0, let column = finding.column, column > 0 else { return "line \(finding.line)" }
-        return "line \(finding.line), column \(column)"
     }
 
     /// XML 1.0 text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.

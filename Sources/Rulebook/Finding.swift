@@ -30,6 +30,13 @@ public struct Finding: Sendable, Hashable {
         self.fixHint = fixHint
     }
 
+    /// `line 12, column 5` (`line 12` when the column is not known, `line 0` for no line), as the
+    /// text outputs write where a finding is.
+    public var lineAndColumn: String {
+        guard line > 0, let column, column > 0 else { return "line \(line)" }
+        return "line \(line), column \(column)"
+    }
+
     /// The rule's id as text (`SAB003`), as reports print it.
     public var ruleID: String { rule.rawValue }
 

@@ -36,10 +36,10 @@ struct ReportFormats: ParsableArguments {
 }
 
 extension ValidationReport {
-    /// Each page's URL → the file it was read from, named relative to the repository's root (or
-    /// the working folder outside one), as every output locates findings.
-    var sourceFiles: SourceFiles {
-        var files = SourceFiles.root()
+    /// `root` with each page's URL → the file it was read from, named relative to the repository's
+    /// root (or the working folder outside one), as every output locates findings.
+    func sourceFiles(in root: SourceFiles) -> SourceFiles {
+        var files = root
         for page in pages where files[page.markup.url] == nil {
             files.add(url: page.markup.url, file: page.input.path)
         }

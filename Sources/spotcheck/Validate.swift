@@ -79,11 +79,12 @@ struct Validate: ParsableCommand {
         // reads its marks.
         var matched = baseline.map(BaselineMatch.init)
         matched?.mark(&report)
-        if !verbosity.quiet { output.write(FindingsListing(verbose: verbose).text(report, files: report.sourceFiles)) }
+        let sources = report.sourceFiles(in: files)
+        if !verbosity.quiet { output.write(FindingsListing(verbose: verbose).text(report, files: sources)) }
         output.flush()
         report.baselineSummary = matched?.summaryJSON
         interruption.writingReports()
-        let reportPath = try write(report, into: folder, baseline: baseline)
+        let reportPath = try write(report, into: folder, baseline: baseline, sources: sources)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
         if let matched { print(BaselineOptions.line(matched)) }
         try gating.write(findings, sourceRoot: Self.sourceRoot)
@@ -157,11 +158,13 @@ struct Validate: ParsableCommand {
     }
 
     /// report.json and the files of `--format`, then the totals line; returns report.json's path.
-    private func write(_ report: ValidationReport, into folder: String, baseline: FindingBaseline?) throws -> String {
+    private func write(
+        _ report: ValidationReport, into folder: String, baseline: FindingBaseline?, sources: SourceFiles
+    ) throws -> String {
         let reportPath: String
         // SARIF names the files under the working directory relative to it (%SRCROOT%).
         var files = reportFormats.files
-        files.sourceFiles = report.sourceFiles
+        files.sourceFiles = sources
         files.sourceRoot =
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).standardizedFileURL
             .absoluteString
