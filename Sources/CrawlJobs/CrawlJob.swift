@@ -272,7 +272,7 @@ public struct CrawlJob: Sendable {
         if !answered, !request.resume {
             // Nothing could be fetched, not even the seed (skipped, or no HTTP answer: a timeout):
             // say why (the report has it too).
-            let seedSkip = (try? store.skippedURLs())?.first { $0.url == settings.seed }
+            let seedSkip = (try? store.skippedURL(settings.seed)) ?? nil
             let seedPage = seedSkip == nil ? (try? store.page(url: settings.seed)) ?? nil : nil
             let why = seedSkip?.detail ?? seedPage?.errorMessage.map { "\(seedPage?.errorKind ?? "error"): \($0)" }
             outcome.seedNotFetched = "\(settings.seed): not crawled: \(why ?? "no page was fetched")"

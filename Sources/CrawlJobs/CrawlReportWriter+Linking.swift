@@ -26,10 +26,11 @@ extension CrawlReportWriter {
     /// links, entries without a page and why, candidate pages without an entry, and the AS findings.
     func linking(_ pages: [LinkablePage]) throws -> LinkReport? {
         guard let localEntries else { return nil }
+        // Only the skipped URLs an entry names: a crawl may have skipped far more.
+        let joinKeys = LocalItemLinker.joinKeys(of: localEntries)
         var notFetched: [String: String] = [:]
-        for skipped in try store.skippedURLs() {
-            let url = shown(skipped.url)
-            if let key = URLParser.parse(url)?.deduplicationKey {
+        try store.forEachSkippedURL(reason: nil) { skipped in
+            if let key = URLParser.parse(shown(skipped.url))?.deduplicationKey, joinKeys.contains(key) {
                 notFetched[key] = "\(skipped.reason): \(skipped.detail)"
             }
         }

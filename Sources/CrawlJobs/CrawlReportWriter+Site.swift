@@ -11,7 +11,7 @@ extension CrawlReportWriter {
     /// The site-level findings (duplicates across pages, canonical targets, sitemaps) over the
     /// pages the report pass gathered, with the local-item linking's (AS) findings.
     func siteFindings(_ pages: [SitePage], linking: LinkReport?) throws -> [Finding] {
-        let listings = try store.sitemapEntries().map {
+        let listings = try store.sitemapEntriesForSiteChecks().map {
             SitemapListing(location: $0.location, sitemapURL: $0.sitemapURL, line: $0.line)
         }
         var findings = siteVerifier.verify(pages, sitemapListings: listings)
@@ -30,8 +30,8 @@ extension CrawlReportWriter {
         var policies: [String: RobotsPolicy?] = [:]
         var findings: [Finding] = []
         let verifier = PageVerifier(configuration: siteVerifier.configuration)
-        for skipped in try store.skippedURLs() where skipped.reason == SkipReason.robots.rawValue {
-            guard let parsed = URLParser.parse(skipped.url) else { continue }
+        try store.forEachSkippedURL(reason: SkipReason.robots.rawValue) { skipped in
+            guard let parsed = URLParser.parse(skipped.url) else { return }
             let origin = OriginMapping.origin(of: parsed)
             if policies[origin] == nil {
                 policies[origin] = .some(
@@ -46,7 +46,7 @@ extension CrawlReportWriter {
                     message:
                         "robots.txt disallows \(shown(skipped.url)) for Applebot (not fetched: it disallows SpotCheck too)"
                 )
-            else { continue }
+            else { return }
             findings.append(finding)
         }
         return findings

@@ -223,13 +223,8 @@ public struct CrawlReportWriter: Sendable {
         baseline: JSONValue?
     ) throws -> JSONValue {
         let output = try PartialFile(path)
-        let skipped = try store.skippedURLs()
-        let notCrawled = try store.sitemapLocationsNotCrawled()
-        let notInSitemaps = try store.sitemapEntries().isEmpty ? [] : try store.pagesNotInSitemaps()
-        let stale = try store.stalePages()
-        var headerValue = try header(
-            totals: totals, skipped: skipped, notCrawled: notCrawled.count, notInSitemaps: notInSitemaps.count,
-            stale: stale.count)
+        let coverage = try Coverage(store, listing: CoverageListing.limit)
+        var headerValue = try header(totals: totals, coverage: coverage)
         if let baseline, case .object(var header) = headerValue, var summary = header["summary"]?.objectValue {
             summary.append("baseline", baseline)
             header.set("summary", .object(summary))
@@ -261,19 +256,16 @@ public struct CrawlReportWriter: Sendable {
         }
         output.write(files.isEmpty ? "],\n" : "\n  ],\n")
         rest.append("universalLinks", .array(files.map { Self.parsed($0.summaryJSON) }))
-        let coverage = coverageJSON(
-            skipped: skipped, notCrawled: notCrawled, notInSitemaps: notInSitemaps, stale: stale)
-        var tail = JSONValue.object(["coverage": coverage]).serialized(pretty: true)
+        let coverageValue = coverageJSON(coverage)
+        var tail = JSONValue.object(["coverage": coverageValue]).serialized(pretty: true)
         tail.removeFirst()  // "{"
         output.write(tail + "\n")
         try output.commit()
-        rest.append("coverage", coverage)
+        rest.append("coverage", coverageValue)
         return .object(rest)
     }
 
-    private func header(totals: Totals, skipped: [SkippedURL], notCrawled: Int, notInSitemaps: Int, stale: Int)
-        throws -> JSONValue
-    {
+    private func header(totals: Totals, coverage: Coverage) throws -> JSONValue {
         let run = try store.currentRun()
         var header = JSONObject()
         header.append("tool", "spotcheck")
@@ -305,37 +297,53 @@ public struct CrawlReportWriter: Sendable {
         }
         findings.append("byRule", .object(Self.counts(totals.findingsByRule)))
         summary.append("findings", .object(findings))
-        summary.append("skipped", .object(Self.counts(Dictionary(grouping: skipped, by: \.reason).mapValues(\.count))))
-        summary.append("sitemapLocationsNotCrawled", JSONValue(notCrawled))
-        summary.append("pagesNotInSitemaps", JSONValue(notInSitemaps))
-        summary.append("stalePages", JSONValue(stale))
+        summary.append("skipped", .object(Self.counts(coverage.skippedByReason)))
+        summary.append("sitemapLocationsNotCrawled", JSONValue(coverage.notCrawled.total))
+        summary.append("pagesNotInSitemaps", JSONValue(coverage.notInSitemaps.total))
+        summary.append("stalePages", JSONValue(coverage.stale.total))
         header.append("summary", .object(summary))
         return .object(header)
     }
 
-    private func coverageJSON(
-        skipped: [SkippedURL], notCrawled: [CrawlStore.SitemapEntryRecord], notInSitemaps: [String], stale: [PageRecord]
-    ) -> JSONValue {
-        var coverage = JSONObject()
-        coverage.append(
+    /// What the crawl did not reach, as report.json lists it: the first `listing` items of each
+    /// list, with their counts.
+    struct Coverage {
+        var skippedByReason: [String: Int]
+        var skipped: [SkippedURL]
+        var notCrawled: ListSample<CrawlStore.SitemapEntryRecord>
+        var notInSitemaps: ListSample<String>
+        var stale: ListSample<String>
+
+        init(_ store: any CrawlRecordSource, listing limit: Int) throws {
+            skippedByReason = try store.skippedCountsByReason()
+            skipped = try store.skippedURLs(first: limit)
+            notCrawled = try store.sitemapLocationsNotCrawled(first: limit)
+            notInSitemaps = try store.pagesNotInSitemaps(first: limit)
+            stale = try store.stalePageURLs(first: limit)
+        }
+    }
+
+    private func coverageJSON(_ coverage: Coverage) -> JSONValue {
+        var object = JSONObject()
+        object.append(
             "skipped",
             .array(
-                skipped.map { item in
+                coverage.skipped.map { item in
                     var object: JSONObject = [
                         "url": .string(shown(item.url)), "reason": .string(item.reason), "detail": .string(item.detail),
                     ]
                     if let foundOn = item.foundOn { object.append("foundOn", .string(shown(foundOn))) }
                     return .object(object)
                 }))
-        coverage.append(
+        object.append(
             "sitemapLocationsNotCrawled",
             .array(
-                notCrawled.map {
+                coverage.notCrawled.first.map {
                     ["location": .string($0.location), "sitemap": .string($0.sitemapURL), "line": JSONValue($0.line)]
                 }))
-        coverage.append("pagesNotInSitemaps", .array(notInSitemaps.map { .string(shown($0)) }))
-        coverage.append("stalePages", .array(stale.map { .string(shown($0.finalURL)) }))
-        return .object(coverage)
+        object.append("pagesNotInSitemaps", .array(coverage.notInSitemaps.first.map { .string(shown($0)) }))
+        object.append("stalePages", .array(coverage.stale.first.map { .string(shown($0)) }))
+        return .object(object)
     }
 
     func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }

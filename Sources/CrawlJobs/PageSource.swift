@@ -34,8 +34,6 @@ final class ServedFolderSources: Sendable {
     private let store: any CrawlRecordSource
     /// Referring file → its links as (de-duplication key, line, column), first occurrence first.
     private let linksByFile = Mutex<[String: [Link]]>([:])
-    /// Sitemap URL → the line of each location's key, read from the store once, on first use.
-    private let sitemapLines = Mutex<[String: [String: Int]]?>(nil)
 
     /// A link of a referring file: its target's de-duplication key, where it is written.
     struct Link: Sendable {
@@ -68,16 +66,7 @@ final class ServedFolderSources: Sendable {
     /// The line on which the sitemap at `url` lists `key` (nil when it does not, or is no sitemap);
     /// the first listing of a key in a sitemap counts.
     private func sitemapLine(of key: String, in url: String) -> Int? {
-        sitemapLines.withLock { lines in
-            if lines == nil {
-                var bySitemap: [String: [String: Int]] = [:]
-                for entry in (try? store.sitemapEntries()) ?? [] where bySitemap[entry.sitemapURL]?[entry.key] == nil {
-                    bySitemap[entry.sitemapURL, default: [:]][entry.key] = entry.line
-                }
-                lines = bySitemap
-            }
-            return lines?[url]?[key]
-        }
+        (try? store.sitemapLine(of: key, in: url)) ?? nil
     }
 
     private func links(in file: String, at url: String) -> [Link] {

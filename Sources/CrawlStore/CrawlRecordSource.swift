@@ -5,12 +5,20 @@ public protocol CrawlRecordSource: Sendable {
     /// The current generation's pages in frontier order, in batches of at most `batchSize`; their
     /// raw markup dumps (`markupDumpJSON`) only with `includingMarkupDump`.
     func forEachPage(batchSize: Int, includingMarkupDump: Bool, _ body: ([PageRecord]) throws -> Void) throws
-    func skippedURLs() throws(CrawlStoreError) -> [SkippedURL]
+    /// What was not crawled is read in bounded samples, counts and row-at-a-time passes: a report
+    /// holds none of it whole, however much a crawl skipped (issue 35 §2).
+    func skippedURLs(first limit: Int) throws(CrawlStoreError) -> [SkippedURL]
+    func skippedCountsByReason() throws(CrawlStoreError) -> [String: Int]
+    func forEachSkippedURL(reason: String?, _ body: (SkippedURL) throws -> Void) throws
+    /// The skipped URL recorded first for `url`, whatever the reason.
+    func skippedURL(_ url: String) throws(CrawlStoreError) -> SkippedURL?
     func robots(origin: String) throws(CrawlStoreError) -> CrawlStore.RobotsRecord?
-    func sitemapEntries() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord]
-    func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord]
-    func pagesNotInSitemaps() throws(CrawlStoreError) -> [String]
-    func stalePages() throws(CrawlStoreError) -> [PageRecord]
+    func sitemapEntriesForSiteChecks() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord]
+    func sitemapLine(of key: String, in sitemapURL: String) throws(CrawlStoreError) -> Int?
+    func sitemapLocationsNotCrawled(first limit: Int) throws(CrawlStoreError)
+        -> ListSample<CrawlStore.SitemapEntryRecord>
+    func pagesNotInSitemaps(first limit: Int) throws(CrawlStoreError) -> ListSample<String>
+    func stalePageURLs(first limit: Int) throws(CrawlStoreError) -> ListSample<String>
     func siteFiles() throws(CrawlStoreError) -> [CrawlStore.SiteFileRecord]
     /// The URL of the page whose link put this frontier entry in the crawl (nil for a seed, a
     /// sitemap's URL, or a store that does not keep it).

@@ -162,15 +162,66 @@ extension CrawlStore {
 
     /// Every skipped URL of the run, in the order they were recorded.
     public func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] {
+        try skippedURLs(first: Int(Int64.max))
+    }
+
+    /// The first `limit` skipped URLs, in the order they were recorded.
+    public func skippedURLs(first limit: Int) throws(CrawlStoreError) -> [SkippedURL] {
         try read("skippedURLs") { db in
             let statement = try db.cachedStatement(
-                sql: "SELECT url, key, reason, detail, found_on FROM skipped ORDER BY id")
-            return try Row.fetchAll(statement).map { row in
-                try SkippedURL(
-                    url: row.decode(atIndex: 0), key: row.decode(atIndex: 1), reason: row.decode(atIndex: 2),
-                    detail: row.decode(atIndex: 3), foundOn: row.decode(atIndex: 4))
-            }
+                sql: "SELECT url, key, reason, detail, found_on FROM skipped ORDER BY id LIMIT ?")
+            return try Row.fetchAll(statement, arguments: [limit]).map(Self.skippedURL)
         }
+    }
+
+    /// Every skipped URL with `reason` (or any reason), in the order they were recorded, read
+    /// 1,000 at a time (`body` runs between reads, so it may use the store): memory does not grow
+    /// with how many there are.
+    public func forEachSkippedURL(reason: String?, _ body: (SkippedURL) throws -> Void) throws {
+        var after = Int64.min
+        while true {
+            let batch = try read("forEachSkippedURL") { db in
+                try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT url, key, reason, detail, found_on, id FROM skipped
+                            WHERE id > :after AND (:reason IS NULL OR reason = :reason) ORDER BY id LIMIT 1000
+                            """),
+                    arguments: ["after": after, "reason": reason]
+                ).map { row in (try Self.skippedURL(row), row[5] as Int64) }
+            }
+            for (skipped, _) in batch { try body(skipped) }
+            guard batch.count == 1000, let last = batch.last else { return }
+            after = last.1
+        }
+    }
+
+    /// How many URLs were skipped, by reason.
+    public func skippedCountsByReason() throws(CrawlStoreError) -> [String: Int] {
+        try read("skippedCountsByReason") { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT reason, COUNT(*) FROM skipped GROUP BY reason") {
+                counts[try row.decode(atIndex: 0)] = try row.decode(atIndex: 1)
+            }
+            return counts
+        }
+    }
+
+    /// The skipped URL recorded first for `url`, whatever the reason.
+    public func skippedURL(_ url: String) throws(CrawlStoreError) -> SkippedURL? {
+        try read("skippedURL") { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT url, key, reason, detail, found_on FROM skipped WHERE url = ? ORDER BY id LIMIT 1"),
+                arguments: [url]
+            ).map(Self.skippedURL)
+        }
+    }
+
+    static func skippedURL(_ row: Row) throws -> SkippedURL {
+        try SkippedURL(
+            url: row.decode(atIndex: 0), key: row.decode(atIndex: 1), reason: row.decode(atIndex: 2),
+            detail: row.decode(atIndex: 3), foundOn: row.decode(atIndex: 4))
     }
 
     // MARK: - Shared with `complete`

@@ -108,6 +108,24 @@ extension CrawlStore {
         }
     }
 
+    /// The final URLs of the first `limit` stale pages (as `stalePages()` orders them), and how
+    /// many there are.
+    public func stalePageURLs(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
+        try read("stalePageURLs") { db in
+            guard let generation = try Self.currentGeneration(db) else { return ListSample(total: 0, first: []) }
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM page WHERE generation < ?"), arguments: [generation])
+            let first = try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT final_url FROM page WHERE generation < ?
+                        ORDER BY generation DESC, frontier_id LIMIT ?
+                        """),
+                arguments: [generation, limit])
+            return ListSample(total: total ?? 0, first: first)
+        }
+    }
+
     // MARK: - Rows
 
     /// The page table's columns, in the order `pageRecord` reads them: the same in every store

@@ -85,43 +85,91 @@ extension CrawlStore {
         }
     }
 
-    /// Sitemap locations that no page of this run has: no page's requested key or final key equals
-    /// the location's key, and no page's final URL equals the location. In the order they were added.
-    public func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [SitemapEntryRecord] {
-        try read("sitemapLocationsNotCrawled") { db in
+    /// The sitemap locations the site checks compare (IX009, IX014): those of this run's pages,
+    /// and those with a #fragment. Not the locations never crawled, however many there are.
+    public func sitemapEntriesForSiteChecks() throws(CrawlStoreError) -> [SitemapEntryRecord] {
+        try read("sitemapEntriesForSiteChecks") { db in
             let generation = try Self.currentGeneration(db) ?? 0
-            // Each IN list is built once as a transient index: O((pages + entries) log n).
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT \(Self.sitemapColumns) FROM sitemap_entry
-                    WHERE key NOT IN (SELECT key FROM page WHERE generation = :generation)
-                    AND key NOT IN (
-                        SELECT final_key FROM page WHERE generation = :generation AND final_key IS NOT NULL
-                    )
-                    AND location NOT IN (SELECT final_url FROM page WHERE generation = :generation)
+                    WHERE instr(location, '#') > 0 OR NOT (\(Self.notCrawledCondition))
                     ORDER BY id
                     """)
             return try Row.fetchAll(statement, arguments: ["generation": generation]).map(Self.sitemapEntry)
         }
     }
 
+    /// The line on which the sitemap at `sitemapURL` first lists a location with this key.
+    public func sitemapLine(of key: String, in sitemapURL: String) throws(CrawlStoreError) -> Int? {
+        try read("sitemapLine") { db in
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT line FROM sitemap_entry WHERE key = ? AND sitemap_url = ? ORDER BY id LIMIT 1"),
+                arguments: [key, sitemapURL])
+        }
+    }
+
+    /// Sitemap locations that no page of this run has: no page's requested key or final key equals
+    /// the location's key, and no page's final URL equals the location. In the order they were added.
+    public func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [SitemapEntryRecord] {
+        try sitemapLocationsNotCrawled(first: Int(Int64.max)).first
+    }
+
+    /// The first `limit` sitemap locations not crawled, and how many there are.
+    public func sitemapLocationsNotCrawled(first limit: Int) throws(CrawlStoreError) -> ListSample<SitemapEntryRecord> {
+        try read("sitemapLocationsNotCrawled") { db in
+            let arguments: StatementArguments = ["generation": try Self.currentGeneration(db) ?? 0, "limit": limit]
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM sitemap_entry WHERE \(Self.notCrawledCondition)"),
+                arguments: arguments)
+            let first = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.sitemapColumns) FROM sitemap_entry WHERE \(Self.notCrawledCondition)
+                        ORDER BY id LIMIT :limit
+                        """),
+                arguments: arguments
+            ).map(Self.sitemapEntry)
+            return ListSample(total: total ?? 0, first: first)
+        }
+    }
+
+    /// A sitemap entry no page of the generation `:generation` has. Each IN list is built once as
+    /// a transient index: O((pages + entries) log n).
+    static let notCrawledCondition = """
+        key NOT IN (SELECT key FROM page WHERE generation = :generation)
+        AND key NOT IN (SELECT final_key FROM page WHERE generation = :generation AND final_key IS NOT NULL)
+        AND location NOT IN (SELECT final_url FROM page WHERE generation = :generation)
+        """
+
     /// The final URLs of this run's pages that no sitemap lists (by requested key, final key or
     /// final URL), in frontier order. Only meaningful when some sitemap entries exist: without any,
     /// this is empty rather than every page.
     public func pagesNotInSitemaps() throws(CrawlStoreError) -> [String] {
+        try pagesNotInSitemaps(first: Int(Int64.max)).first
+    }
+
+    /// The first `limit` pages no sitemap lists, and how many there are.
+    public func pagesNotInSitemaps(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
         try read("pagesNotInSitemaps") { db in
             guard let generation = try Self.currentGeneration(db),
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sitemap_entry)") == true
-            else { return [] }
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT final_url FROM page WHERE generation = ?
-                    AND key NOT IN (SELECT key FROM sitemap_entry)
-                    AND (final_key IS NULL OR final_key NOT IN (SELECT key FROM sitemap_entry))
-                    AND final_url NOT IN (SELECT location FROM sitemap_entry)
-                    ORDER BY frontier_id
-                    """)
-            return try String.fetchAll(statement, arguments: [generation])
+            else { return ListSample(total: 0, first: []) }
+            let condition = """
+                generation = :generation
+                AND key NOT IN (SELECT key FROM sitemap_entry)
+                AND (final_key IS NULL OR final_key NOT IN (SELECT key FROM sitemap_entry))
+                AND final_url NOT IN (SELECT location FROM sitemap_entry)
+                """
+            let arguments: StatementArguments = ["generation": generation, "limit": limit]
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM page WHERE \(condition)"), arguments: arguments)
+            let first = try String.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT final_url FROM page WHERE \(condition) ORDER BY frontier_id LIMIT :limit"),
+                arguments: arguments)
+            return ListSample(total: total ?? 0, first: first)
         }
     }
 

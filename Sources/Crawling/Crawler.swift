@@ -514,11 +514,13 @@ extension Crawler {
                     let given = record
                     _ = try await store.run { try $0.complete(given, discovered: [], skipped: [], aliases: []) }
                 }
-            case .page(let record, let links, let skipped):
+            case .page(let record, let links, let skipped, let linksNotExamined):
                 frontier.fetched(entry, status: record.status, seconds: seconds, now: now)
                 // --urls-from: the listed URLs only; what a page links to is neither followed nor recorded.
                 let listMode = settings.listMode == true
-                try await complete(entry, record, links: listMode ? [] : links, skipped: listMode ? [] : skipped)
+                try await complete(
+                    entry, record, links: listMode ? [] : links, skipped: listMode ? [] : skipped,
+                    notExamined: listMode ? 0 : linksNotExamined)
             }
         }
 
@@ -539,8 +541,11 @@ extension Crawler {
         }
 
         /// Stores a finished page with the links the budget admits, and the URLs it skips.
+        /// `notExamined`: links of the page past `PageProcessor.linksExamined`, which the budget
+        /// would refuse: counted with its refusals.
         mutating func complete(
-            _ entry: FrontierEntry, _ record: PageRecord, links: [FrontierEntry], skipped: [SkippedURL]
+            _ entry: FrontierEntry, _ record: PageRecord, links: [FrontierEntry], skipped: [SkippedURL],
+            notExamined: Int = 0
         ) async throws {
             fetched += 1
             if record.status.map({ $0 >= 400 }) ?? true || record.errorKind != nil { errors += 1 }
@@ -548,7 +553,7 @@ extension Crawler {
             let admitted = try await admit(links, skipped: &skipped)
             if recentlySkipped.count > 50_000 { recentlySkipped.removeAll(keepingCapacity: true) }
             skipped.removeAll { !recentlySkipped.insert(SkipKey(url: $0.url, reason: $0.reason)).inserted }
-            skipped = SkipRecording.bounded(skipped)
+            skipped = SkipRecording.bounded(skipped, alsoRefused: [record.finalURL: notExamined])
             var aliases: [FrontierEntry] = []
             if let finalKey = record.finalKey, finalKey != entry.key,
                 record.markupJSON != nil || record.status.map({ !(300..<400).contains($0) }) ?? false
@@ -566,34 +571,48 @@ extension Crawler {
             frontier.enqueued(hosts: added.map(\.host))
         }
 
-        /// The sitemaps' entries: those in scope join the frontier within the budget.
+        /// The sitemaps' entries: those in scope join the frontier within the budget. They are
+        /// admitted `sitemapChunk` at a time: what the budget refuses is counted, not held.
         mutating func add(_ harvest: SitemapHarvest) async throws {
             frontier.harvest(pending: false)
-            var skipped = harvest.problems
-            var candidates: [FrontierEntry] = []
-            for entry in harvest.entries {
-                let fetchForm = mapping?.fetchURL(entry.location) ?? entry.location
-                guard let url = URLParser.parse(fetchForm) else { continue }
-                if let (reason, detail) = scope.violation(of: url) {
-                    skipped.append(
-                        SkippedURL(
-                            url: entry.location, key: entry.key, reason: reason.rawValue, detail: detail,
-                            foundOn: entry.sitemapURL))
-                    continue
+            var recorder = SkipRecorder()
+            recorder.record(harvest.problems)
+            var admitted: [FrontierEntry] = []
+            // Keys of earlier chunks (sharing the entries' storage): a location listed twice is
+            // admitted or refused once, as in one call.
+            var seen: Set<String> = []
+            for start in stride(from: 0, to: harvest.entries.count, by: Self.sitemapChunk) {
+                var skipped: [SkippedURL] = []
+                var candidates: [FrontierEntry] = []
+                for entry in harvest.entries[start..<min(start + Self.sitemapChunk, harvest.entries.count)] {
+                    let fetchForm = mapping?.fetchURL(entry.location) ?? entry.location
+                    guard let url = URLParser.parse(fetchForm) else { continue }
+                    if let (reason, detail) = scope.violation(of: url) {
+                        skipped.append(
+                            SkippedURL(
+                                url: entry.location, key: entry.key, reason: reason.rawValue, detail: detail,
+                                foundOn: entry.sitemapURL))
+                        continue
+                    }
+                    guard seen.insert(entry.key).inserted else { continue }
+                    let text = url.serialized(includingFragment: false)
+                    candidates.append(
+                        FrontierEntry(
+                            url: text, key: entry.key, host: PageProcessor.authority(of: url), depth: 1,
+                            discovery: .sitemap, foundOn: entry.sitemapURL))
                 }
-                let text = url.serialized(includingFragment: false)
-                candidates.append(
-                    FrontierEntry(
-                        url: text, key: entry.key, host: PageProcessor.authority(of: url), depth: 1,
-                        discovery: .sitemap, foundOn: entry.sitemapURL))
+                admitted += try await admit(candidates, skipped: &skipped)
+                recorder.record(skipped)
             }
-            let admitted = try await admit(candidates, skipped: &skipped)
-            let toSkip = SkipRecording.bounded(skipped)
+            let toSkip = recorder.recorded
+            let toEnqueue = admitted
             let added = try await store.run {
-                try $0.addSitemapHarvest(harvest.entries, enqueue: admitted, skipped: toSkip)
+                try $0.addSitemapHarvest(harvest.entries, enqueue: toEnqueue, skipped: toSkip)
             }
             frontier.enqueued(hosts: added.map(\.host))
         }
+
+        static let sitemapChunk = 4_096
 
         /// New frontier candidates: the ones not seen yet, within the budget; the rest recorded.
         mutating func admit(_ candidates: [FrontierEntry], skipped: inout [SkippedURL]) async throws

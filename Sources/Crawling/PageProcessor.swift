@@ -12,8 +12,9 @@ import Verification
 
 /// What became of one frontier entry.
 enum PageOutcome: Sendable {
-    /// A page record (any status, or a classified failure), with the links it offers.
-    case page(PageRecord, links: [FrontierEntry], skipped: [SkippedURL])
+    /// A page record (any status, or a classified failure), with the links it offers; links past
+    /// `PageProcessor.linksExamined` are only counted.
+    case page(PageRecord, links: [FrontierEntry], skipped: [SkippedURL], linksNotExamined: Int = 0)
     /// Worth another attempt (429, 5xx, timeouts, dropped connections), after `retryAfter` seconds
     /// when the server said so; `record` is what to keep if the frontier gives up (`CrawlFrontier`
     /// decides when, and whether the wait asked for is too long).
@@ -245,10 +246,13 @@ struct PageProcessor: Sendable {
             appArgument: page.markup.smartAppBanner?.appArgument, title: set.title.map(PageVerdict.comparable),
             contentDescription: set.contentDescription.map(PageVerdict.comparable), thumbnailURL: set.thumbnailURL,
             isCandidate: candidacy.isCandidate, failingConditions: candidacy.failing.map(\.rawValue))
-        json.append(
-            "links",
-            .array(page.markup.links.map { ["href": .string($0.href), "line": JSONValue($0.line)] })
-        )
+        let found = discover(
+            page.markup.links.map(\.href), base: page.markup.baseURL, depth: depth, pageURL: record.finalURL)
+        // The links a re-crawl (a 304) follows again: those `discover` examined, not a page's
+        // 620,000 (issue 35 §2).
+        let stored = page.markup.links.prefix(page.markup.links.count - found.notExamined)
+        json.append("links", .array(stored.map { ["href": .string($0.href), "line": JSONValue($0.line)] }))
+        if found.notExamined > 0 { json.append("linksNotStored", JSONValue(found.notExamined)) }
         // The analysis as report.json shows it, the raw dump beside it, and the attribute set once,
         // in its own column (payload version 4: the report splices it back into the analysis).
         let (analysis, dump) = StoredMarkup.split(json)
@@ -262,9 +266,7 @@ struct PageProcessor: Sendable {
             record.errorKind = "soft-404"
             record.errorMessage = "HTTP 200 for a not-found page (title \"\(title)\")"
         }
-        let (links, skipped) = discover(
-            page.markup.links.map(\.href), base: page.markup.baseURL, depth: depth, pageURL: record.finalURL)
-        return .page(record, links: links, skipped: skipped)
+        return .page(record, links: found.links, skipped: found.skipped, linksNotExamined: found.notExamined)
     }
 
     /// What the pipeline asks of the crawl: the hosts' AASA verdicts and the images, each fetched
@@ -308,17 +310,47 @@ struct PageProcessor: Sendable {
         return discover(hrefs, base: base, depth: depth, pageURL: pageURL).links
     }
 
+    /// How many distinct links of a page become frontier candidates. Past it no link could be
+    /// admitted: the frontier holds at most two entries per admitted page (the page and the end of
+    /// its redirects), so among this many new keys the budget refuses all it does not admit, and
+    /// only its first `SkipRecording.examplesPerSource` refusals per page are recorded. A page of
+    /// 620,000 links past `--max-pages` held 660 MiB while they were resolved (issue 35 §2).
+    var linksExamined: Int {
+        let pages = min(settings.maximumPages, Int.max / 4)
+        return 2 * pages + SkipRecording.examplesPerSource
+    }
+
     /// Resolves hrefs (written against the public URL) to fetch URLs and sorts them into
-    /// candidates for the frontier and URLs that are recorded but not followed.
+    /// candidates for the frontier and URLs that are recorded but not followed: at most
+    /// `linksExamined` candidates (the rest only counted, `notExamined`) and, of each reason for
+    /// not following, the first `SkipRecording.examplesPerSource` (the last saying how many more).
     func discover(_ hrefs: [String], base: String, depth: Int, pageURL: String) -> (
-        links: [FrontierEntry], skipped: [SkippedURL]
+        links: [FrontierEntry], skipped: [SkippedURL], notExamined: Int
     ) {
         var baseURL: ParsedURL??
         let keys = LinkCache.PageKeys(base: base)
+        let followLimit = linksExamined
+        let examples = SkipRecording.examplesPerSource
         var links: [FrontierEntry] = []
         var skipped: [SkippedURL] = []
+        var recorded: [String: (count: Int, last: Int)] = [:]
+        var unrecorded: [String: Int] = [:]
         var seen: Set<String> = []
-        for href in hrefs {
+        func record(_ url: SkippedURL) {
+            let kept = recorded[url.reason, default: (0, 0)]
+            guard kept.count < examples else {
+                unrecorded[url.reason, default: 0] += 1
+                return
+            }
+            recorded[url.reason] = (kept.count + 1, skipped.count)
+            skipped.append(url)
+        }
+        var notExamined = 0
+        for (index, href) in hrefs.enumerated() {
+            guard links.count < followLimit else {
+                notExamined = hrefs.count - index
+                break
+            }
             let trimmed = Self.trimmingASCIIWhitespace(href)
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
             let cacheKey = keys.key(for: trimmed)
@@ -333,22 +365,26 @@ struct PageProcessor: Sendable {
             switch resolved {
             case .invalid:
                 if seen.insert("invalid " + trimmed).inserted {
-                    skipped.append(
+                    record(
                         SkippedURL(
                             url: trimmed, key: nil, reason: SkipReason.invalid.rawValue,
                             detail: "does not parse as a URL", foundOn: pageURL))
                 }
             case .outside(let url, let key, let reason, let detail):
                 guard seen.insert(key).inserted else { continue }
-                skipped.append(
-                    SkippedURL(url: url, key: key, reason: reason.rawValue, detail: detail, foundOn: pageURL))
+                record(SkippedURL(url: url, key: key, reason: reason.rawValue, detail: detail, foundOn: pageURL))
             case .follow(let url, let key, let host):
                 guard seen.insert(key).inserted else { continue }
                 links.append(
                     FrontierEntry(url: url, key: key, host: host, depth: depth + 1, discovery: .link, foundOn: pageURL))
             }
         }
-        return (links, skipped)
+        for (reason, count) in unrecorded {
+            guard let last = recorded[reason]?.last else { continue }
+            skipped[last].detail +=
+                "; \(count) more links on this page skipped as \(reason) are not recorded (the first \(examples) are)"
+        }
+        return (links, skipped, notExamined)
     }
 
     /// One href against its base: the fetch URL, its key and scope verdict.

@@ -52,9 +52,13 @@ struct SitemapCollector: Sendable {
                     rest.append(sitemapURL)
                 }
             }
-            let readings = await batch.concurrentlyMapped { await self.read($0, named: !robotsSitemaps.isEmpty) }
+            var readings = await batch.concurrentlyMapped { await self.read($0, named: !robotsSitemaps.isEmpty) }
             var next: [String] = []
-            for (sitemapURL, reading) in zip(batch, readings) {
+            for (index, sitemapURL) in batch.enumerated() {
+                // Each sitemap read is let go once its entries are in the harvest: ten of 50,000
+                // URLs are not held twice.
+                let reading = readings[index]
+                readings[index] = .missing
                 switch reading {
                 case .missing:
                     continue

@@ -11,14 +11,34 @@ public import CrawlStore
 public enum SkipRecording {
     public static let examplesPerSource = 1_000
 
-    /// `skipped` with the budget's refusals bounded per source, in order.
-    public static func bounded(_ skipped: [SkippedURL], examplesPerSource cap: Int = examplesPerSource)
-        -> [SkippedURL]
-    {
+    /// `skipped` with the budget's refusals bounded per source, in order. `alsoRefused`: refusals
+    /// per source that were counted, not listed (a page's links past `PageProcessor.linksExamined`).
+    public static func bounded(
+        _ skipped: [SkippedURL], examplesPerSource cap: Int = examplesPerSource, alsoRefused: [String: Int] = [:]
+    ) -> [SkippedURL] {
+        var recorder = SkipRecorder(examplesPerSource: cap)
+        recorder.record(skipped)
+        for (source, count) in alsoRefused { recorder.countRefused(count, on: source) }
+        return recorder.recorded
+    }
+}
+
+/// `SkipRecording.bounded` over several batches: a sitemap harvest of 500,000 URLs is admitted
+/// a chunk at a time, with one count per source across the chunks.
+public struct SkipRecorder: Sendable {
+    public let examplesPerSource: Int
+    private var kept: [SkippedURL] = []
+    private var counts: [String: Int] = [:]
+    private var lastKept: [String: Int] = [:]
+
+    public init(examplesPerSource: Int = SkipRecording.examplesPerSource) {
+        self.examplesPerSource = examplesPerSource
+    }
+
+    /// Keeps every URL skipped for another reason than the budget, and the budget's first
+    /// `examplesPerSource` per source.
+    public mutating func record(_ skipped: [SkippedURL]) {
         let budget = SkipReason.budget.rawValue
-        var kept: [SkippedURL] = []
-        var counts: [String: Int] = [:]
-        var lastKept: [String: Int] = [:]
         for url in skipped {
             guard url.reason == budget else {
                 kept.append(url)
@@ -27,16 +47,27 @@ public enum SkipRecording {
             let source = url.foundOn ?? ""
             let seen = counts[source, default: 0]
             counts[source] = seen + 1
-            guard seen < cap else { continue }
+            guard seen < examplesPerSource else { continue }
             lastKept[source] = kept.count
             kept.append(url)
         }
-        for (source, count) in counts where count > cap {
+    }
+
+    /// Refusals of the budget on `source` that were counted, not listed.
+    public mutating func countRefused(_ count: Int, on source: String) {
+        guard count > 0 else { return }
+        counts[source, default: 0] += count
+    }
+
+    /// What to record, in order: the last example kept of a source says how many more there were.
+    public var recorded: [SkippedURL] {
+        var recorded = kept
+        for (source, count) in counts where count > examplesPerSource {
             guard let index = lastKept[source] else { continue }
             let place = source.isEmpty ? "" : " on \(source)"
-            kept[index].detail +=
-                "; \(count - cap) more URLs\(place) over the budget are not recorded (the first \(cap) are)"
+            recorded[index].detail +=
+                "; \(count - examplesPerSource) more URLs\(place) over the budget are not recorded (the first \(examplesPerSource) are)"
         }
-        return kept
+        return recorded
     }
 }

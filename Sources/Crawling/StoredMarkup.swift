@@ -7,7 +7,7 @@ package enum StoredMarkup {
     /// copy of what are now typed columns: stored by old versions, never shown.
     package static let dumpKeys: Set<String> = [
         "jsonLD", "jsonLDScripts", "microdata", "rdfa", "openGraph", "twitter", "appLinks", "smartAppBanners",
-        "links", "sources", "summary",
+        "links", "linksNotStored", "sources", "summary",
     ]
 
     /// The analysis member stored in a column of its own (payload version 4): the attribute set,

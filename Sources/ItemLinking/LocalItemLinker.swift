@@ -116,12 +116,20 @@ public struct LocalItemLinker: Sendable {
         self.now = now
     }
 
+    /// The de-duplication keys by which `entries` are joined to pages: the keys `link`'s
+    /// `notFetched` is looked up by.
+    public static func joinKeys(of entries: [LocalEntry]) -> Set<String> {
+        Set(entries.flatMap { $0.joinKeys.compactMap { key($0.value) } })
+    }
+
+    static func key(_ url: String) -> String? {
+        URLParser.parse(url).flatMap { $0.isCrawlable ? $0.deduplicationKey : nil }
+    }
+
     /// `notFetched`: de-duplication key → why the crawl did not fetch that URL (robots, scope …).
     public func link(entries: [LocalEntry], pages: [LinkablePage], notFetched: [String: String] = [:]) -> LinkReport {
         var report = LinkReport()
-        func key(_ url: String) -> String? {
-            URLParser.parse(url).flatMap { $0.isCrawlable ? $0.deduplicationKey : nil }
-        }
+        func key(_ url: String) -> String? { Self.key(url) }
         func flag(_ rule: RuleID, _ entry: LocalEntry, url: String? = nil, _ message: String) {
             if let finding = configuration.finding(
                 rule, url: url ?? "local item \(entry.name)", line: 0, excerpt: entry.name, message: message)

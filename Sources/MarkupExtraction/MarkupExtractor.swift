@@ -125,6 +125,15 @@ public struct MarkupExtractor: Sendable {
                         + "of each were read, \(capped.dropped) left out"))
         }
 
+        if collector.linksNotRead > 0, let last = collector.links.last {
+            page.diagnostics.append(
+                ExtractionDiagnostic(
+                    code: .linksCapped, line: last.line,
+                    message:
+                        "more than \(MarkupCollector.maximumLinks) links (<a href>, <area href>): the "
+                        + "\(collector.linksNotRead) after line \(last.line) were not read"))
+        }
+
         var resolver = URLResolver(base: url)
         if let base = collector.baseHref {
             page.baseHref = SourceText(text: base.href, line: base.line, column: base.column, section: base.section)

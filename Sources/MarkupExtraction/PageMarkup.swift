@@ -321,6 +321,9 @@ public struct ExtractionDiagnostic: Sendable, Hashable {
         case microdataTruncated = "microdata-truncated"
         /// Start tags with more attributes than the extractor reads (`HTMLScanner.maximumAttributes`).
         case attributesCapped = "attributes-capped"
+        /// More `<a href>`/`<area href>` links than `MarkupCollector.maximumLinks`: the rest are
+        /// counted, not read.
+        case linksCapped = "links-capped"
     }
 
     public var code: Code

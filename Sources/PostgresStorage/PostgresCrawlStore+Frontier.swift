@@ -233,15 +233,70 @@ extension PostgresCrawlStore {
     }
 
     public func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] {
+        try skippedURLs(first: Int(Int64.max))
+    }
+
+    public func skippedURLs(first limit: Int) throws(CrawlStoreError) -> [SkippedURL] {
         try withCrawl("skippedURLs", oneRead: true) { statements, id in
             try statements.rows(
-                "SELECT url, key, reason, detail, found_on FROM skipped WHERE crawl_id = \(id) ORDER BY id"
-            ).map { row in
-                let (url, key, reason, detail, foundOn) = try row.decode(
-                    (String, String?, String, String, String?).self)
-                return SkippedURL(url: url, key: key, reason: reason, detail: detail, foundOn: foundOn)
-            }
+                """
+                SELECT url, key, reason, detail, found_on FROM skipped WHERE crawl_id = \(id) ORDER BY id
+                LIMIT \(limit)
+                """
+            ).map(Self.skippedURL)
         }
+    }
+
+    /// Read in batches of 1,000 by id: memory does not grow with how many there are.
+    public func forEachSkippedURL(reason: String?, _ body: (SkippedURL) throws -> Void) throws {
+        var after = Int64.min
+        while true {
+            let batch = try withCrawl("forEachSkippedURL", oneRead: true) { statements, id in
+                try statements.rows(
+                    """
+                    SELECT id, url, key, reason, detail, found_on FROM skipped
+                    WHERE crawl_id = \(id) AND id > \(after) AND (\(reason)::text IS NULL OR reason = \(reason))
+                    ORDER BY id LIMIT 1000
+                    """
+                ).map { row in
+                    let (rowID, url, key, reason, detail, foundOn) = try row.decode(
+                        (Int64, String, String?, String, String, String?).self)
+                    return (rowID, SkippedURL(url: url, key: key, reason: reason, detail: detail, foundOn: foundOn))
+                }
+            }
+            for (_, skipped) in batch { try body(skipped) }
+            guard batch.count == 1000, let last = batch.last else { return }
+            after = last.0
+        }
+    }
+
+    public func skippedCountsByReason() throws(CrawlStoreError) -> [String: Int] {
+        try withCrawl("skippedCountsByReason", oneRead: true) { statements, id in
+            var counts: [String: Int] = [:]
+            for row in try statements.rows(
+                "SELECT reason, COUNT(*) FROM skipped WHERE crawl_id = \(id) GROUP BY reason")
+            {
+                let (reason, count) = try row.decode((String, Int).self)
+                counts[reason] = count
+            }
+            return counts
+        }
+    }
+
+    public func skippedURL(_ url: String) throws(CrawlStoreError) -> SkippedURL? {
+        try withCrawl("skippedURL", oneRead: true) { statements, id in
+            try statements.rows(
+                """
+                SELECT url, key, reason, detail, found_on FROM skipped WHERE crawl_id = \(id) AND url = \(url)
+                ORDER BY id LIMIT 1
+                """
+            ).first.map(Self.skippedURL)
+        }
+    }
+
+    static func skippedURL(_ row: PostgresRow) throws -> SkippedURL {
+        let (url, key, reason, detail, foundOn) = try row.decode((String, String?, String, String, String?).self)
+        return SkippedURL(url: url, key: key, reason: reason, detail: detail, foundOn: foundOn)
     }
 
     // MARK: - The cluster

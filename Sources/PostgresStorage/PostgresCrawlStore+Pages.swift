@@ -34,6 +34,10 @@ extension PostgresCrawlStore {
     /// A crawl here is one run: no page is left over from an earlier one.
     public func stalePages() throws(CrawlStoreError) -> [PageRecord] { [] }
 
+    public func stalePageURLs(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
+        ListSample(total: 0, first: [])
+    }
+
     public func forEachPage(
         batchSize: Int = 64, includingMarkupDump: Bool = true, _ body: ([PageRecord]) throws -> Void
     ) throws {

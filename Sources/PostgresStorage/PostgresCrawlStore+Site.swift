@@ -85,37 +85,86 @@ extension PostgresCrawlStore {
         }
     }
 
-    public func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-        try withCrawl("sitemapLocationsNotCrawled", oneRead: true) { statements, id in
+    /// The sitemap locations the site checks compare: those of this crawl's pages, and those
+    /// with a #fragment.
+    public func sitemapEntriesForSiteChecks() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
+        try withCrawl("sitemapEntriesForSiteChecks", oneRead: true) { statements, id in
             try statements.rows(
                 """
                 SELECT \(unescaped: Self.sitemapColumns) FROM sitemap_entry s
-                WHERE s.crawl_id = \(id)
-                AND NOT EXISTS (SELECT 1 FROM page p WHERE p.crawl_id = s.crawl_id AND p.key = s.key)
-                AND NOT EXISTS (SELECT 1 FROM page p WHERE p.crawl_id = s.crawl_id AND p.final_key = s.key)
-                AND NOT EXISTS (SELECT 1 FROM page p WHERE p.crawl_id = s.crawl_id AND p.final_url = s.location)
+                WHERE s.crawl_id = \(id) AND (strpos(s.location, '#') > 0 OR NOT (\(unescaped: Self.notCrawled)))
                 ORDER BY s.id
                 """
             ).map(Self.sitemapEntry)
         }
     }
 
+    public func sitemapLine(of key: String, in sitemapURL: String) throws(CrawlStoreError) -> Int? {
+        try withCrawl("sitemapLine", oneRead: true) { statements, id in
+            try statements.rows(
+                """
+                SELECT line FROM sitemap_entry
+                WHERE crawl_id = \(id) AND key = \(key) AND sitemap_url = \(sitemapURL) ORDER BY id LIMIT 1
+                """
+            ).first?.decode(Int.self)
+        }
+    }
+
+    public func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
+        try sitemapLocationsNotCrawled(first: Int(Int64.max)).first
+    }
+
+    public func sitemapLocationsNotCrawled(first limit: Int) throws(CrawlStoreError)
+        -> ListSample<CrawlStore.SitemapEntryRecord>
+    {
+        try withCrawl("sitemapLocationsNotCrawled", oneRead: true) { statements, id in
+            let total = try statements.rows(
+                "SELECT COUNT(*) FROM sitemap_entry s WHERE s.crawl_id = \(id) AND \(unescaped: Self.notCrawled)"
+            )[0].decode(Int.self)
+            let first = try statements.rows(
+                """
+                SELECT \(unescaped: Self.sitemapColumns) FROM sitemap_entry s
+                WHERE s.crawl_id = \(id) AND \(unescaped: Self.notCrawled)
+                ORDER BY s.id LIMIT \(limit)
+                """
+            ).map(Self.sitemapEntry)
+            return ListSample(total: total, first: first)
+        }
+    }
+
+    /// A sitemap entry `s` that no page of its crawl has.
+    static let notCrawled = """
+        NOT EXISTS (SELECT 1 FROM page p WHERE p.crawl_id = s.crawl_id AND p.key = s.key)
+        AND NOT EXISTS (SELECT 1 FROM page p WHERE p.crawl_id = s.crawl_id AND p.final_key = s.key)
+        AND NOT EXISTS (SELECT 1 FROM page p WHERE p.crawl_id = s.crawl_id AND p.final_url = s.location)
+        """
+
     public func pagesNotInSitemaps() throws(CrawlStoreError) -> [String] {
+        try pagesNotInSitemaps(first: Int(Int64.max)).first
+    }
+
+    public func pagesNotInSitemaps(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
         try withCrawl("pagesNotInSitemaps") { statements, id in
             guard
                 try statements.rows("SELECT EXISTS (SELECT 1 FROM sitemap_entry WHERE crawl_id = \(id))")[0]
                     .decode(Bool.self)
-            else { return [] }
-            return try statements.rows(
-                """
-                SELECT p.final_url FROM page p WHERE p.crawl_id = \(id)
-                AND NOT EXISTS (SELECT 1 FROM sitemap_entry s WHERE s.crawl_id = p.crawl_id AND s.key = p.key)
+            else { return ListSample(total: 0, first: []) }
+            let condition = """
+                NOT EXISTS (SELECT 1 FROM sitemap_entry s WHERE s.crawl_id = p.crawl_id AND s.key = p.key)
                 AND (p.final_key IS NULL
                     OR NOT EXISTS (SELECT 1 FROM sitemap_entry s WHERE s.crawl_id = p.crawl_id AND s.key = p.final_key))
                 AND NOT EXISTS (SELECT 1 FROM sitemap_entry s WHERE s.crawl_id = p.crawl_id AND s.location = p.final_url)
-                ORDER BY p.frontier_id
+                """
+            let total = try statements.rows(
+                "SELECT COUNT(*) FROM page p WHERE p.crawl_id = \(id) AND \(unescaped: condition)"
+            )[0].decode(Int.self)
+            let first = try statements.rows(
+                """
+                SELECT p.final_url FROM page p WHERE p.crawl_id = \(id) AND \(unescaped: condition)
+                ORDER BY p.frontier_id LIMIT \(limit)
                 """
             ).map { try $0.decode(String.self) }
+            return ListSample(total: total, first: first)
         }
     }
 

@@ -75,19 +75,21 @@ extension HTMLReport {
         guard let coverage else {
             return html + "<p class=\"muted\">This report has no coverage data (a validate report).</p>\n</section>\n"
         }
+        // report.json lists the first items of each list; the summary counts them all.
+        let summary = report["summary"]
         let skipped = coverage["skipped"]?.arrayValue ?? []
-        if skipped.isEmpty { html += "<p>Every URL found was crawled.</p>\n" }
-        var reasons: [String] = []
-        var byReason: [String: [JSONValue]] = [:]
-        for item in skipped {
-            let reason = item["reason"]?.stringValue ?? "other"
-            if byReason[reason] == nil { reasons.append(reason) }
-            byReason[reason, default: []].append(item)
+        var skippedTotals: [String: Int] = [:]
+        for (reason, count) in summary?["skipped"]?.objectValue ?? [:] { skippedTotals[reason] = count.intValue ?? 0 }
+        if skipped.isEmpty && skippedTotals.values.allSatisfy({ $0 == 0 }) {
+            html += "<p>Every URL found was crawled.</p>\n"
         }
-        for reason in reasons.sorted() {
+        var byReason: [String: [JSONValue]] = [:]
+        for item in skipped { byReason[item["reason"]?.stringValue ?? "other", default: []].append(item) }
+        for reason in Set(byReason.keys).union(skippedTotals.keys).sorted() {
             let items = byReason[reason] ?? []
+            let total = max(skippedTotals[reason] ?? 0, items.count)
             html +=
-                "<details class=\"coverage\"><summary>Not crawled: <b>\(reason.htmlEscaped)</b> (\(items.count))</summary><ul>"
+                "<details class=\"coverage\"><summary>Not crawled: <b>\(reason.htmlEscaped)</b> (\(total))</summary><ul>"
             for item in items.prefix(coverageListLimit) {
                 html +=
                     "<li><code>\((item["url"]?.stringValue ?? "").htmlEscaped)</code> – \((item["detail"]?.stringValue ?? "").htmlEscaped)"
@@ -96,26 +98,38 @@ extension HTMLReport {
                 }
                 html += "</li>"
             }
-            html += more(items.count) + "</ul></details>\n"
+            html += more(shown: min(items.count, coverageListLimit), of: total) + "</ul></details>\n"
         }
         html += urlList(
             "Sitemap locations not crawled",
             (coverage["sitemapLocationsNotCrawled"]?.arrayValue ?? []).map {
                 "\($0["location"]?.stringValue ?? "") (\($0["sitemap"]?.stringValue ?? "") line \($0["line"]?.displayText ?? "?"))"
-            })
+            }, total: summary?["sitemapLocationsNotCrawled"]?.intValue)
         html += urlList(
-            "Pages in no sitemap", coverage["pagesNotInSitemaps"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            "Pages in no sitemap", coverage["pagesNotInSitemaps"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            total: summary?["pagesNotInSitemaps"]?.intValue)
         html += urlList(
             "Stale pages (gone since the last crawl)",
-            coverage["stalePages"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            coverage["stalePages"]?.arrayValue?.compactMap(\.stringValue) ?? [], total: summary?["stalePages"]?.intValue
+        )
         return html + "</section>\n"
     }
 
-    func urlList(_ title: String, _ items: [String]) -> String {
-        guard !items.isEmpty else { return "" }
-        var html = "<details class=\"coverage\"><summary>\(title.htmlEscaped) (\(items.count))</summary><ul>"
+    /// `items`, the first of a list of `total` (report.json's count, when it has one).
+    func urlList(_ title: String, _ items: [String], total: Int? = nil) -> String {
+        let total = max(total ?? 0, items.count)
+        guard total > 0 else { return "" }
+        var html = "<details class=\"coverage\"><summary>\(title.htmlEscaped) (\(total))</summary><ul>"
         for item in items.prefix(coverageListLimit) { html += "<li><code>\(item.htmlEscaped)</code></li>" }
-        return html + more(items.count) + "</ul></details>\n"
+        return html + more(shown: min(items.count, coverageListLimit), of: total) + "</ul></details>\n"
+    }
+
+    /// What a list leaves out: the rest of report.json's items, and what only the store has.
+    func more(shown: Int, of total: Int) -> String {
+        guard total > shown else { return "" }
+        guard total > CoverageListing.limit else { return more(total) }
+        return "<li class=\"muted\">and \(total - shown) more (report.json lists the first "
+            + "\(CoverageListing.limit); the crawl's store has them all)</li>"
     }
 
     func more(_ count: Int) -> String {

@@ -280,3 +280,10 @@ extension JSONValue {
         }
     }
 }
+
+/// How many items of each coverage list (skipped URLs, sitemap locations not crawled, pages in no
+/// sitemap, stale pages) a crawl's report.json lists; its summary counts them all, and the crawl's
+/// store keeps them all (issue 35 §2: ten sitemaps of 50,000 URLs made a 978 MB report.json).
+public enum CoverageListing {
+    public static let limit = 1_000
+}

@@ -34,18 +34,34 @@ struct ReportPassTests {
             }
         }
         func currentRun() throws(CrawlStoreError) -> CrawlRun? { try store.currentRun() }
-        func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] { try store.skippedURLs() }
+        func skippedURLs(first limit: Int) throws(CrawlStoreError) -> [SkippedURL] {
+            try store.skippedURLs(first: limit)
+        }
+        func skippedCountsByReason() throws(CrawlStoreError) -> [String: Int] { try store.skippedCountsByReason() }
+        func forEachSkippedURL(reason: String?, _ body: (SkippedURL) throws -> Void) throws {
+            try store.forEachSkippedURL(reason: reason, body)
+        }
+        func skippedURL(_ url: String) throws(CrawlStoreError) -> SkippedURL? { try store.skippedURL(url) }
         func robots(origin: String) throws(CrawlStoreError) -> CrawlStore.RobotsRecord? {
             try store.robots(origin: origin)
         }
-        func sitemapEntries() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-            try store.sitemapEntries()
+        func sitemapEntriesForSiteChecks() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
+            try store.sitemapEntriesForSiteChecks()
         }
-        func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-            try store.sitemapLocationsNotCrawled()
+        func sitemapLine(of key: String, in sitemapURL: String) throws(CrawlStoreError) -> Int? {
+            try store.sitemapLine(of: key, in: sitemapURL)
         }
-        func pagesNotInSitemaps() throws(CrawlStoreError) -> [String] { try store.pagesNotInSitemaps() }
-        func stalePages() throws(CrawlStoreError) -> [PageRecord] { try store.stalePages() }
+        func sitemapLocationsNotCrawled(first limit: Int) throws(CrawlStoreError)
+            -> ListSample<CrawlStore.SitemapEntryRecord>
+        {
+            try store.sitemapLocationsNotCrawled(first: limit)
+        }
+        func pagesNotInSitemaps(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
+            try store.pagesNotInSitemaps(first: limit)
+        }
+        func stalePageURLs(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
+            try store.stalePageURLs(first: limit)
+        }
         func siteFiles() throws(CrawlStoreError) -> [CrawlStore.SiteFileRecord] { try store.siteFiles() }
     }
 

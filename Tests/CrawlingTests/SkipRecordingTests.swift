@@ -1,6 +1,9 @@
+import CrawlJobs
 import CrawlStore
 import Crawling
+import LenientJSON
 import PageFetching
+import Reports
 import Testing
 
 /// Issue 35 §2: what the page budget refuses is recorded for the first 1,000 URLs of each page or
@@ -36,6 +39,73 @@ struct SkipRecordingTests {
         let pageNote = try #require(fromPage.last?.detail)
         #expect(pageNote.contains("more URLs on \(Self.origin)/ over the budget are not recorded (the first 1000 are)"))
         #expect(fromSitemap.last?.detail.contains("more URLs on \(Self.origin)/sitemap.xml over the budget") == true)
+    }
+
+    @Test("a page's links past twice --max-pages and 1,000 more are counted, not resolved or stored")
+    func linksPastWhatCouldBeAdmittedAreCounted() async throws {
+        let links = (0..<2_500).map { "/p\($0).html" }
+        let site = InMemorySite([Self.origin + "/": [InMemorySite.html("Home", links: links)]])
+        let folder = try temporaryFolder("links-examined")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3, useSitemaps: false)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        // 2 × 3 + 1,000 = 1,006 links examined: 2 admitted, 1,004 refused; 1,494 only counted.
+        var pages: [PageRecord] = []
+        try store.forEachPage(batchSize: 10, includingMarkupDump: true) { pages += $0 }
+        let home = try #require(pages.first { $0.requestedURL == Self.origin + "/" })
+        let dump = try #require(JSONParser.parse(home.markupDumpJSON ?? "", lenient: false).value)
+        #expect(dump["links"]?.arrayValue?.count == 1_006)
+        #expect(dump["linksNotStored"]?.intValue == 1_494)
+        let budget = try store.skippedURLs().filter { $0.reason == "budget" }
+        #expect(budget.count == 1_000)
+        #expect(budget.last?.detail.contains("; 1498 more URLs on \(Self.origin)/ over the budget") == true)
+    }
+
+    @Test("a page's off-site links: the first 1,000 recorded, the last saying how many more")
+    func offSiteLinksAreRecordedBounded() async throws {
+        let links = (0..<1_500).map { "http://elsewhere.test/\($0)" }
+        let site = InMemorySite([Self.origin + "/": [InMemorySite.html("Home", links: links)]])
+        let folder = try temporaryFolder("off-site-links")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, useSitemaps: false)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let scope = try store.skippedURLs().filter { $0.reason == "scope" }
+        #expect(scope.count == 1_000)
+        #expect(scope.first?.url == "http://elsewhere.test/0")
+        #expect(
+            scope.last?.detail.hasSuffix(
+                "; 500 more links on this page skipped as scope are not recorded (the first 1000 are)") == true)
+    }
+
+    @Test("report.json lists the first 1,000 of each coverage list; the summary and the HTML count them all")
+    func coverageListsAreBounded() async throws {
+        let locations = (0..<1_500).map { "<url><loc>\(Self.origin)/s\($0).html</loc></url>" }.joined()
+        let site = InMemorySite([
+            Self.origin + "/": [InMemorySite.html("Home")],
+            Self.origin + "/sitemap.xml": [
+                .init(
+                    status: 200, headers: [HTTPHeader("Content-Type", "application/xml")],
+                    body: #"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#
+                        + locations + "</urlset>")
+            ],
+        ])
+        let folder = try temporaryFolder("coverage-bounded")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let written = try CrawlReportWriter(store: store, mapping: nil).write(into: folder)
+        let report = try #require(
+            JSONParser.parse(try String(contentsOfFile: written.path, encoding: .utf8), lenient: false).value)
+        // The seed and 2 sitemap URLs crawled: 1,498 locations not crawled, 1,000 listed.
+        #expect(report["summary"]?["sitemapLocationsNotCrawled"]?.intValue == 1_498)
+        #expect(report["coverage"]?["sitemapLocationsNotCrawled"]?.arrayValue?.count == 1_000)
+        #expect(
+            report["coverage"]?["sitemapLocationsNotCrawled"]?[999]?["location"]?.stringValue
+                == Self.origin + "/s1001.html")
+        #expect(report["summary"]?["pagesNotInSitemaps"]?.intValue == 1)
+        let html = HTMLReport(report: report).html
+        #expect(html.contains("Sitemap locations not crawled (1498)"))
+        #expect(html.contains("and 1298 more (report.json lists the first 1000; the crawl's store has them all)"))
     }
 
     @Test("other reasons are kept whole; the budget's are counted per source")

@@ -100,23 +100,37 @@ struct StoreSeamTests {
         func forEachPage(batchSize: Int, includingMarkupDump: Bool, _ body: ([PageRecord]) throws -> Void) throws {
             try store.forEachPage(batchSize: batchSize, includingMarkupDump: includingMarkupDump, body)
         }
-        func skippedURLs() throws(CrawlStoreError) -> [SkippedURL] {
-            try record { () throws(CrawlStoreError) in try store.skippedURLs() }
+        func skippedURLs(first limit: Int) throws(CrawlStoreError) -> [SkippedURL] {
+            try record { () throws(CrawlStoreError) in try store.skippedURLs(first: limit) }
+        }
+        func skippedCountsByReason() throws(CrawlStoreError) -> [String: Int] {
+            try record { () throws(CrawlStoreError) in try store.skippedCountsByReason() }
+        }
+        func forEachSkippedURL(reason: String?, _ body: (SkippedURL) throws -> Void) throws {
+            try store.forEachSkippedURL(reason: reason, body)
+        }
+        func skippedURL(_ url: String) throws(CrawlStoreError) -> SkippedURL? {
+            try record { () throws(CrawlStoreError) in try store.skippedURL(url) }
         }
         func robots(origin: String) throws(CrawlStoreError) -> CrawlStore.RobotsRecord? {
             try record { () throws(CrawlStoreError) in try store.robots(origin: origin) }
         }
-        func sitemapEntries() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-            try record { () throws(CrawlStoreError) in try store.sitemapEntries() }
+        func sitemapEntriesForSiteChecks() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
+            try record { () throws(CrawlStoreError) in try store.sitemapEntriesForSiteChecks() }
         }
-        func sitemapLocationsNotCrawled() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-            try record { () throws(CrawlStoreError) in try store.sitemapLocationsNotCrawled() }
+        func sitemapLine(of key: String, in sitemapURL: String) throws(CrawlStoreError) -> Int? {
+            try record { () throws(CrawlStoreError) in try store.sitemapLine(of: key, in: sitemapURL) }
         }
-        func pagesNotInSitemaps() throws(CrawlStoreError) -> [String] {
-            try record { () throws(CrawlStoreError) in try store.pagesNotInSitemaps() }
+        func sitemapLocationsNotCrawled(first limit: Int) throws(CrawlStoreError)
+            -> ListSample<CrawlStore.SitemapEntryRecord>
+        {
+            try record { () throws(CrawlStoreError) in try store.sitemapLocationsNotCrawled(first: limit) }
         }
-        func stalePages() throws(CrawlStoreError) -> [PageRecord] {
-            try record { () throws(CrawlStoreError) in try store.stalePages() }
+        func pagesNotInSitemaps(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
+            try record { () throws(CrawlStoreError) in try store.pagesNotInSitemaps(first: limit) }
+        }
+        func stalePageURLs(first limit: Int) throws(CrawlStoreError) -> ListSample<String> {
+            try record { () throws(CrawlStoreError) in try store.stalePageURLs(first: limit) }
         }
         func siteFiles() throws(CrawlStoreError) -> [CrawlStore.SiteFileRecord] {
             try record { () throws(CrawlStoreError) in try store.siteFiles() }

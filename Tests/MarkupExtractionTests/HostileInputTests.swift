@@ -72,6 +72,19 @@ struct HostileInputTests {
         }
     }
 
+    @Test("links past the 100,000th are counted, not read, with a diagnostic at the last one read")
+    func linkFloodIsCapped() {
+        let anchors = (0..<100_005).map { "<a href=\"/l\($0)\">\($0)</a>\n" }.joined()
+        let page = extract("<html><body>\n" + anchors + "</body></html>")
+        #expect(page.links.count == 100_000)
+        #expect(page.links.last?.href == "/l99999")
+        let capped = page.diagnostics.filter { $0.code == .linksCapped }
+        #expect(capped.count == 1)
+        #expect(capped.first?.line == 100_001)
+        #expect(capped.first?.message.contains("the 5 after line 100001 were not read") == true)
+        #expect(!extract("<a href=/x>x</a>").diagnostics.contains { $0.code == .linksCapped })
+    }
+
     @Test("the attribute past the cap is not read; one at the cap is, and no diagnostic")
     func attributeCapBoundary() {
         func page(junk: Int) -> PageMarkup {
