@@ -2,6 +2,7 @@ import CrawlJobs
 import Crawling
 import Foundation
 import NumericClamping
+import Reports
 import Rulebook
 import Verification
 
@@ -183,8 +184,9 @@ struct CrawlSummaryText {
         guard !skipped.isEmpty else { return nil }
         let total = skipped.values.reduce(0, +)
         let reasons = skipped.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) ×\($0.value)" }
+        let listed = total > CoverageListing.limit ? "the first \(CoverageListing.limit)" : "them"
         return
-            "not crawled: \(total) URL\(total == 1 ? "" : "s") (\(reasons.joined(separator: ", "))); report.json lists them under coverage"
+            "not crawled: \(total) URL\(total == 1 ? "" : "s") (\(reasons.joined(separator: ", "))); report.json lists \(listed) under coverage"
     }
 
     /// Said when the page budget (or the depth) refused URLs: the crawl stopped short.
