@@ -76,7 +76,7 @@ final class ServedFolderSources: Sendable {
         let base = URLParser.parse(url)
         let links = markup.links.compactMap { link -> Link? in
             guard let key = URLParser.parse(link.href, base: base)?.deduplicationKey else { return nil }
-            return Link(key: key, line: link.line, column: nil)
+            return Link(key: key, line: link.line, column: link.column)
         }
         linksByFile.withLock { $0[file] = links }
         return links

@@ -553,7 +553,10 @@ extension Crawler {
             let admitted = try await admit(links, skipped: &skipped)
             if recentlySkipped.count > 50_000 { recentlySkipped.removeAll(keepingCapacity: true) }
             skipped.removeAll { !recentlySkipped.insert(SkipKey(url: $0.url, reason: $0.reason)).inserted }
-            skipped = SkipRecording.bounded(skipped, alsoRefused: [record.finalURL: notExamined])
+            let mapping = mapping
+            skipped = SkipRecording.bounded(skipped, alsoRefused: [record.finalURL: notExamined]) {
+                mapping?.publicURL($0) ?? $0
+            }
             var aliases: [FrontierEntry] = []
             if let finalKey = record.finalKey, finalKey != entry.key,
                 record.markupJSON != nil || record.status.map({ !(300..<400).contains($0) }) ?? false
@@ -604,7 +607,7 @@ extension Crawler {
                 admitted += try await admit(candidates, skipped: &skipped)
                 recorder.record(skipped)
             }
-            let toSkip = recorder.recorded
+            let toSkip = recorder.recorded()
             let toEnqueue = admitted
             let added = try await store.run {
                 try $0.addSitemapHarvest(harvest.entries, enqueue: toEnqueue, skipped: toSkip)

@@ -13,13 +13,15 @@ public enum SkipRecording {
 
     /// `skipped` with the budget's refusals bounded per source, in order. `alsoRefused`: refusals
     /// per source that were counted, not listed (a page's links past `PageProcessor.linksExamined`).
+    /// `naming`: how a source is named in the note (its public URL).
     public static func bounded(
-        _ skipped: [SkippedURL], examplesPerSource cap: Int = examplesPerSource, alsoRefused: [String: Int] = [:]
+        _ skipped: [SkippedURL], examplesPerSource cap: Int = examplesPerSource, alsoRefused: [String: Int] = [:],
+        naming: (String) -> String = { $0 }
     ) -> [SkippedURL] {
         var recorder = SkipRecorder(examplesPerSource: cap)
         recorder.record(skipped)
         for (source, count) in alsoRefused { recorder.countRefused(count, on: source) }
-        return recorder.recorded
+        return recorder.recorded(naming: naming)
     }
 }
 
@@ -59,12 +61,13 @@ public struct SkipRecorder: Sendable {
         counts[source, default: 0] += count
     }
 
-    /// What to record, in order: the last example kept of a source says how many more there were.
-    public var recorded: [SkippedURL] {
+    /// What to record, in order: the last example kept of a source says how many more there were,
+    /// naming the source with `naming` (its public URL).
+    public func recorded(naming: (String) -> String = { $0 }) -> [SkippedURL] {
         var recorded = kept
         for (source, count) in counts where count > examplesPerSource {
             guard let index = lastKept[source] else { continue }
-            let place = source.isEmpty ? "" : " on \(source)"
+            let place = source.isEmpty ? "" : " on \(naming(source))"
             recorded[index].detail +=
                 "; \(count - examplesPerSource) more URLs\(place) over the budget are not recorded (the first \(examplesPerSource) are)"
         }

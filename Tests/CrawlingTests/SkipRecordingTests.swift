@@ -61,6 +61,20 @@ struct SkipRecordingTests {
         #expect(budget.last?.detail.contains("; 1498 more URLs on \(Self.origin)/ over the budget") == true)
     }
 
+    @Test("the note names the page by its public URL when the crawl reads the site as another origin")
+    func noteNamesThePublicURL() async throws {
+        let links = (0..<1_200).map { "/p\($0).html" }
+        let site = InMemorySite([Self.origin + "/": [InMemorySite.html("Home", links: links)]])
+        let folder = try temporaryFolder("skip-note-public")
+        let store = try CrawlStore(path: folder + "/crawl.sqlite")
+        let settings = CrawlSettings(
+            seed: Self.origin + "/", publicOrigin: "https://www.example.com", delay: 0, maximumPages: 3,
+            useSitemaps: false)
+        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let note = try #require(try store.skippedURLs().filter { $0.reason == "budget" }.last?.detail)
+        #expect(note.contains("; 198 more URLs on https://www.example.com/ over the budget are not recorded"))
+    }
+
     @Test("a page's off-site links: the first 1,000 recorded, the last saying how many more")
     func offSiteLinksAreRecordedBounded() async throws {
         let links = (0..<1_500).map { "http://elsewhere.test/\($0)" }
