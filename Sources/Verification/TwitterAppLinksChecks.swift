@@ -95,9 +95,11 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             }
         }
 
-        // DL003: the App Store IDs the page names must agree, within a device family: the Smart
-        // App Banner, al:ios and the iPhone tags; al:ios and the iPad tags (an iPad app may be
-        // another app, as some publishers have).
+        // DL003: the App Store IDs the page names must agree, like with like: the Smart App
+        // Banner, al:ios (the iOS app, universal or iPhone) and the iPhone tags, which the
+        // catalogue's row names; the iPad tags (al:ipad, twitter:app:id:ipad) only with each other.
+        // An iPad app may be another app than the iPhone one, as some publishers have, and al:ios
+        // does not say which iPad app (App Links: al:ipad is the "iPad-specific app").
         var iPhone: [(String, String, SourcePosition)] = []
         var iPad: [(String, String, SourcePosition)] = []
         if let banner = page.smartAppBanners.first, let id = banner.appID, Self.isNumeric(id) {
@@ -107,10 +109,8 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             let key = tag.key.lowercased()
             guard Self.isNumeric(tag.content) else { continue }
             switch key {
-            case "al:ios:app_store_id":
+            case "al:ios:app_store_id", "al:iphone:app_store_id", "twitter:app:id:iphone":
                 iPhone.append((key, tag.content, tag.position))
-                iPad.append((key, tag.content, tag.position))
-            case "al:iphone:app_store_id", "twitter:app:id:iphone": iPhone.append((key, tag.content, tag.position))
             case "al:ipad:app_store_id", "twitter:app:id:ipad": iPad.append((key, tag.content, tag.position))
             default: break
             }

@@ -264,9 +264,12 @@ struct DeviceFamilyTests {
         #expect(rules(Self.twitterApps(iphoneID: iphoneID, ipadID: ipadID), groups: ["DL"]) == expected)
     }
 
+    /// The iPad tags agree with each other (al:ipad and twitter:app:id:ipad); al:ios is the iPhone
+    /// or universal app's, which a separate iPad app need not share (issue 33).
     @Test func theSameFamilyMustAgree() {
         let head = """
             <meta property="al:ios:app_store_id" content="284862083"><meta property="al:ios:url" content="nyt://a">
+            <meta property="al:ipad:app_store_id" content="284862083"><meta property="al:ipad:url" content="nyt://a">
             <meta name="twitter:app:id:ipad" content="357066198"><meta name="twitter:app:url:ipad" content="nyt://b">
             """
         let html = DeepLinkRuleTests.noBanner.replacingOccurrences(of: "</head>", with: head + "</head>")

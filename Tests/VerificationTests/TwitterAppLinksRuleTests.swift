@@ -49,4 +49,35 @@ struct TwitterAppLinksRuleTests {
     func eachRuleFires(head: String, expected: [String]) {
         #expect(Self.rules(head) == expected.sorted(), "\(head)")
     }
+
+    /// DL003 compares like with like (issue 33): the banner, al:ios and the iPhone tags; the iPad
+    /// tags only with each other. A separate iPad app (twitter:app:id:ipad) is no disagreement with
+    /// al:ios:app_store_id (the banner's app is 1234567890).
+    @Test(
+        arguments: [
+            (
+                #"<meta property="al:ios:url" content="myapp://a"><meta property="al:ios:app_store_id" content="1234567890">"#
+                    + #"<meta name="twitter:app:id:ipad" content="555555555">"#,
+                [String]()
+            ),
+            (#"<meta name="twitter:app:id:ipad" content="555555555">"#, [String]()),
+            (
+                #"<meta property="al:ipad:url" content="myapp://a"><meta property="al:ipad:app_store_id" content="555555555">"#
+                    + #"<meta name="twitter:app:id:ipad" content="555555555">"#,
+                [String]()
+            ),
+            (
+                #"<meta property="al:ipad:url" content="myapp://a"><meta property="al:ipad:app_store_id" content="666666666">"#
+                    + #"<meta name="twitter:app:id:ipad" content="555555555">"#,
+                ["DL003"]
+            ),
+            (
+                #"<meta property="al:ios:url" content="myapp://a"><meta property="al:ios:app_store_id" content="1234567890">"#
+                    + #"<meta name="twitter:app:id:iphone" content="555555555">"#,
+                ["DL003"]
+            ),
+        ] as [(String, [String])])
+    func dl003ComparesLikeWithLike(head: String, expected: [String]) {
+        #expect(Self.rules(head) == expected, "\(head)")
+    }
 }
