@@ -229,7 +229,7 @@ extension RuleCatalogue {
 
     // TwitterAppLinksChecks
     package static let twitterAppLinksFixHints: [RuleID: String] = [
-        .tw001: "Use twitter:card summary, summary_large_image, app or player.",
+        .tw001: "Use twitter:card summary, summary_large_image, app or player, written in content= (not value=).",
         .tw002: "Shorten twitter:title to 70 characters and twitter:description to 200.",
         .tw003: "Use a PNG, JPEG, WebP or GIF image under 5 MB, and an alt text under 420 characters.",
         .tw004: "Use the numeric App Store ID in twitter:app:id:iphone/ipad, not the bundle ID.",
