@@ -546,9 +546,14 @@ struct StructuredDataChecks: PageRuleGroup {
             }
             return identities.contains { normalized($0) == canonical }
         }
-        // schema.org subjects only: data-vocabulary.org, MediaWiki's mw: … types are not candidates.
+        // schema.org subjects only: data-vocabulary.org, MediaWiki's mw: … types are not candidates;
+        // nor is a node another names as its author, publisher … (a Yoast @graph's Person, whose
+        // "#/schema/person/…" id on the site's root matches the root's canonical URL): SD026 and
+        // SD027 are about what the page describes, not who wrote it (issue 33). A WebPage's
+        // mainEntity still counts (a ProfilePage is about its Person).
         let subjects = collection.topLevel.filter { node in
             node.types.contains(where: Self.isSchemaOrgTerm) && Set(node.types).isDisjoint(with: Self.furnitureTypes)
+                && !(node.id.map { collection.partyIDs.contains(collection.key($0)) } ?? false)
         }
         var main: StructuredNode?
         if let matched = subjects.first(where: matchesCanonical) {

@@ -409,6 +409,49 @@ struct StructuredDataGraphTests {
         #expect(other.map(\.ruleID) == ["SD027"])
     }
 
+    /// A Yoast-shaped @graph on the site's root (canonical https://www.example.com/): the Person
+    /// who publishes the site (or wrote the Article) has an id "…/#/schema/person/…" and a url on
+    /// the root, both the canonical URL, but is no main entity (issue 33).
+    static func yoastRoot(_ graph: String) -> String {
+        """
+        <html><head><title>Balloons and houses</title><link rel="canonical" href="https://www.example.com/">
+        <meta property="og:title" content="Balloons and houses">
+        <script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+        {"@type": "CollectionPage", "@id": "https://www.example.com/", "url": "https://www.example.com/",
+         "name": "Balloons and houses", "isPartOf": {"@id": "https://www.example.com/#website"}},
+        {"@type": "WebSite", "@id": "https://www.example.com/#website", "url": "https://www.example.com/",
+         "name": "Balloons and houses", "publisher": {"@id": "https://www.example.com/#/schema/person/1f2e"}},
+        \(graph)]}</script>
+        </head><body></body></html>
+        """
+    }
+
+    @Test(
+        "SD027 never compares og:title with an author or publisher Person of a @graph",
+        arguments: [
+            // The site's publisher.
+            #"{"@type": ["Person", "Organization"], "@id": "https://www.example.com/#/schema/person/1f2e", "name": "Carl Fredricksen", "url": "https://www.example.com/"}"#,
+            // An article's author, referenced with Yoast's {"name", "@id"} object.
+            #"{"@type": "Article", "@id": "https://www.example.com/2009/up#article", "headline": "Up", "url": "https://www.example.com/2009/up", "author": {"name": "Ellie Fredricksen", "@id": "https://www.example.com/#/schema/person/9a8b"}}, {"@type": "Person", "@id": "https://www.example.com/#/schema/person/9a8b", "name": "Ellie Fredricksen", "url": "https://www.example.com/"}, {"@type": "Person", "@id": "https://www.example.com/#/schema/person/1f2e", "name": "Carl Fredricksen"}"#,
+        ])
+    func sd027SkipsParties(graph: String) {
+        #expect(!Self.findings(Self.yoastRoot(graph)).map(\.ruleID).contains("SD027"))
+    }
+
+    @Test("a ProfilePage's mainEntity Person is still compared with og:title")
+    func aProfilePageIsAboutItsPerson() {
+        let html = """
+            <html><head><title>A</title><link rel="canonical" href="https://www.example.com/a">
+            <meta property="og:title" content="Balloons and houses">
+            <script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+            {"@type": "ProfilePage", "@id": "https://www.example.com/a", "mainEntity": {"@id": "#p"}},
+            {"@type": "Person", "@id": "#p", "name": "Carl Fredricksen"},
+            {"@type": "Article", "@id": "https://www.example.com/2009/up#x", "headline": "Up", "author": {"@id": "#p"}}]}</script>
+            </head><body></body></html>
+            """
+        #expect(Self.findings(html).map(\.ruleID).contains("SD027"))
+    }
+
     @Test("SD024 on the empty image of a lazy-loaded <img itemprop=image data-src> says where the URL is")
     func lazyImageIsNamed() throws {
         let html = """
