@@ -81,9 +81,30 @@ struct StructuredDataChecks: PageRuleGroup {
                     continue
                 }
                 guard let context = object["@context"] else {
-                    flag(
-                        .sd002, script.position, excerpt,
-                        "\(position) of the script at line \(script.line) has no @context")
+                    // JSON-LD lets every node object carry its own embedded context (JSON-LD
+                    // 1.1 §3.1 The Context): a @graph whose members each name schema.org needs
+                    // none around it (issue 33).
+                    let members = (object["@graph"]?.arrayValue ?? object["@graph"].map { [$0] } ?? [])
+                        .compactMap(\.objectValue)
+                    if members.isEmpty {
+                        flag(
+                            .sd002, script.position, excerpt,
+                            "\(position) of the script at line \(script.line) has no @context")
+                    }
+                    for (number, member) in zip(1..., members) {
+                        let what = "@graph member \(number) of \(position) (script at line \(script.line))"
+                        if let own = member["@context"] {
+                            if !Self.namesSchemaOrg(own) {
+                                flag(
+                                    .sd002, script.position, "\"@context\": \(Self.describe(own))",
+                                    "the @context of \(what) is \(Self.describe(own)), not schema.org")
+                            }
+                        } else {
+                            flag(
+                                .sd002, script.position, excerpt,
+                                "\(what) has no @context, and neither has the object around the @graph")
+                        }
+                    }
                     continue
                 }
                 if !Self.namesSchemaOrg(context) {

@@ -103,6 +103,20 @@ struct StructuredDataRuleTests {
                 #"<script type="application/ld+json">[{"@context": "https://schema.org", "@type": "Thing"}, {"@type": "Thing"}]</script>"#,
                 ["SD002"]
             ),
+            // SD002: a @graph whose members each carry @context (JSON-LD 1.1 embedded contexts).
+            (
+                #"<script type="application/ld+json">{"@graph": [{"@context": "https://schema.org", "@type": "WebSite", "name": "A"}, {"@context": "http://schema.org/", "@type": "WebPage", "name": "A"}]}</script>"#,
+                []
+            ),
+            (
+                #"<script type="application/ld+json">{"@graph": [{"@context": "https://schema.org", "@type": "WebSite", "name": "A"}, {"@type": "WebPage", "name": "A"}]}</script>"#,
+                ["SD002"]
+            ),
+            (
+                #"<script type="application/ld+json">{"@graph": [{"@context": "https://schema.org", "@type": "WebSite", "name": "A"}, {"@context": "https://example.org/v", "@type": "WebPage"}]}</script>"#,
+                ["SD002"]
+            ),
+            (#"<script type="application/ld+json">{"@graph": []}</script>"#, ["SD002"]),
             // SD006
             (jsonLD("VideoObject", #""interactionCount": "UserPlays:12""#), ["SD006"]),
             (jsonLD("Movie", #""actors": {"@type": "Person", "name": "B"}"#), ["SD006"]),
