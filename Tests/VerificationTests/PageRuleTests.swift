@@ -120,6 +120,19 @@ struct IndexabilityRuleTests {
         #expect(rules(html, groups: ["IX"]) == ["IX006"])
     }
 
+    /// An empty href names no URL (it resolves to the page itself): IX007 says it is empty
+    /// (issue 33), not that it is relative.
+    @Test(arguments: ["", " ", "\n"])
+    func anEmptyCanonicalIsIX007(href: String) throws {
+        let html = page().replacingOccurrences(
+            of: "href=\"https://www.example.com/movies/up.html\"", with: "href=\"\(href)\"")
+        let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+        let found = PageVerifier().verify(markup).filter { $0.ruleID.hasPrefix("IX") }
+        #expect(found.map(\.ruleID) == ["IX007"])
+        let finding = try #require(found.first)
+        #expect(finding.message == "the canonical link's href is empty: it names no URL", "\(finding.message)")
+    }
+
     @Test func aRelativeCanonicalIsIX007() {
         let html = page().replacingOccurrences(
             of: "href=\"https://www.example.com/movies/up.html\"", with: "href=\"/movies/up.html\"")
