@@ -203,9 +203,10 @@ struct StructuredDataChecks: PageRuleGroup {
 
         if node.syntax == .microdata {
             for type in node.rawTypes where !Self.isAbsoluteURL(type) {
+                let fix = Self.absoluteItemtype(type).map { "; write \(StructuredData.shortened($0))" } ?? ""
                 flag(
                     .sd007, node.position, "itemtype=\"\(StructuredData.shortened(type))\"",
-                    "itemtype \"\(StructuredData.shortened(type))\" (line \(node.line)) is not an absolute URL; write https://schema.org/\(StructuredData.shortened(type))"
+                    "itemtype \"\(StructuredData.shortened(type))\" (line \(node.line)) is not an absolute URL\(fix)"
                 )
             }
         }
@@ -690,6 +691,24 @@ struct StructuredDataChecks: PageRuleGroup {
     /// An ISO 8601 date or date-time as schema.org writes them: `T` between date and time.
     static func date(_ text: String) -> SpotlightDate? {
         ISO8601.conformingDate(text)
+    }
+
+    /// The absolute itemtype a relative one stands for: `//schema.org/Movie` (scheme-relative) →
+    /// `https://schema.org/Movie`, `schema.org/Movie` → `https://schema.org/Movie`, `Movie` →
+    /// `https://schema.org/Movie`, `//example.org/T` → `https://example.org/T`; nil for nothing to go on.
+    static func absoluteItemtype(_ type: String) -> String? {
+        let trimmed = type.trimmedWhitespace
+        if trimmed.hasPrefix("//") {
+            let rest = trimmed.dropFirst(2)
+            return rest.isEmpty ? nil : "https:" + trimmed
+        }
+        var name = Substring(trimmed)
+        while name.first == "/" { name = name.dropFirst() }
+        for host in ["www.schema.org/", "schema.org/"] where name.lowercased().hasPrefix(host) {
+            name = name.dropFirst(host.count)
+            break
+        }
+        return name.isEmpty ? nil : "https://schema.org/" + name
     }
 
     static func isAbsoluteURL(_ text: String) -> Bool {

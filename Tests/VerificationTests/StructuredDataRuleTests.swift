@@ -344,6 +344,27 @@ struct StructuredDataRuleTests {
         #expect(Self.rules(head: head + script) == expected.sorted(), "\(head) \(script)")
     }
 
+    /// SD007's fix for a relative itemtype is the absolute URL it stands for (issue 33: not
+    /// `https://schema.org///schema.org/Movie`).
+    @Test(
+        arguments: [
+            ("//schema.org/Movie", "https://schema.org/Movie"),
+            ("schema.org/Movie", "https://schema.org/Movie"),
+            ("www.schema.org/Movie", "https://schema.org/Movie"),
+            ("Movie", "https://schema.org/Movie"),
+            ("/Movie", "https://schema.org/Movie"),
+            ("//data-vocabulary.org/Breadcrumb", "https://data-vocabulary.org/Breadcrumb"),
+        ])
+    func sd007SuggestsTheAbsoluteItemtype(itemtype: String, suggestion: String) throws {
+        let html = """
+            <html><head><title>A</title>\(Self.openGraph)</head>
+            <body><div itemscope itemtype="\(itemtype)"><span itemprop="name">A</span></div></body></html>
+            """
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/a")
+        let finding = try #require(PageVerifier().verify(page).first { $0.ruleID == "SD007" })
+        #expect(finding.message.hasSuffix("is not an absolute URL; write \(suggestion)"), "\(finding.message)")
+    }
+
     /// Many orphaned `itemprop` elements: five reported one by one, then one count.
     @Test func orphanedPropertiesAreCapped() {
         let body = String(repeating: "<span itemprop=\"name\">A</span>\n", count: 10_000)
