@@ -81,6 +81,23 @@ struct ContentRuleTests {
         #expect(found == expected, "\(html)")
     }
 
+    /// CT003 measures the title without its trailing og:site_name, and says so with the length as
+    /// written (issue 33: a 117-character og:title was reported as 97 characters).
+    @Test(
+        arguments: [
+            (
+                "Balloons " + String(repeating: "a", count: 82) + " | TechCrunch", true,
+                "has 104 characters as written, 91 without its trailing site name \"TechCrunch\" (og:site_name), which is what is measured; Apple recommends at most 90"
+            ),
+            (String(repeating: "a", count: 95), false, "has 95 characters; Apple recommends at most 90"),
+        ])
+    func ct003SaysWhichLengthItMeasured(title: String, siteName: Bool, ending: String) throws {
+        let html = page(title: title, head: siteName ? #"<meta property="og:site_name" content="TechCrunch">"# : "")
+        let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+        let finding = try #require(PageVerifier().verify(markup).first { $0.ruleID == "CT003" })
+        #expect(finding.message == "the title (from <title>) " + ending)
+    }
+
     @Test func noTitleAnywhereIsCT001() {
         let html = page(title: "").replacingOccurrences(of: "<title></title>", with: "")
         #expect(rules(html, groups: ["CT001"]) == ["CT001"])
