@@ -8,6 +8,9 @@ final class MarkupCollector {
         var property: String?
         var httpEquiv: String?
         var content: String?
+        /// The `value` attribute, an early form of X's card markup (`<meta name="twitter:card"
+        /// value="summary">`), kept so a check can say what was written instead of `content`.
+        var value: String?
         /// Smart App Banner parameters written as attributes beside `content` (`app-argument="…"`),
         /// which Safari ignores: name and value, in the scanner's order.
         var bannerParameterAttributes: [SmartAppBanner.Parameter] = []
@@ -158,8 +161,8 @@ final class MarkupCollector {
                     MetaRecord(
                         name: element.value(.name), property: element.value(.property),
                         httpEquiv: element.value(.httpEquiv), content: element.value(.content),
-                        bannerParameterAttributes: strayParameters, line: element.line, column: column,
-                        section: element.section))
+                        value: element.value(.value), bannerParameterAttributes: strayParameters,
+                        line: element.line, column: column, section: element.section))
             }
         case .link:
             if let rel = element.value(.rel), let href = element.value(.href) {

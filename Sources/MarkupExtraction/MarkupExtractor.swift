@@ -224,9 +224,10 @@ public struct MarkupExtractor: Sendable {
             func classify(_ rawKey: String, _ attribute: MetaTag.KeyAttribute) -> Bool {
                 let key = rawKey.trimmingASCIIWhitespace()
                 let lowered = key.lowercased()
-                let tag = MetaTag(
+                var tag = MetaTag(
                     key: key, content: content, attribute: attribute, line: meta.line, column: meta.column,
                     section: section)
+                if meta.content == nil { tag.valueAttribute = meta.value }
                 if lowered == "apple-itunes-app" {
                     var oddities: [SmartAppBanner.Oddity] = []
                     if attribute == .property { oddities.append(.writtenWithProperty) }

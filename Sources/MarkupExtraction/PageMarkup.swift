@@ -165,6 +165,9 @@ public struct MetaTag: Sendable, Hashable {
     public var section: DocumentSection
     /// For links, the `href` as written, before resolution (`content` holds it resolved).
     public var asWritten: String?
+    /// For a `<meta>` without a `content` attribute, its `value` attribute, if any: an early form
+    /// of X's card markup (`<meta name="twitter:card" value="summary">`). Not read as the content.
+    public var valueAttribute: String?
 
     public init(
         key: String, content: String, attribute: KeyAttribute, line: Int, column: Int? = nil,

@@ -229,7 +229,7 @@ extension RuleCatalogue {
 
     // TwitterAppLinksChecks
     package static let twitterAppLinksFixHints: [RuleID: String] = [
-        .tw001: "Use twitter:card summary, summary_large_image, app or player.",
+        .tw001: "Use twitter:card summary, summary_large_image, app or player, written in content= (not value=).",
         .tw002: "Shorten twitter:title to 70 characters and twitter:description to 200.",
         .tw003: "Use a PNG, JPEG, WebP or GIF image under 5 MB, and an alt text under 420 characters.",
         .tw004: "Use the numeric App Store ID in twitter:app:id:iphone/ipad, not the bundle ID.",
@@ -240,7 +240,8 @@ extension RuleCatalogue {
         .al004: "Set al:web:should_fallback to true or false.",
         .al005: "Make al:web:url the page's absolute canonical http(s) URL.",
         .tw006: "Make twitter:url the page's canonical URL, or leave it out.",
-        .dl003: "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id and twitter:app:id:*.",
+        .dl003:
+            "Use the same App Store ID in apple-itunes-app, al:ios:app_store_id, al:iphone:app_store_id and twitter:app:id:iphone, and the same iPad app in al:ipad:app_store_id and twitter:app:id:ipad.",
     ]
 
     /// TW003's 5 MB limit is checked when a crawl fetches the image (AssetChecks).

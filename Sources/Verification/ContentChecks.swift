@@ -30,9 +30,21 @@ struct ContentChecks: PageRuleGroup {
         if let title = set.title, !title.isEmpty {
             let (position, name) = source("title")
             if title.count > Self.maximumTitleLength {
+                // The length is the title's as Spotlight would show it, without a trailing
+                // og:site_name (reference §6); when that differs from the title as written, the
+                // message gives both, the written one first (issue 33: "97" read as a miscount
+                // of a 117-character og:title). The excerpt stays the shown title (baselines).
+                func collapsed(_ text: String) -> String {
+                    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                }
+                let written = attributes.provenance(of: "title").map { collapsed($0.chosen.value) } ?? title
+                let length =
+                    written == title
+                    ? "has \(title.count) characters"
+                    : "has \(written.count) characters as written, \(title.count) without its trailing site name \"\(collapsed(page.openGraphValue("og:site_name")?.content ?? ""))\" (og:site_name), which is what is measured"
                 report(
                     .ct003, position, title,
-                    "the title (from \(name)) has \(title.count) characters; Apple recommends at most \(Self.maximumTitleLength)"
+                    "the title (from \(name)) \(length); Apple recommends at most \(Self.maximumTitleLength)"
                 )
             }
             let words = title.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)

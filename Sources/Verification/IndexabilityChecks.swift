@@ -79,7 +79,13 @@ struct IndexabilityChecks: PageRuleGroup {
             report(.ix007, second.position, excerpt(second), "\(targets.count) different canonical URLs: \(listed)")
         }
         for tag in canonicals {
-            let written = (tag.asWritten ?? tag.content).trimmingCharacters(in: .whitespaces)
+            let written = (tag.asWritten ?? tag.content).trimmingCharacters(in: .whitespacesAndNewlines)
+            if written.isEmpty {
+                // `href=""` resolves to the page itself, but names nothing (RFC 6596 asks for the
+                // preferred URL): said as such, not as a relative URL (issue 33).
+                report(.ix007, tag.position, excerpt(tag), "the canonical link's href is empty: it names no URL")
+                continue
+            }
             guard let parsed = URLParser.parse(tag.content), parsed.isCrawlable else {
                 report(.ix007, tag.position, excerpt(tag), "canonical \"\(written)\" is not an absolute http(s) URL")
                 continue

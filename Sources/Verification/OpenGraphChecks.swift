@@ -43,8 +43,9 @@ struct OpenGraphChecks: PageRuleGroup {
             report(id, tag.position, Self.excerpt(tag), message)
         }
         checkRequiredProperties(report)
+        let hasImage = page.openGraphMedia.media.contains { $0.kind == .image && !$0.url.isEmpty }
         for tag in page.openGraph {
-            checkValue(of: tag, flag)
+            checkValue(of: tag, hasImage: hasImage, flag)
         }
         checkCanonical(flag)
         checkPrefixes(report)
@@ -125,7 +126,8 @@ struct OpenGraphChecks: PageRuleGroup {
         "og:audio:artist", "og:audio:album",
     ]
 
-    private func checkValue(of tag: MetaTag, _ flag: (RuleID, MetaTag, String) -> Void) {
+    /// `hasImage`: some og:image (or og:image:url) has a URL; without one, OG003 reports the page.
+    private func checkValue(of tag: MetaTag, hasImage: Bool, _ flag: (RuleID, MetaTag, String) -> Void) {
         let key = tag.key.lowercased()
         let value = tag.content
         let quoted = Self.quoted(value)
@@ -134,7 +136,19 @@ struct OpenGraphChecks: PageRuleGroup {
         if tag.attribute == .name, key.hasPrefix("og:") {
             flag(.og007, tag, "\(tag.key) is written with name=; Open Graph uses property=\"\(tag.key)\"")
         }
-        if Self.urlProperties.contains(key), !value.isEmpty {
+        if Self.urlProperties.contains(key), value.isEmpty {
+            // An empty URL is no URL (OG005), unless the page has no value for the property at
+            // all: then OG003 (no og:image) or OG004 (no og:url) says "is empty" already.
+            let reportedAsMissing =
+                switch key {
+                case "og:image", "og:image:url": !hasImage
+                case "og:url": page.openGraphValue("og:url") == nil
+                default: false
+                }
+            if !reportedAsMissing {
+                flag(.og005, tag, "\(key) is empty, not an absolute http(s) URL (line \(tag.line))")
+            }
+        } else if Self.urlProperties.contains(key) {
             if !Self.isAbsoluteWebURL(value) {
                 flag(.og005, tag, "\(key) \(quoted) is not an absolute http(s) URL")
             } else if key == "og:image:secure_url", URLParser.parse(value)?.scheme != "https" {

@@ -81,9 +81,30 @@ struct StructuredDataChecks: PageRuleGroup {
                     continue
                 }
                 guard let context = object["@context"] else {
-                    flag(
-                        .sd002, script.position, excerpt,
-                        "\(position) of the script at line \(script.line) has no @context")
+                    // JSON-LD lets every node object carry its own embedded context (JSON-LD
+                    // 1.1 §3.1 The Context): a @graph whose members each name schema.org needs
+                    // none around it (issue 33).
+                    let members = (object["@graph"]?.arrayValue ?? object["@graph"].map { [$0] } ?? [])
+                        .compactMap(\.objectValue)
+                    if members.isEmpty {
+                        flag(
+                            .sd002, script.position, excerpt,
+                            "\(position) of the script at line \(script.line) has no @context")
+                    }
+                    for (number, member) in zip(1..., members) {
+                        let what = "@graph member \(number) of \(position) (script at line \(script.line))"
+                        if let own = member["@context"] {
+                            if !Self.namesSchemaOrg(own) {
+                                flag(
+                                    .sd002, script.position, "\"@context\": \(Self.describe(own))",
+                                    "the @context of \(what) is \(Self.describe(own)), not schema.org")
+                            }
+                        } else {
+                            flag(
+                                .sd002, script.position, excerpt,
+                                "\(what) has no @context, and neither has the object around the @graph")
+                        }
+                    }
                     continue
                 }
                 if !Self.namesSchemaOrg(context) {
@@ -182,9 +203,10 @@ struct StructuredDataChecks: PageRuleGroup {
 
         if node.syntax == .microdata {
             for type in node.rawTypes where !Self.isAbsoluteURL(type) {
+                let fix = Self.absoluteItemtype(type).map { "; write \(StructuredData.shortened($0))" } ?? ""
                 flag(
                     .sd007, node.position, "itemtype=\"\(StructuredData.shortened(type))\"",
-                    "itemtype \"\(StructuredData.shortened(type))\" (line \(node.line)) is not an absolute URL; write https://schema.org/\(StructuredData.shortened(type))"
+                    "itemtype \"\(StructuredData.shortened(type))\" (line \(node.line)) is not an absolute URL\(fix)"
                 )
             }
         }
@@ -546,9 +568,14 @@ struct StructuredDataChecks: PageRuleGroup {
             }
             return identities.contains { normalized($0) == canonical }
         }
-        // schema.org subjects only: data-vocabulary.org, MediaWiki's mw: … types are not candidates.
+        // schema.org subjects only: data-vocabulary.org, MediaWiki's mw: … types are not candidates;
+        // nor is a node another names as its author, publisher … (a Yoast @graph's Person, whose
+        // "#/schema/person/…" id on the site's root matches the root's canonical URL): SD026 and
+        // SD027 are about what the page describes, not who wrote it (issue 33). A WebPage's
+        // mainEntity still counts (a ProfilePage is about its Person).
         let subjects = collection.topLevel.filter { node in
             node.types.contains(where: Self.isSchemaOrgTerm) && Set(node.types).isDisjoint(with: Self.furnitureTypes)
+                && !(node.id.map { collection.partyIDs.contains(collection.key($0)) } ?? false)
         }
         var main: StructuredNode?
         if let matched = subjects.first(where: matchesCanonical) {
@@ -664,6 +691,24 @@ struct StructuredDataChecks: PageRuleGroup {
     /// An ISO 8601 date or date-time as schema.org writes them: `T` between date and time.
     static func date(_ text: String) -> SpotlightDate? {
         ISO8601.conformingDate(text)
+    }
+
+    /// The absolute itemtype a relative one stands for: `//schema.org/Movie` (scheme-relative) →
+    /// `https://schema.org/Movie`, `schema.org/Movie` → `https://schema.org/Movie`, `Movie` →
+    /// `https://schema.org/Movie`, `//example.org/T` → `https://example.org/T`; nil for nothing to go on.
+    static func absoluteItemtype(_ type: String) -> String? {
+        let trimmed = type.trimmedWhitespace
+        if trimmed.hasPrefix("//") {
+            let rest = trimmed.dropFirst(2)
+            return rest.isEmpty ? nil : "https:" + trimmed
+        }
+        var name = Substring(trimmed)
+        while name.first == "/" { name = name.dropFirst() }
+        for host in ["www.schema.org/", "schema.org/"] where name.lowercased().hasPrefix(host) {
+            name = name.dropFirst(host.count)
+            break
+        }
+        return name.isEmpty ? nil : "https://schema.org/" + name
     }
 
     static func isAbsoluteURL(_ text: String) -> Bool {

@@ -225,6 +225,13 @@ enum StructuredData {
     static let maximumDepth = 32
     static let maximumNodes = 5_000
 
+    /// schema.org properties that name a party to a work (a Person or Organization who wrote,
+    /// published, edited or paid for it): a node named by one is never the page's main entity.
+    static let partyProperties: Set<String> = [
+        "author", "creator", "publisher", "contributor", "editor", "copyrightHolder", "sourceOrganization",
+        "provider", "funder", "sponsor", "maintainer", "producer", "translator", "accountablePerson",
+    ]
+
     struct Collection {
         /// Nodes the page states at the top: JSON-LD top-level objects and `@graph` members,
         /// top-level Microdata items, typed RDFa subjects.
@@ -234,6 +241,10 @@ enum StructuredData {
         /// Ids of nodes referenced from other nodes (`{"@id": …}`, RDFa references, nested `@id`s),
         /// as ``key(_:)`` gives them.
         var referencedIDs: Set<String> = []
+        /// Ids of nodes another node names as one of the parties to it (its author, publisher …,
+        /// ``partyProperties``), as ``key(_:)`` gives them: who made or published the page, never
+        /// what the page is about (Yoast's `@graph` lists the author `Person` beside the `Article`).
+        var partyIDs: Set<String> = []
         /// JSON-LD nodes by ``key(_:)`` of their `@id` (top-level, `@graph` members, nested, across
         /// scripts): where a `{"@id": …}` reference leads. When a page describes one id twice, the
         /// description with the most properties wins.
@@ -324,11 +335,17 @@ enum StructuredData {
             }
             guard depth < StructuredData.maximumDepth else { return }
             for property in node.properties {
+                let party = StructuredData.partyProperties.contains(property.name)
                 for value in property.values {
                     switch value.kind {
-                    case .reference(let id): collection.referencedIDs.insert(collection.key(id))
+                    case .reference(let id):
+                        collection.referencedIDs.insert(collection.key(id))
+                        if party { collection.partyIDs.insert(collection.key(id)) }
                     case .node(let nested):
-                        if let id = nested.id { collection.referencedIDs.insert(collection.key(id)) }
+                        if let id = nested.id {
+                            collection.referencedIDs.insert(collection.key(id))
+                            if party { collection.partyIDs.insert(collection.key(id)) }
+                        }
                         walk(nested, depth: depth + 1)
                     default: continue
                     }

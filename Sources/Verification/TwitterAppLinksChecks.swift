@@ -19,7 +19,18 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             let value = tag.content
             switch key {
             case "twitter:card":
-                if !["summary", "summary_large_image", "app", "player"].contains(value) {
+                if let written = tag.valueAttribute {
+                    // `value=` for `content=`, the markup of X's first cards (2012 pages such as
+                    // YouTube's carried `<meta name="twitter:card" value="player">`). X's markup
+                    // reference reads name/property and content only, and whether its parser still
+                    // reads value= is not documented, so it is not taken as the card type: TW001
+                    // names what was written (docs/realpages-findings.md, issue 33).
+                    let known = Self.cardTypes.contains(written) ? "" : ", and \"\(written)\" is not one of them"
+                    report(
+                        .tw001, tag.position, "<meta \(tag.attribute.rawValue)=\"\(tag.key)\" value=\"\(written)\">",
+                        "twitter:card has no content attribute: its card type is written as value=\"\(written)\", an early form of X's markup; X's markup reference reads content= (summary, summary_large_image, app or player)\(known)"
+                    )
+                } else if !Self.cardTypes.contains(value) {
                     flag(.tw001, tag, "twitter:card \"\(value)\" is not summary, summary_large_image, app or player")
                 }
             case "twitter:title" where value.count > 70:
@@ -95,9 +106,11 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             }
         }
 
-        // DL003: the App Store IDs the page names must agree, within a device family: the Smart
-        // App Banner, al:ios and the iPhone tags; al:ios and the iPad tags (an iPad app may be
-        // another app, as some publishers have).
+        // DL003: the App Store IDs the page names must agree, like with like: the Smart App
+        // Banner, al:ios (the iOS app, universal or iPhone) and the iPhone tags, which the
+        // catalogue's row names; the iPad tags (al:ipad, twitter:app:id:ipad) only with each other.
+        // An iPad app may be another app than the iPhone one, as some publishers have, and al:ios
+        // does not say which iPad app (App Links: al:ipad is the "iPad-specific app").
         var iPhone: [(String, String, SourcePosition)] = []
         var iPad: [(String, String, SourcePosition)] = []
         if let banner = page.smartAppBanners.first, let id = banner.appID, Self.isNumeric(id) {
@@ -107,10 +120,8 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             let key = tag.key.lowercased()
             guard Self.isNumeric(tag.content) else { continue }
             switch key {
-            case "al:ios:app_store_id":
+            case "al:ios:app_store_id", "al:iphone:app_store_id", "twitter:app:id:iphone":
                 iPhone.append((key, tag.content, tag.position))
-                iPad.append((key, tag.content, tag.position))
-            case "al:iphone:app_store_id", "twitter:app:id:iphone": iPhone.append((key, tag.content, tag.position))
             case "al:ipad:app_store_id", "twitter:app:id:ipad": iPad.append((key, tag.content, tag.position))
             default: break
             }
@@ -125,6 +136,9 @@ struct TwitterAppLinksChecks: PageRuleGroup {
             }
         }
     }
+
+    /// X's card types (apple-markup-rules.md §4.4).
+    static let cardTypes: Set<String> = ["summary", "summary_large_image", "app", "player"]
 
     static func isNumeric(_ value: String) -> Bool {
         !value.isEmpty && value.allSatisfy { $0.isASCII && $0.isNumber }

@@ -109,6 +109,26 @@ struct OpenGraphRuleTests {
         #expect(Self.rules(extra: tag) == ["OG005"], "\(tag)")
     }
 
+    /// An empty URL is no URL (issue 33): OG005, unless it is the page's only og:image or og:url,
+    /// which OG003/OG004 report as empty (aMissingRequiredPropertyIsFound).
+    @Test(
+        arguments: [
+            (#"<meta property="og:image" content=""><meta property="og:image:alt" content="Up">"#, "og:image"),
+            (#"<meta property="og:image:secure_url" content="">"#, "og:image:secure_url"),
+            (#"<meta property="og:video" content="">"#, "og:video"),
+            (
+                #"<meta property="og:audio" content="https://www.example.com/up.mp3"><meta property="og:audio:secure_url" content="">"#,
+                "og:audio:secure_url"
+            ),
+            (#"<meta property="og:url" content="">"#, "og:url"),
+        ])
+    func anEmptyURLIsOG005(tag: String, key: String) throws {
+        let found = Self.findings(extra: tag)
+        #expect(found.map(\.ruleID) == ["OG005"], "\(tag)")
+        let finding = try #require(found.first)
+        #expect(finding.message.hasPrefix("\(key) is empty, not an absolute http(s) URL"), "\(finding.message)")
+    }
+
     @Test func aRelativeImageIsFoundWithItsValue() throws {
         let image = #"<meta property="og:image" content="/up.png"><meta property="og:image:alt" content="Up">"#
         let finding = try #require(Self.findings(replacing: ["og:image": image]).first)

@@ -81,6 +81,23 @@ struct ContentRuleTests {
         #expect(found == expected, "\(html)")
     }
 
+    /// CT003 measures the title without its trailing og:site_name, and says so with the length as
+    /// written (issue 33: a 117-character og:title was reported as 97 characters).
+    @Test(
+        arguments: [
+            (
+                "Balloons " + String(repeating: "a", count: 82) + " | TechCrunch", true,
+                "has 104 characters as written, 91 without its trailing site name \"TechCrunch\" (og:site_name), which is what is measured; Apple recommends at most 90"
+            ),
+            (String(repeating: "a", count: 95), false, "has 95 characters; Apple recommends at most 90"),
+        ])
+    func ct003SaysWhichLengthItMeasured(title: String, siteName: Bool, ending: String) throws {
+        let html = page(title: title, head: siteName ? #"<meta property="og:site_name" content="TechCrunch">"# : "")
+        let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+        let finding = try #require(PageVerifier().verify(markup).first { $0.ruleID == "CT003" })
+        #expect(finding.message == "the title (from <title>) " + ending)
+    }
+
     @Test func noTitleAnywhereIsCT001() {
         let html = page(title: "").replacingOccurrences(of: "<title></title>", with: "")
         #expect(rules(html, groups: ["CT001"]) == ["CT001"])
@@ -118,6 +135,19 @@ struct IndexabilityRuleTests {
         let html = page().replacingOccurrences(
             of: "https://www.example.com/movies/up.html\">", with: "https://www.example.com/movies/up-2.html\">")
         #expect(rules(html, groups: ["IX"]) == ["IX006"])
+    }
+
+    /// An empty href names no URL (it resolves to the page itself): IX007 says it is empty
+    /// (issue 33), not that it is relative.
+    @Test(arguments: ["", " ", "\n"])
+    func anEmptyCanonicalIsIX007(href: String) throws {
+        let html = page().replacingOccurrences(
+            of: "href=\"https://www.example.com/movies/up.html\"", with: "href=\"\(href)\"")
+        let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+        let found = PageVerifier().verify(markup).filter { $0.ruleID.hasPrefix("IX") }
+        #expect(found.map(\.ruleID) == ["IX007"])
+        let finding = try #require(found.first)
+        #expect(finding.message == "the canonical link's href is empty: it names no URL", "\(finding.message)")
     }
 
     @Test func aRelativeCanonicalIsIX007() {
@@ -264,9 +294,12 @@ struct DeviceFamilyTests {
         #expect(rules(Self.twitterApps(iphoneID: iphoneID, ipadID: ipadID), groups: ["DL"]) == expected)
     }
 
+    /// The iPad tags agree with each other (al:ipad and twitter:app:id:ipad); al:ios is the iPhone
+    /// or universal app's, which a separate iPad app need not share (issue 33).
     @Test func theSameFamilyMustAgree() {
         let head = """
             <meta property="al:ios:app_store_id" content="284862083"><meta property="al:ios:url" content="nyt://a">
+            <meta property="al:ipad:app_store_id" content="284862083"><meta property="al:ipad:url" content="nyt://a">
             <meta name="twitter:app:id:ipad" content="357066198"><meta name="twitter:app:url:ipad" content="nyt://b">
             """
         let html = DeepLinkRuleTests.noBanner.replacingOccurrences(of: "</head>", with: head + "</head>")

@@ -103,6 +103,20 @@ struct StructuredDataRuleTests {
                 #"<script type="application/ld+json">[{"@context": "https://schema.org", "@type": "Thing"}, {"@type": "Thing"}]</script>"#,
                 ["SD002"]
             ),
+            // SD002: a @graph whose members each carry @context (JSON-LD 1.1 embedded contexts).
+            (
+                #"<script type="application/ld+json">{"@graph": [{"@context": "https://schema.org", "@type": "WebSite", "name": "A"}, {"@context": "http://schema.org/", "@type": "WebPage", "name": "A"}]}</script>"#,
+                []
+            ),
+            (
+                #"<script type="application/ld+json">{"@graph": [{"@context": "https://schema.org", "@type": "WebSite", "name": "A"}, {"@type": "WebPage", "name": "A"}]}</script>"#,
+                ["SD002"]
+            ),
+            (
+                #"<script type="application/ld+json">{"@graph": [{"@context": "https://schema.org", "@type": "WebSite", "name": "A"}, {"@context": "https://example.org/v", "@type": "WebPage"}]}</script>"#,
+                ["SD002"]
+            ),
+            (#"<script type="application/ld+json">{"@graph": []}</script>"#, ["SD002"]),
             // SD006
             (jsonLD("VideoObject", #""interactionCount": "UserPlays:12""#), ["SD006"]),
             (jsonLD("Movie", #""actors": {"@type": "Person", "name": "B"}"#), ["SD006"]),
@@ -330,6 +344,27 @@ struct StructuredDataRuleTests {
         #expect(Self.rules(head: head + script) == expected.sorted(), "\(head) \(script)")
     }
 
+    /// SD007's fix for a relative itemtype is the absolute URL it stands for (issue 33: not
+    /// `https://schema.org///schema.org/Movie`).
+    @Test(
+        arguments: [
+            ("//schema.org/Movie", "https://schema.org/Movie"),
+            ("schema.org/Movie", "https://schema.org/Movie"),
+            ("www.schema.org/Movie", "https://schema.org/Movie"),
+            ("Movie", "https://schema.org/Movie"),
+            ("/Movie", "https://schema.org/Movie"),
+            ("//data-vocabulary.org/Breadcrumb", "https://data-vocabulary.org/Breadcrumb"),
+        ])
+    func sd007SuggestsTheAbsoluteItemtype(itemtype: String, suggestion: String) throws {
+        let html = """
+            <html><head><title>A</title>\(Self.openGraph)</head>
+            <body><div itemscope itemtype="\(itemtype)"><span itemprop="name">A</span></div></body></html>
+            """
+        let page = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/a")
+        let finding = try #require(PageVerifier().verify(page).first { $0.ruleID == "SD007" })
+        #expect(finding.message.hasSuffix("is not an absolute URL; write \(suggestion)"), "\(finding.message)")
+    }
+
     /// Many orphaned `itemprop` elements: five reported one by one, then one count.
     @Test func orphanedPropertiesAreCapped() {
         let body = String(repeating: "<span itemprop=\"name\">A</span>\n", count: 10_000)
@@ -407,6 +442,49 @@ struct StructuredDataGraphTests {
         let other = Self.findings(
             Self.yoastPage(imageID: imageID, imageURL: "https://cdn.example.com/wp-content/uploads/logo-square.png"))
         #expect(other.map(\.ruleID) == ["SD027"])
+    }
+
+    /// A Yoast-shaped @graph on the site's root (canonical https://www.example.com/): the Person
+    /// who publishes the site (or wrote the Article) has an id "…/#/schema/person/…" and a url on
+    /// the root, both the canonical URL, but is no main entity (issue 33).
+    static func yoastRoot(_ graph: String) -> String {
+        """
+        <html><head><title>Balloons and houses</title><link rel="canonical" href="https://www.example.com/">
+        <meta property="og:title" content="Balloons and houses">
+        <script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+        {"@type": "CollectionPage", "@id": "https://www.example.com/", "url": "https://www.example.com/",
+         "name": "Balloons and houses", "isPartOf": {"@id": "https://www.example.com/#website"}},
+        {"@type": "WebSite", "@id": "https://www.example.com/#website", "url": "https://www.example.com/",
+         "name": "Balloons and houses", "publisher": {"@id": "https://www.example.com/#/schema/person/1f2e"}},
+        \(graph)]}</script>
+        </head><body></body></html>
+        """
+    }
+
+    @Test(
+        "SD027 never compares og:title with an author or publisher Person of a @graph",
+        arguments: [
+            // The site's publisher.
+            #"{"@type": ["Person", "Organization"], "@id": "https://www.example.com/#/schema/person/1f2e", "name": "Carl Fredricksen", "url": "https://www.example.com/"}"#,
+            // An article's author, referenced with Yoast's {"name", "@id"} object.
+            #"{"@type": "Article", "@id": "https://www.example.com/2009/up#article", "headline": "Up", "url": "https://www.example.com/2009/up", "author": {"name": "Ellie Fredricksen", "@id": "https://www.example.com/#/schema/person/9a8b"}}, {"@type": "Person", "@id": "https://www.example.com/#/schema/person/9a8b", "name": "Ellie Fredricksen", "url": "https://www.example.com/"}, {"@type": "Person", "@id": "https://www.example.com/#/schema/person/1f2e", "name": "Carl Fredricksen"}"#,
+        ])
+    func sd027SkipsParties(graph: String) {
+        #expect(!Self.findings(Self.yoastRoot(graph)).map(\.ruleID).contains("SD027"))
+    }
+
+    @Test("a ProfilePage's mainEntity Person is still compared with og:title")
+    func aProfilePageIsAboutItsPerson() {
+        let html = """
+            <html><head><title>A</title><link rel="canonical" href="https://www.example.com/a">
+            <meta property="og:title" content="Balloons and houses">
+            <script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+            {"@type": "ProfilePage", "@id": "https://www.example.com/a", "mainEntity": {"@id": "#p"}},
+            {"@type": "Person", "@id": "#p", "name": "Carl Fredricksen"},
+            {"@type": "Article", "@id": "https://www.example.com/2009/up#x", "headline": "Up", "author": {"@id": "#p"}}]}</script>
+            </head><body></body></html>
+            """
+        #expect(Self.findings(html).map(\.ruleID).contains("SD027"))
     }
 
     @Test("SD024 on the empty image of a lazy-loaded <img itemprop=image data-src> says where the URL is")
