@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: soak sanitize fuzz fuzz-ci deps build release demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index bench-scaleout format lint clean
+.PHONY: soak sanitize fuzz fuzz-ci deps build release package package-check demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index bench-scaleout format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -14,8 +14,19 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The Swift runtime is linked into the binary (--static-swift-stdlib), so the one release build
+# serves make demo, the checks and make package alike, and runs where no Swift toolchain is.
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
+
+# The .deb and the tarball in dist/, from the release build (issue 34; docs/install.md).
+package: release
+	Scripts/package.sh
+
+# Each package installed and run in a clean Debian 12 root (as root: chroot), and docs/install.md's
+# CI recipes run against them; skipped, loudly, only when Debian's package registry cannot be reached.
+package-check: package
+	Scripts/check-package.sh
 
 # The main job: crawl the fixture site, served on 127.0.0.1 by SpotCheck's embedded server and
 # read as https://www.example.com (Fixtures/html/spotcheck-site.json); report in reports/.

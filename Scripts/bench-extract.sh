@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${1:-../shared/corpora/realpages}
 bin=.build/release/spotcheck
-[ -x "$bin" ] || swift build -c release
+[ -x "$bin" ] || swift build -c release --static-swift-stdlib # as make release builds it
 out=.build/bench
 mkdir -p "$out"
 

@@ -28,13 +28,13 @@ struct ProjectFile {
     var command: ConfigurationCommand?
 
     /// The arguments with the configuration file's options added; a file that cannot be used is
-    /// named on stderr and exits 7. `--help` never reads a file.
+    /// named on stderr and exits 7. `--help` and its kin (`readsNoFile`) never read a file.
     static func resolve(_ given: [String]) throws(ExitStatus) -> ProjectFile {
         var project = ProjectFile(arguments: given, given: given)
         guard let name = given.first, let command = ConfigurationCommand(rawValue: name) else { return project }
         let rest = Array(given.dropFirst())
         let options = Array(rest.prefix { $0 != "--" })
-        if options.contains(where: { ["--help", "-h", "--experimental-dump-help"].contains($0) }) { return project }
+        if options.contains(where: Self.readsNoFile) { return project }
         let named = value(of: "--config", in: options)
         guard let path = named ?? ConfigurationFile.discover(from: FileManager.default.currentDirectoryPath) else {
             return project
@@ -53,6 +53,13 @@ struct ProjectFile {
             } ?? ConfigurationArguments()
         project.arguments = [name] + project.added.all + (named == nil ? ["--config=\(path)"] : []) + rest
         return project
+    }
+
+    /// The options that print what the command definitions say and run nothing: help, the tool
+    /// description generate-manual reads (`make package`'s man page) and the completion scripts.
+    static func readsNoFile(_ option: String) -> Bool {
+        ["--help", "-h", "--experimental-dump-help", "--generate-completion-script"].contains(option)
+            || option.hasPrefix("--generate-completion-script=")
     }
 
     /// The value of `--name VALUE` or `--name=VALUE` among the options, if given.
