@@ -55,13 +55,11 @@ struct DeepLinkChecks: PageRuleGroup {
             )
             return true
         }
+        // The banner's and al:ios links go with the iPhone's, as DL003 takes their IDs: a separate
+        // iPad app's links (al:ipad, twitter:app:url:ipad) are compared only with each other.
         func disagreementWithinFamilies(_ group: [DeepLink], key: (DeepLink) -> String) -> Bool {
-            for family in ["iphone", "ipad"] {
-                let other = family == "iphone" ? "ipad" : "iphone"
-                let members = group.filter { Self.family(of: $0) != other }
-                if disagreement(members, key: key) { return true }
-            }
-            return false
+            disagreement(group.filter { Self.family(of: $0) != "ipad" }, key: key)
+                || disagreement(group.filter { Self.family(of: $0) == "ipad" }, key: key)
         }
         let webKey: (DeepLink) -> String = { URLParser.parse($0.url)?.deduplicationKey ?? $0.url }
         let webDisagrees =

@@ -294,6 +294,20 @@ struct DeviceFamilyTests {
         #expect(rules(Self.twitterApps(iphoneID: iphoneID, ipadID: ipadID), groups: ["DL"]) == expected)
     }
 
+    /// With separate iPhone and iPad apps, al:ios is the iPhone (or universal) app's, as DL003
+    /// takes it: an iPad link that differs from it is no DL002; an iPhone link that differs is.
+    @Test(
+        "al:ios is compared with the iPhone's links, not a separate iPad app's (issue 33)",
+        arguments: [
+            ("https://www.example.com/movies/up.html", [String]()),
+            ("https://www.example.com/movies/cars.html", ["DL002"]),
+        ])
+    func alIOSBelongsToTheIPhoneFamily(alIOSURL: String, expected: [String]) {
+        let html = Self.twitterApps(iphoneID: "409128287", ipadID: "409128288").replacingOccurrences(
+            of: "</head>", with: #"<meta property="al:ios:url" content="\#(alIOSURL)"></head>"#)
+        #expect(rules(html, groups: ["DL"]) == expected)
+    }
+
     /// The iPad tags agree with each other (al:ipad and twitter:app:id:ipad); al:ios is the iPhone
     /// or universal app's, which a separate iPad app need not share (issue 33).
     @Test func theSameFamilyMustAgree() {
