@@ -31,13 +31,13 @@ extension CrawlRecordSource {
 
 extension CrawlStore: CrawlRecordSource {}
 
-extension PageRecord {
-    /// Pages read in frontier order, `batchSize` at a time, the way every store's `forEachPage`
-    /// reads them: `read(after, size)` returns at most `size` pages whose frontier id is greater
-    /// than `after`, in frontier order; each batch goes to `body`, until a batch comes back short.
-    public static func forEachBatch(
-        of batchSize: Int, read: (_ after: Int64, _ size: Int) throws -> [PageRecord],
-        _ body: ([PageRecord]) throws -> Void
+/// How every store pages through a table in id order: `read(after, size)` returns at most `size`
+/// rows whose id (`id`) is greater than `after`, in id order; each batch goes to `body`, between
+/// reads (so `body` may use the store), until a batch comes back short.
+public enum KeysetBatches {
+    public static func forEach<Row>(
+        of batchSize: Int, id: (Row) -> Int64, read: (_ after: Int64, _ size: Int) throws -> [Row],
+        _ body: ([Row]) throws -> Void
     ) throws {
         let size = max(1, batchSize)
         var after = Int64.min
@@ -46,7 +46,7 @@ extension PageRecord {
             guard let last = batch.last else { return }
             try body(batch)
             guard batch.count == size else { return }
-            after = last.frontierID
+            after = id(last)
         }
     }
 }

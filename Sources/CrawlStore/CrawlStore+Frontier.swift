@@ -178,21 +178,22 @@ extension CrawlStore {
     /// 1,000 at a time (`body` runs between reads, so it may use the store): memory does not grow
     /// with how many there are.
     public func forEachSkippedURL(reason: String?, _ body: (SkippedURL) throws -> Void) throws {
-        var after = Int64.min
-        while true {
-            let batch = try read("forEachSkippedURL") { db in
-                try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT url, key, reason, detail, found_on, id FROM skipped
-                            WHERE id > :after AND (:reason IS NULL OR reason = :reason) ORDER BY id LIMIT 1000
-                            """),
-                    arguments: ["after": after, "reason": reason]
-                ).map { row in (try Self.skippedURL(row), row[5] as Int64) }
+        try KeysetBatches.forEach(
+            of: 1_000, id: \.id,
+            read: { after, size in
+                try read("forEachSkippedURL") { db in
+                    try Row.fetchAll(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT url, key, reason, detail, found_on, id FROM skipped
+                                WHERE id > :after AND (:reason IS NULL OR reason = :reason) ORDER BY id LIMIT :size
+                                """),
+                        arguments: ["after": after, "reason": reason, "size": size]
+                    ).map { row in (id: row[5] as Int64, url: try Self.skippedURL(row)) }
+                }
             }
-            for (skipped, _) in batch { try body(skipped) }
-            guard batch.count == 1000, let last = batch.last else { return }
-            after = last.1
+        ) { batch in
+            for row in batch { try body(row.url) }
         }
     }
 

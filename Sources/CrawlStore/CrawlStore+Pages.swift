@@ -60,8 +60,8 @@ extension CrawlStore {
         batchSize: Int = 64, includingMarkupDump: Bool = true, _ body: ([PageRecord]) throws -> Void
     ) throws {
         let columns = includingMarkupDump ? Self.pageColumns : Self.pageColumnsWithoutDump
-        try PageRecord.forEachBatch(
-            of: batchSize,
+        try KeysetBatches.forEach(
+            of: batchSize, id: \.frontierID,
             read: { after, size in
                 try read("forEachPage") { db -> [PageRecord] in
                     guard let generation = try Self.currentGeneration(db) else { return [] }

@@ -10,7 +10,4 @@ public struct ListSample<Element: Sendable & Equatable>: Sendable, Equatable {
         self.total = total
         self.first = first
     }
-
-    /// How many items the sample leaves out.
-    public var omitted: Int { total - first.count }
 }

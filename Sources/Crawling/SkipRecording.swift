@@ -6,8 +6,9 @@ public import CrawlStore
 /// `skipped` rows, and report writing held them all (1.2 GB for the page; 8 GB for the
 /// sitemaps). What the budget refuses is recorded for the first `examplesPerSource` URLs of each
 /// source (the page or sitemap that listed them, `foundOn`); the last example kept says how many
-/// more there were. Other reasons (robots, scope, scheme …) are recorded as before: they say
-/// something about each URL, the budget only about the crawl.
+/// more there were. Other reasons (robots, scope, scheme …) say something about each URL and
+/// are kept here; a page's own off-site, other-scheme and unparsable links are bounded where they
+/// are found (`PageProcessor.discover`, the same number per reason per page).
 public enum SkipRecording {
     public static let examplesPerSource = 1_000
 

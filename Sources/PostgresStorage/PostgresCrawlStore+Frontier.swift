@@ -249,24 +249,28 @@ extension PostgresCrawlStore {
 
     /// Read in batches of 1,000 by id: memory does not grow with how many there are.
     public func forEachSkippedURL(reason: String?, _ body: (SkippedURL) throws -> Void) throws {
-        var after = Int64.min
-        while true {
-            let batch = try withCrawl("forEachSkippedURL", oneRead: true) { statements, id in
-                try statements.rows(
-                    """
-                    SELECT id, url, key, reason, detail, found_on FROM skipped
-                    WHERE crawl_id = \(id) AND id > \(after) AND (\(reason)::text IS NULL OR reason = \(reason))
-                    ORDER BY id LIMIT 1000
-                    """
-                ).map { row in
-                    let (rowID, url, key, reason, detail, foundOn) = try row.decode(
-                        (Int64, String, String?, String, String, String?).self)
-                    return (rowID, SkippedURL(url: url, key: key, reason: reason, detail: detail, foundOn: foundOn))
+        try KeysetBatches.forEach(
+            of: 1_000, id: \.id,
+            read: { after, size in
+                try withCrawl("forEachSkippedURL", oneRead: true) { statements, id in
+                    try statements.rows(
+                        """
+                        SELECT id, url, key, reason, detail, found_on FROM skipped
+                        WHERE crawl_id = \(id) AND id > \(after) AND (\(reason)::text IS NULL OR reason = \(reason))
+                        ORDER BY id LIMIT \(size)
+                        """
+                    ).map { row in
+                        let (rowID, url, key, reason, detail, foundOn) = try row.decode(
+                            (Int64, String, String?, String, String, String?).self)
+                        return (
+                            id: rowID,
+                            url: SkippedURL(url: url, key: key, reason: reason, detail: detail, foundOn: foundOn)
+                        )
+                    }
                 }
             }
-            for (_, skipped) in batch { try body(skipped) }
-            guard batch.count == 1000, let last = batch.last else { return }
-            after = last.0
+        ) { batch in
+            for row in batch { try body(row.url) }
         }
     }
 

@@ -42,8 +42,8 @@ extension PostgresCrawlStore {
         batchSize: Int = 64, includingMarkupDump: Bool = true, _ body: ([PageRecord]) throws -> Void
     ) throws {
         let columns = includingMarkupDump ? Self.pageColumns : Self.pageColumnsWithoutDump
-        try PageRecord.forEachBatch(
-            of: batchSize,
+        try KeysetBatches.forEach(
+            of: batchSize, id: \.frontierID,
             read: { after, size in
                 try withCrawl("forEachPage", oneRead: true) { statements, id in
                     try statements.rows(

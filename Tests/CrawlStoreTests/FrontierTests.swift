@@ -134,6 +134,30 @@ struct FrontierTests {
         #expect(try store.skippedURLs().count == 3)
     }
 
+    @Test("skipped URLs are passed a batch of 1,000 at a time, in order, filtered by reason; counted by reason")
+    func skippedURLsInBatches() throws {
+        let folder = try TemporaryFolder()
+        let store = try folder.storeWithRun()
+        let skipped = (0..<2_500).map {
+            SkippedURL(url: "https://b.test/\($0)", reason: $0 % 3 == 0 ? "robots" : "scope")
+        }
+        try store.recordSkipped(skipped)
+        var all: [SkippedURL] = []
+        try store.forEachSkippedURL(reason: nil) { all.append($0) }
+        #expect(all == skipped)
+        // The body may use the store: it runs between reads (a database read is not reentrant).
+        var robots: [SkippedURL] = []
+        var runsSeen = 0
+        try store.forEachSkippedURL(reason: "robots") {
+            robots.append($0)
+            if try store.currentRun() != nil { runsSeen += 1 }
+        }
+        #expect(robots == skipped.filter { $0.reason == "robots" })
+        #expect(runsSeen == robots.count)
+        #expect(try store.skippedCountsByReason() == ["robots": 834, "scope": 1_666])
+        #expect(try store.skippedURLs(first: 2) == Array(skipped.prefix(2)))
+    }
+
     @Test("admittedCount: every entry but redirect targets, whatever its state")
     func admittedCount() throws {
         let folder = try TemporaryFolder()

@@ -13,23 +13,36 @@ import Testing
 struct SkipRecordingTests {
     static let origin = "http://site.test"
 
-    @Test("a page of 2,500 links and a sitemap of 1,500 URLs over --max-pages 3: 1,000 recorded each")
-    func boundedPerSource() async throws {
-        let links = (0..<2_500).map { "/p\($0).html" }
-        let locations = (0..<1_500).map { "<url><loc>\(Self.origin)/s\($0).html</loc></url>" }.joined()
-        let site = InMemorySite([
-            Self.origin + "/": [InMemorySite.html("Home", links: links)],
-            Self.origin + "/sitemap.xml": [
+    /// The home page with `links` and, given `sitemapURLs`, a sitemap listing that many pages.
+    static func site(links: [String] = [], sitemapURLs: Int? = nil) -> InMemorySite {
+        var answers = [origin + "/": [InMemorySite.html("Home", links: links)]]
+        if let sitemapURLs {
+            let locations = (0..<sitemapURLs).map { "<url><loc>\(origin)/s\($0).html</loc></url>" }.joined()
+            answers[origin + "/sitemap.xml"] = [
                 .init(
                     status: 200, headers: [HTTPHeader("Content-Type", "application/xml")],
                     body: #"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#
                         + locations + "</urlset>")
-            ],
-        ])
-        let folder = try temporaryFolder("skip-recording")
+            ]
+        }
+        return InMemorySite(answers)
+    }
+
+    /// `site` crawled with `settings` into a new store, in a new folder named after `name`.
+    static func crawl(_ site: InMemorySite, _ settings: CrawlSettings, folder name: String) async throws
+        -> (folder: String, store: CrawlStore)
+    {
+        let folder = try temporaryFolder(name)
         let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3)
         _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        return (folder, store)
+    }
+
+    @Test("a page of 2,500 links and a sitemap of 1,500 URLs over --max-pages 3: 1,000 recorded each")
+    func boundedPerSource() async throws {
+        let (_, store) = try await Self.crawl(
+            Self.site(links: (0..<2_500).map { "/p\($0).html" }, sitemapURLs: 1_500),
+            CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3), folder: "skip-recording")
         let budget = try store.skippedURLs().filter { $0.reason == "budget" }
         let fromPage = budget.filter { $0.foundOn == Self.origin + "/" }
         let fromSitemap = budget.filter { $0.foundOn == Self.origin + "/sitemap.xml" }
@@ -43,12 +56,10 @@ struct SkipRecordingTests {
 
     @Test("a page's links past twice --max-pages and 1,000 more are counted, not resolved or stored")
     func linksPastWhatCouldBeAdmittedAreCounted() async throws {
-        let links = (0..<2_500).map { "/p\($0).html" }
-        let site = InMemorySite([Self.origin + "/": [InMemorySite.html("Home", links: links)]])
-        let folder = try temporaryFolder("links-examined")
-        let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3, useSitemaps: false)
-        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let (_, store) = try await Self.crawl(
+            Self.site(links: (0..<2_500).map { "/p\($0).html" }),
+            CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3, useSitemaps: false),
+            folder: "links-examined")
         // 2 × 3 + 1,000 = 1,006 links examined: 2 admitted, 1,004 refused; 1,494 only counted.
         var pages: [PageRecord] = []
         try store.forEachPage(batchSize: 10, includingMarkupDump: true) { pages += $0 }
@@ -63,26 +74,21 @@ struct SkipRecordingTests {
 
     @Test("the note names the page by its public URL when the crawl reads the site as another origin")
     func noteNamesThePublicURL() async throws {
-        let links = (0..<1_200).map { "/p\($0).html" }
-        let site = InMemorySite([Self.origin + "/": [InMemorySite.html("Home", links: links)]])
-        let folder = try temporaryFolder("skip-note-public")
-        let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(
-            seed: Self.origin + "/", publicOrigin: "https://www.example.com", delay: 0, maximumPages: 3,
-            useSitemaps: false)
-        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let (_, store) = try await Self.crawl(
+            Self.site(links: (0..<1_200).map { "/p\($0).html" }),
+            CrawlSettings(
+                seed: Self.origin + "/", publicOrigin: "https://www.example.com", delay: 0, maximumPages: 3,
+                useSitemaps: false),
+            folder: "skip-note-public")
         let note = try #require(try store.skippedURLs().filter { $0.reason == "budget" }.last?.detail)
         #expect(note.contains("; 198 more URLs on https://www.example.com/ over the budget are not recorded"))
     }
 
     @Test("a page's off-site links: the first 1,000 recorded, the last saying how many more")
     func offSiteLinksAreRecordedBounded() async throws {
-        let links = (0..<1_500).map { "http://elsewhere.test/\($0)" }
-        let site = InMemorySite([Self.origin + "/": [InMemorySite.html("Home", links: links)]])
-        let folder = try temporaryFolder("off-site-links")
-        let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, useSitemaps: false)
-        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let (_, store) = try await Self.crawl(
+            Self.site(links: (0..<1_500).map { "http://elsewhere.test/\($0)" }),
+            CrawlSettings(seed: Self.origin + "/", delay: 0, useSitemaps: false), folder: "off-site-links")
         let scope = try store.skippedURLs().filter { $0.reason == "scope" }
         #expect(scope.count == 1_000)
         #expect(scope.first?.url == "http://elsewhere.test/0")
@@ -93,20 +99,9 @@ struct SkipRecordingTests {
 
     @Test("report.json lists the first 1,000 of each coverage list; the summary and the HTML count them all")
     func coverageListsAreBounded() async throws {
-        let locations = (0..<1_500).map { "<url><loc>\(Self.origin)/s\($0).html</loc></url>" }.joined()
-        let site = InMemorySite([
-            Self.origin + "/": [InMemorySite.html("Home")],
-            Self.origin + "/sitemap.xml": [
-                .init(
-                    status: 200, headers: [HTTPHeader("Content-Type", "application/xml")],
-                    body: #"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#
-                        + locations + "</urlset>")
-            ],
-        ])
-        let folder = try temporaryFolder("coverage-bounded")
-        let store = try CrawlStore(path: folder + "/crawl.sqlite")
-        let settings = CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3)
-        _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
+        let (folder, store) = try await Self.crawl(
+            Self.site(sitemapURLs: 1_500), CrawlSettings(seed: Self.origin + "/", delay: 0, maximumPages: 3),
+            folder: "coverage-bounded")
         let written = try CrawlReportWriter(store: store, mapping: nil).write(into: folder)
         let report = try #require(
             JSONParser.parse(try String(contentsOfFile: written.path, encoding: .utf8), lenient: false).value)
