@@ -70,6 +70,17 @@ def timed_crawl(argv_crawl, worker_argvs=()):
     return seconds, "".join(lines)
 
 
+def print_statements(url, pages, count):
+    """The statements with the most server time: calls per page, planning and execution µs per page."""
+    rows = psql(url, f"""
+        SELECT calls, total_plan_time, total_exec_time, regexp_replace(left(query, 90), '\\s+', ' ', 'g')
+        FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT {count}""")
+    print("    calls/page  plan µs/page  exec µs/page  statement")
+    for row in rows.splitlines():
+        calls, plan, execution, query = row.split("|", 3)
+        print(f"    {int(calls) / pages:10.2f}  {float(plan) * 1000 / pages:12.1f}  {float(execution) * 1000 / pages:12.1f}  {query}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--pages", type=int, default=5000)
@@ -78,7 +89,12 @@ def main():
     parser.add_argument("--per-host", type=int, default=4)
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared/corpora/realpages"))
     parser.add_argument("--skip-pgbench", action="store_true")
+    parser.add_argument("--binary", default=str(BIN), help="the spotcheck to run (default: the release build)")
+    parser.add_argument("--processes", default="1,2,3", help="the PostgreSQL crawls to run (comma-separated counts)")
+    parser.add_argument("--statements", type=int, default=0,
+                        help="after each PostgreSQL crawl, print its N statements with the most server time")
     args = parser.parse_args()
+    binary = args.binary
     per_site = args.pages // args.hosts
     site = ROOT / f".build/bench-scaleout-site-{per_site}"
     build_site(site, per_site, pathlib.Path(args.corpus))
@@ -102,19 +118,21 @@ def main():
         print(f"site: {args.hosts} hosts x {per_site} pages = {per_site * args.hosts} pages; "
               f"--concurrency {args.concurrency} --per-host {args.per_host}; {os.cpu_count()} cores")
         with tempfile.TemporaryDirectory() as out:
-            seconds, output = timed_crawl([str(BIN), "crawl", *common, "--output", f"{out}/sqlite"])
+            seconds, output = timed_crawl([binary, "crawl", *common, "--output", f"{out}/sqlite"])
             crawled = int(re.search(r"on \d+ of (\d+) pages", output).group(1))
             print(f"SQLite, 1 process:      {seconds:6.2f} s  {crawled / seconds:7.1f} pages/s  ({crawled} pages)")
-            for processes in (1, 2, 3):
-                worker = [str(BIN), "worker", "--store", url, "--quiet"]
+            for processes in (int(count) for count in args.processes.split(",")):
+                worker = [binary, "worker", "--store", url, "--quiet"]
                 psql(url, "SELECT pg_stat_statements_reset()")
                 seconds, output = timed_crawl(
-                    [str(BIN), "crawl", *common, "--store", url, "--output", f"{out}/pg{processes}"],
+                    [binary, "crawl", *common, "--store", url, "--output", f"{out}/pg{processes}"],
                     [worker] * (processes - 1))
                 crawled = int(re.search(r"on \d+ of (\d+) pages", output).group(1))
                 server_ms = float(psql(url, "SELECT sum(total_exec_time + total_plan_time) FROM pg_stat_statements"))
                 print(f"PostgreSQL, {processes} process{'es' if processes > 1 else '  '}: {seconds:6.2f} s  "
                       f"{crawled / seconds:7.1f} pages/s  ({crawled} pages; server {server_ms / crawled:.2f} ms per page)")
+                if args.statements:
+                    print_statements(url, crawled, args.statements)
         if not args.skip_pgbench:
             crawl = psql(url, "INSERT INTO crawl (seed, settings_json, started_at) VALUES ('bench', '{}', 0) RETURNING id").splitlines()[0]
             psql(url, f"INSERT INTO crawl_host (crawl_id, host) SELECT {crawl}, 'h' || i FROM generate_series(1, 1000) i")

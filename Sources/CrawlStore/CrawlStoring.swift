@@ -9,6 +9,8 @@ public protocol CrawlStoring: CrawlRecordSource {
     func enqueue(_ entries: [FrontierEntry]) throws(CrawlStoreError) -> [FrontierEntry]
     func contains(key: String) throws(CrawlStoreError) -> Bool
     func knownKeys(_ keys: [String]) throws(CrawlStoreError) -> Set<String>
+    /// `knownKeys` and `admittedCount` read together (one round trip on a shared store).
+    func knownKeysAndAdmittedCount(_ keys: [String]) throws(CrawlStoreError) -> (known: Set<String>, admitted: Int)
     func claim(host: String, limit: Int, now: Double) throws(CrawlStoreError) -> [FrontierEntry]
     func hostsWithWork() throws(CrawlStoreError) -> [(host: String, earliest: Double)]
     func counts() throws(CrawlStoreError) -> FrontierCounts
@@ -43,6 +45,12 @@ public protocol CrawlStoring: CrawlRecordSource {
 }
 
 extension CrawlStoring {
+    public func knownKeysAndAdmittedCount(_ keys: [String]) throws(CrawlStoreError) -> (
+        known: Set<String>, admitted: Int
+    ) {
+        (try knownKeys(keys), try admittedCount())
+    }
+
     public var isShared: Bool { false }
     public func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError) {}
     public func harvest(pending: Bool) throws(CrawlStoreError) {}

@@ -367,6 +367,8 @@ extension Crawler {
         /// Skipped URLs written lately: the store keeps one row per (url, reason), and most pages
         /// repeat the same off-site links.
         var recentlySkipped: Set<SkipKey> = []
+        /// Keys the crawl's seen set is known to hold (bounded: emptied at 100,000).
+        var knownHere: Set<String> = []
         /// When each origin's unreachable robots.txt was announced to be asked again, and the
         /// origins announced as given up: each is said once.
         var robotsRetriesAnnounced: [String: Double] = [:]
@@ -621,13 +623,24 @@ extension Crawler {
         mutating func admit(_ candidates: [FrontierEntry], skipped: inout [SkippedURL]) async throws
             -> [FrontierEntry]
         {
-            let keys = candidates.map(\.key)
-            let known = try await store.run { try $0.knownKeys(keys) }
-            if store.store.isShared, !candidates.isEmpty {
-                // The page budget is the whole crawl's: what the other processes admitted counts.
-                frontier.admittedElsewhere(try await store.run { try $0.admittedCount() })
+            // The seen set only grows, so a key known once is known for good: most of a page's
+            // links (the site's navigation) are answered here, without asking the store.
+            if knownHere.count > 100_000 { knownHere.removeAll(keepingCapacity: true) }
+            var known = Set(candidates.lazy.map(\.key).filter(knownHere.contains))
+            let keys = Array(Set(candidates.lazy.map(\.key).filter { !known.contains($0) }))
+            if !keys.isEmpty {
+                if store.store.isShared {
+                    // The page budget is the whole crawl's: what the other processes admitted counts.
+                    let answer = try await store.run { try $0.knownKeysAndAdmittedCount(keys) }
+                    known.formUnion(answer.known)
+                    frontier.admittedElsewhere(answer.admitted)
+                } else {
+                    known.formUnion(try await store.run { try $0.knownKeys(keys) })
+                }
             }
             let (admitted, refused) = frontier.admit(candidates, known: known)
+            knownHere.formUnion(known)
+            knownHere.formUnion(admitted.lazy.map(\.key))
             for (candidate, reason) in refused {
                 skipped.append(
                     SkippedURL(

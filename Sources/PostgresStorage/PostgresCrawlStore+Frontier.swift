@@ -52,7 +52,7 @@ extension PostgresCrawlStore {
     }
 
     public func currentRun() throws(CrawlStoreError) -> CrawlRun? {
-        try withCrawl("currentRun", oneRead: true) { statements, id in
+        try withCrawl("currentRun", oneStatement: true) { statements, id in
             try statements.rows("SELECT id, seed, settings_json, started_at, finished_at FROM crawl WHERE id = \(id)")
                 .first.map(Self.crawlRun)?.1
         }
@@ -62,7 +62,7 @@ extension PostgresCrawlStore {
 
     /// The entries the page budget admitted, by every worker (one row read: the crawl's count).
     public func admittedCount() throws(CrawlStoreError) -> Int {
-        try withCrawl("admittedCount", oneRead: true) { statements, id in
+        try withCrawl("admittedCount", oneStatement: true) { statements, id in
             try statements.rows("SELECT admitted FROM crawl WHERE id = \(id)")[0].decode(Int.self)
         }
     }
@@ -77,7 +77,7 @@ extension PostgresCrawlStore {
     }
 
     public func contains(key: String) throws(CrawlStoreError) -> Bool {
-        try withCrawl("contains", oneRead: true) { statements, id in
+        try withCrawl("contains", oneStatement: true) { statements, id in
             try statements.rows("SELECT EXISTS (SELECT 1 FROM frontier WHERE crawl_id = \(id) AND key = \(key))")[0]
                 .decode(Bool.self)
         }
@@ -85,10 +85,19 @@ extension PostgresCrawlStore {
 
     public func knownKeys(_ keys: [String]) throws(CrawlStoreError) -> Set<String> {
         guard !keys.isEmpty else { return [] }
-        return try withCrawl("knownKeys", oneRead: true) { statements, id in
-            Set(
-                try statements.rows("SELECT key FROM frontier WHERE crawl_id = \(id) AND key = ANY(\(keys))")
-                    .map { try $0.decode(String.self) })
+        return try knownKeysAndAdmittedCount(keys).known
+    }
+
+    public func knownKeysAndAdmittedCount(_ keys: [String]) throws(CrawlStoreError) -> (
+        known: Set<String>, admitted: Int
+    ) {
+        try withCrawl("knownKeys", oneStatement: true) { statements, id in
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(id)
+            bindings.append(keys)
+            let (admitted, known) = try statements.rows(KnownKeysAndAdmitted.self, bindings)[0].decode(
+                (Int, [String]).self)
+            return (Set(known), admitted)
         }
     }
 
@@ -154,19 +163,15 @@ extension PostgresCrawlStore {
 
     /// Hosts with queued entries that this worker may lease (free, expired, or its own), each with
     /// the earliest time one of its entries may start (a free host's next allowed time included).
+    /// One index probe per host (`HostsWithWork`), not a pass over every queued entry.
     public func hostsWithWork() throws(CrawlStoreError) -> [(host: String, earliest: Double)] {
         let now = clock()
-        return try withCrawl("hostsWithWork", oneRead: true) { statements, id in
-            try statements.rows(
-                """
-                SELECT f.host, GREATEST(MIN(f.not_before),
-                    CASE WHEN MAX(h.lease_owner) = \(worker) THEN 0 ELSE COALESCE(MAX(h.next_allowed), 0) END)
-                FROM frontier f LEFT JOIN crawl_host h ON h.crawl_id = f.crawl_id AND h.host = f.host
-                WHERE f.crawl_id = \(id) AND f.state = 0
-                    AND (h.lease_owner IS NULL OR h.lease_owner = \(worker) OR h.lease_until < \(now))
-                GROUP BY f.host ORDER BY f.host
-                """
-            ).map { row in
+        return try withCrawl("hostsWithWork", oneStatement: true) { statements, id in
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(id)
+            bindings.append(worker)
+            bindings.append(now)
+            return try statements.rows(HostsWithWork.self, bindings).map { row in
                 let (host, earliest) = try row.decode((String, Double).self)
                 return (host: host, earliest: earliest)
             }
@@ -174,7 +179,7 @@ extension PostgresCrawlStore {
     }
 
     public func counts() throws(CrawlStoreError) -> FrontierCounts {
-        try withCrawl("counts", oneRead: true) { statements, id in
+        try withCrawl("counts", oneStatement: true) { statements, id in
             var counts = FrontierCounts()
             for row in try statements.rows(
                 "SELECT state, COUNT(*) FROM frontier WHERE crawl_id = \(id) GROUP BY state")
@@ -187,7 +192,7 @@ extension PostgresCrawlStore {
     }
 
     public func skippedURLCount() throws(CrawlStoreError) -> Int {
-        try withCrawl("skippedURLCount", oneRead: true) { statements, id in
+        try withCrawl("skippedURLCount", oneStatement: true) { statements, id in
             try statements.rows("SELECT COUNT(*) FROM skipped WHERE crawl_id = \(id)")[0].decode(Int.self)
         }
     }
@@ -225,7 +230,7 @@ extension PostgresCrawlStore {
     }
 
     public func foundOn(frontierID: Int64) throws(CrawlStoreError) -> String? {
-        try withCrawl("foundOn", oneRead: true) { statements, id in
+        try withCrawl("foundOn", oneStatement: true) { statements, id in
             try statements.rows(
                 "SELECT found_on FROM frontier WHERE crawl_id = \(id) AND id = \(frontierID)"
             ).first?.decode(String?.self) ?? nil
@@ -237,7 +242,7 @@ extension PostgresCrawlStore {
     }
 
     public func skippedURLs(first limit: Int) throws(CrawlStoreError) -> [SkippedURL] {
-        try withCrawl("skippedURLs", oneRead: true) { statements, id in
+        try withCrawl("skippedURLs", oneStatement: true) { statements, id in
             try statements.rows(
                 """
                 SELECT url, key, reason, detail, found_on FROM skipped WHERE crawl_id = \(id) ORDER BY id
@@ -252,7 +257,7 @@ extension PostgresCrawlStore {
         try KeysetBatches.forEach(
             of: 1_000, id: \.id,
             read: { after, size in
-                try withCrawl("forEachSkippedURL", oneRead: true) { statements, id in
+                try withCrawl("forEachSkippedURL", oneStatement: true) { statements, id in
                     try statements.rows(
                         """
                         SELECT id, url, key, reason, detail, found_on FROM skipped
@@ -275,7 +280,7 @@ extension PostgresCrawlStore {
     }
 
     public func skippedCountsByReason() throws(CrawlStoreError) -> [String: Int] {
-        try withCrawl("skippedCountsByReason", oneRead: true) { statements, id in
+        try withCrawl("skippedCountsByReason", oneStatement: true) { statements, id in
             var counts: [String: Int] = [:]
             for row in try statements.rows(
                 "SELECT reason, COUNT(*) FROM skipped WHERE crawl_id = \(id) GROUP BY reason")
@@ -288,7 +293,7 @@ extension PostgresCrawlStore {
     }
 
     public func skippedURL(_ url: String) throws(CrawlStoreError) -> SkippedURL? {
-        try withCrawl("skippedURL", oneRead: true) { statements, id in
+        try withCrawl("skippedURL", oneStatement: true) { statements, id in
             try statements.rows(
                 """
                 SELECT url, key, reason, detail, found_on FROM skipped WHERE crawl_id = \(id) AND url = \(url)

@@ -5,26 +5,39 @@ import PostgresNIO
 extension PostgresCrawlStore {
     // MARK: - Pages
 
-    /// One transaction: the frontier entry becomes done, the page is stored, the aliases join the
-    /// frontier as done, the discovered entries are queued and the skipped URLs recorded; returns
-    /// the newly queued entries. An entry that is no longer queued or in flight (another worker
-    /// completed it after this one's lease expired) changes nothing: the first completion wins.
+    /// One statement (`CompletePage`), so one round trip and one plan per connection: the frontier
+    /// entry becomes done, the page is stored, the aliases join the frontier as done, the
+    /// discovered entries are queued and the skipped URLs recorded; returns the newly queued
+    /// entries. An entry that is no longer queued or in flight (another worker completed it after
+    /// this one's lease expired) changes nothing: the first completion wins.
     public func complete(
         _ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL], aliases: [FrontierEntry]
     ) throws(CrawlStoreError) -> [FrontierEntry] {
-        try withCrawl("complete") { statements, id in
-            guard
-                try statements.execute(
-                    """
-                    UPDATE frontier SET state = 2 WHERE crawl_id = \(id) AND id = \(page.frontierID) AND state IN (0, 1)
-                    """) > 0
-            else { return [] }
-            try Self.insert(page, statements, crawl: id)
-            _ = try Self.insert(aliases, state: .done, statements, crawl: id)
-            let added = try Self.insert(discovered, state: .queued, statements, crawl: id)
-            try Self.insert(skipped, statements, crawl: id)
-            if !added.isEmpty { try Self.notify(statements, crawl: id) }
-            return added
+        try withCrawl("complete", oneStatement: true) { statements, id in
+            var bindings = PostgresBindings(capacity: CompletePage.parameterTypes.count)
+            bindings.append(id)
+            Self.appendColumns(of: page, to: &bindings)
+            let entries = aliases + discovered
+            let states = aliases.map { _ in FrontierState.done.rawValue } + discovered.map { _ in FrontierState.queued.rawValue }
+            Self.appendColumns(of: entries, states: states, to: &bindings)
+            bindings.append(skipped.map(\.url))
+            bindings.append(skipped.map { $0.key ?? "" })
+            bindings.append(skipped.map(\.reason))
+            bindings.append(skipped.map(\.detail))
+            bindings.append(skipped.map { $0.foundOn ?? "" })
+            bindings.append(WorkNotifications.channel)
+            bindings.append(String(id))
+            var queued: [String: Int64] = [:]
+            for row in try statements.rows(CompletePage.self, bindings) {
+                let (entryID, key) = try row.decode((Int64, String).self)
+                queued[key] = entryID
+            }
+            return discovered.compactMap { entry in
+                guard let entryID = queued.removeValue(forKey: entry.key) else { return nil }
+                var added = entry
+                added.id = entryID
+                return added
+            }
         }
     }
 
@@ -45,7 +58,7 @@ extension PostgresCrawlStore {
         try KeysetBatches.forEach(
             of: batchSize, id: \.frontierID,
             read: { after, size in
-                try withCrawl("forEachPage", oneRead: true) { statements, id in
+                try withCrawl("forEachPage", oneStatement: true) { statements, id in
                     try statements.rows(
                         """
                         SELECT \(unescaped: columns) FROM page
@@ -58,7 +71,7 @@ extension PostgresCrawlStore {
 
     /// The page whose requested URL is `url`, if it was fetched.
     public func page(url: String) throws(CrawlStoreError) -> PageRecord? {
-        try withCrawl("page", oneRead: true) { statements, id in
+        try withCrawl("page", oneStatement: true) { statements, id in
             try statements.rows(
                 """
                 SELECT \(unescaped: Self.pageColumnsWithoutDump) FROM page
@@ -74,56 +87,57 @@ extension PostgresCrawlStore {
     static let pageColumns = CrawlStore.pageColumns
     static let pageColumnsWithoutDump = CrawlStore.pageColumnsWithoutDump
 
-    static func insert(_ page: PageRecord, _ statements: PostgresSession.Statements, crawl id: Int64) throws {
-        var binds = PostgresBindings(capacity: 37)
-        binds.append(id)
-        binds.append(page.frontierID)
-        binds.append(page.requestedURL)
-        binds.append(page.finalURL)
-        binds.append(page.key)
-        binds.append(page.finalKey)
-        binds.append(page.depth)
-        binds.append(page.status)
-        binds.append(page.contentType)
-        binds.append(page.headersJSON)
-        binds.append(page.redirectsJSON)
-        binds.append(page.timingsJSON)
-        binds.append(page.bodyBytes)
-        binds.append(page.bodySHA256)
-        binds.append(page.etag)
-        binds.append(page.lastModified)
-        binds.append(page.notModified)
-        binds.append(page.errorKind)
-        binds.append(page.errorMessage)
-        binds.append(page.markupJSON)
-        binds.append(page.attributeSetJSON)
-        binds.append(page.findingsJSON)
-        binds.append(page.applebotAllowed)
-        binds.append(page.fetchedAt)
-        binds.append(page.verdict?.uniqueIdentifier)
-        binds.append(page.verdict?.canonical)
-        binds.append(page.verdict?.appArgument)
-        binds.append(page.verdict?.title)
-        binds.append(page.verdict?.contentDescription)
-        binds.append(page.verdict?.thumbnailURL)
-        binds.append(page.verdict?.isCandidate)
-        binds.append(page.verdict.map { $0.failingConditions.joined(separator: " ") })
-        binds.append(page.findingCounts.errors)
-        binds.append(page.findingCounts.warnings)
-        binds.append(page.findingCounts.infos)
-        binds.append(page.payloadVersion)
-        binds.append(page.markupDumpJSON)
-        let placeholders = (1...37).map { "$\($0)" }.joined(separator: ", ")
-        // A key fetched twice (a lease lost under a stalled worker) keeps the latest page.
-        let updates = pageColumns.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .filter { $0 != "key" }.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
-        try statements.execute(
-            PostgresQuery(
-                unsafeSQL: """
-                    INSERT INTO page (crawl_id, \(pageColumns)) VALUES (\(placeholders))
-                    ON CONFLICT (crawl_id, key) DO UPDATE SET \(updates)
-                    """,
-                binds: binds))
+    /// The page's columns in `pageColumns`' order, as `CompletePage` takes them from `$2`.
+    static func appendColumns(of page: PageRecord, to bindings: inout PostgresBindings) {
+        bindings.append(page.frontierID)
+        bindings.append(page.requestedURL)
+        bindings.append(page.finalURL)
+        bindings.append(page.key)
+        bindings.append(page.finalKey)
+        bindings.append(page.depth)
+        bindings.append(page.status)
+        bindings.append(page.contentType)
+        bindings.append(page.headersJSON)
+        bindings.append(page.redirectsJSON)
+        bindings.append(page.timingsJSON)
+        bindings.append(page.bodyBytes)
+        bindings.append(page.bodySHA256)
+        bindings.append(page.etag)
+        bindings.append(page.lastModified)
+        bindings.append(page.notModified)
+        bindings.append(page.errorKind)
+        bindings.append(page.errorMessage)
+        bindings.append(page.markupJSON)
+        bindings.append(page.attributeSetJSON)
+        bindings.append(page.findingsJSON)
+        bindings.append(page.applebotAllowed)
+        bindings.append(page.fetchedAt)
+        bindings.append(page.verdict?.uniqueIdentifier)
+        bindings.append(page.verdict?.canonical)
+        bindings.append(page.verdict?.appArgument)
+        bindings.append(page.verdict?.title)
+        bindings.append(page.verdict?.contentDescription)
+        bindings.append(page.verdict?.thumbnailURL)
+        bindings.append(page.verdict?.isCandidate)
+        bindings.append(page.verdict.map { $0.failingConditions.joined(separator: " ") })
+        bindings.append(page.findingCounts.errors)
+        bindings.append(page.findingCounts.warnings)
+        bindings.append(page.findingCounts.infos)
+        bindings.append(page.payloadVersion)
+        bindings.append(page.markupDumpJSON)
+    }
+
+    /// Frontier entries as `unnest` takes them: one array per column, and the state of each.
+    static func appendColumns(of entries: [FrontierEntry], states: [Int], to bindings: inout PostgresBindings) {
+        bindings.append(entries.map(\.url))
+        bindings.append(entries.map(\.key))
+        bindings.append(entries.map(\.host))
+        bindings.append(entries.map(\.depth))
+        bindings.append(entries.map(\.discovery.rawValue))
+        bindings.append(entries.map { $0.foundOn ?? "" })
+        bindings.append(entries.map(\.attempts))
+        bindings.append(entries.map(\.notBefore))
+        bindings.append(states)
     }
 
     static func pageRecord(_ row: PostgresRow) throws -> PageRecord {

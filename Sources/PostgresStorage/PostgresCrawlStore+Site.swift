@@ -43,7 +43,7 @@ extension PostgresCrawlStore {
     // MARK: - Sitemaps
 
     public func hasSitemapEntries() throws(CrawlStoreError) -> Bool {
-        try withCrawl("hasSitemapEntries", oneRead: true) { statements, id in
+        try withCrawl("hasSitemapEntries", oneStatement: true) { statements, id in
             try statements.rows("SELECT EXISTS (SELECT 1 FROM sitemap_entry WHERE crawl_id = \(id))")[0]
                 .decode(Bool.self)
         }
@@ -78,7 +78,7 @@ extension PostgresCrawlStore {
     }
 
     public func sitemapEntries() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-        try withCrawl("sitemapEntries", oneRead: true) { statements, id in
+        try withCrawl("sitemapEntries", oneStatement: true) { statements, id in
             try statements.rows(
                 "SELECT \(unescaped: Self.sitemapColumns) FROM sitemap_entry WHERE crawl_id = \(id) ORDER BY id"
             ).map(Self.sitemapEntry)
@@ -88,7 +88,7 @@ extension PostgresCrawlStore {
     /// The sitemap locations the site checks compare: those of this crawl's pages, and those
     /// with a #fragment.
     public func sitemapEntriesForSiteChecks() throws(CrawlStoreError) -> [CrawlStore.SitemapEntryRecord] {
-        try withCrawl("sitemapEntriesForSiteChecks", oneRead: true) { statements, id in
+        try withCrawl("sitemapEntriesForSiteChecks", oneStatement: true) { statements, id in
             try statements.rows(
                 """
                 SELECT \(unescaped: Self.sitemapColumns) FROM sitemap_entry s
@@ -100,7 +100,7 @@ extension PostgresCrawlStore {
     }
 
     public func sitemapLine(of key: String, in sitemapURL: String) throws(CrawlStoreError) -> Int? {
-        try withCrawl("sitemapLine", oneRead: true) { statements, id in
+        try withCrawl("sitemapLine", oneStatement: true) { statements, id in
             try statements.rows(
                 """
                 SELECT line FROM sitemap_entry
@@ -117,7 +117,7 @@ extension PostgresCrawlStore {
     public func sitemapLocationsNotCrawled(first limit: Int) throws(CrawlStoreError)
         -> ListSample<CrawlStore.SitemapEntryRecord>
     {
-        try withCrawl("sitemapLocationsNotCrawled", oneRead: true) { statements, id in
+        try withCrawl("sitemapLocationsNotCrawled", oneStatement: true) { statements, id in
             let total = try statements.rows(
                 "SELECT COUNT(*) FROM sitemap_entry s WHERE s.crawl_id = \(id) AND \(unescaped: Self.notCrawled)"
             )[0].decode(Int.self)
@@ -192,7 +192,7 @@ extension PostgresCrawlStore {
     }
 
     public func siteFiles() throws(CrawlStoreError) -> [CrawlStore.SiteFileRecord] {
-        try withCrawl("siteFiles", oneRead: true) { statements, id in
+        try withCrawl("siteFiles", oneStatement: true) { statements, id in
             try statements.rows(
                 """
                 SELECT url, kind, summary_json, findings_json, fetched_at FROM site_file

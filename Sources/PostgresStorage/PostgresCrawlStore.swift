@@ -162,14 +162,14 @@ public final class PostgresCrawlStore: Sendable {
     }
 
     @discardableResult
-    /// One transaction on the open crawl (`oneRead`: one reading statement, run without a
-    /// transaction around it); failures as `CrawlStoreError` naming the database.
+    /// One transaction on the open crawl (`oneStatement`: one statement, atomic on its own, run
+    /// without `BEGIN` and `COMMIT` around it); failures as `CrawlStoreError` naming the database.
     func withCrawl<T>(
-        _ operation: String, oneRead: Bool = false, _ body: (PostgresSession.Statements, Int64) throws -> T
+        _ operation: String, oneStatement: Bool = false, _ body: (PostgresSession.Statements, Int64) throws -> T
     ) throws(CrawlStoreError) -> T {
         let id = try openCrawl()
         do {
-            return oneRead
+            return oneStatement
                 ? try session.read(operation) { try body($0, id) }
                 : try session.transaction(operation) { try body($0, id) }
         } catch {

@@ -10,13 +10,25 @@ enum PostgresSchema {
     static let migrationLock: Int64 = 0x5350_4F54
 
     /// The migrations, oldest first; version `n` is `migrations[n - 1]`.
-    static let migrations: [String] = [v1, v2]
+    static let migrations: [String] = [v1, v2, v3]
 
     /// Until when the process reading the sitemaps is known to be alive: set with the pending
     /// harvest and renewed with its host leases, so a starter killed while it reads sitemaps no
     /// longer keeps the crawl from ending once this time has passed.
     private static let v2 = """
         ALTER TABLE crawl ADD COLUMN harvest_until double precision NOT NULL DEFAULT 0
+        """
+
+    /// A page's JSON columns compressed with lz4 instead of pglz, where the server has it: pglz
+    /// made storing a page the largest part of the server's time per page (issue 32). Values
+    /// stored before keep their compression; a server built without lz4 keeps pglz. And each
+    /// host's earliest queued entry, for `hostsWithWork`'s one probe per host.
+    private static let v3 = """
+        CREATE INDEX frontier_queued_due ON frontier (crawl_id, host, not_before) WHERE state = 0;
+        DO $$BEGIN ALTER TABLE page ALTER COLUMN markup_json SET COMPRESSION lz4, \
+        ALTER COLUMN markup_dump_json SET COMPRESSION lz4, ALTER COLUMN attribute_set_json SET COMPRESSION lz4, \
+        ALTER COLUMN findings_json SET COMPRESSION lz4, ALTER COLUMN headers_json SET COMPRESSION lz4; \
+        EXCEPTION WHEN feature_not_supported THEN NULL; END$$
         """
 
     /// The first schema of the location's `search_path` setting, where the tables are made

@@ -68,6 +68,26 @@ final class PostgresSession: @unchecked Sendable {
             try answer(to: query).metadata.rows ?? 0
         }
 
+        /// Runs one of the store's hot statements as a named prepared statement: the connection
+        /// prepares it on first use and the server plans it once per connection, where an unnamed
+        /// statement is parsed and planned on every call (issue 32: planning was a fifth of the
+        /// server's time per page).
+        @discardableResult
+        func rows<Statement: StoreStatement>(_ statement: Statement.Type, _ bindings: PostgresBindings) throws
+            -> [PostgresRow]
+        {
+            let connection = connection
+            let logger = logger
+            return try waited { () async throws -> [PostgresRow] in
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(Prepared<Statement>(bindings: bindings), logger: logger)
+                {
+                    rows.append(row)
+                }
+                return rows
+            }
+        }
+
         /// The server's answer, waited for at most `statementSeconds`: a connection that stopped
         /// answering (seen after a server restart: the query's future never completed) is closed
         /// and the transaction runs again on a new one.
@@ -78,6 +98,27 @@ final class PostgresSession: @unchecked Sendable {
                 outcome.withLock { $0 = result }
                 answered.signal()
             }
+            return try wait(for: answered, outcome)
+        }
+
+        /// `work`'s result, waited for as `answer(to:)` waits. The task runs on a queue of its own
+        /// (`StatementTasks`), never on Swift's cooperative pool, whose threads may be the very
+        /// ones blocked here (a caller on the pool, such as a test, would wait for ever).
+        private func waited<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+            let answered = DispatchSemaphore(value: 0)
+            let outcome = Mutex<Result<T, any Error>?>(nil)
+            Task(executorPreference: StatementTasks.executor) {
+                let result: Result<T, any Error>
+                do { result = .success(try await work()) } catch { result = .failure(error) }
+                outcome.withLock { $0 = result }
+                answered.signal()
+            }
+            return try wait(for: answered, outcome)
+        }
+
+        private func wait<T>(for answered: DispatchSemaphore, _ outcome: borrowing Mutex<Result<T, any Error>?>)
+            throws -> T
+        {
             guard answered.wait(timeout: .now() + statementSeconds) == .success else {
                 connection.close().whenComplete { _ in }
                 throw NoAnswer(seconds: statementSeconds)
@@ -166,8 +207,9 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
-    /// Runs `body`, whose one statement reads, without `BEGIN` and `COMMIT` (two round trips
-    /// fewer); reconnection and retries as for `transaction`.
+    /// Runs `body`, whose one statement is atomic on its own (a read, or `complete`'s one write),
+    /// without `BEGIN` and `COMMIT` (two round trips fewer); reconnection and retries as for
+    /// `transaction`.
     @discardableResult
     func read<T>(_ operation: String, _ body: (Statements) throws -> T) throws(PostgresStoreError) -> T {
         try run(operation, begin: nil, rerunnable: true, body)
@@ -249,5 +291,19 @@ final class PostgresSession: @unchecked Sendable {
     static func isConflict(_ error: any Error) -> Bool {
         guard let state = (error as? PSQLError)?.serverInfo?[.sqlState] else { return false }
         return state == "40001" || state == "40P01"
+    }
+}
+
+/// Where the prepared statements' tasks run: a serial dispatch queue, so a thread blocked waiting
+/// for one (`Statements.rows(_:_:)`) never holds up the task it waits for.
+final class StatementTasks: TaskExecutor {
+    static let executor = StatementTasks()
+
+    private let queue = DispatchQueue(label: "spotcheck.postgres.statements")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import CrawlStore
+import PostgresNIO
+
+/// `complete`: the frontier entry done, its page stored, the aliases and the discovered entries
+/// added, the crawl's admitted count raised, the skipped URLs recorded and the workers woken, in
+/// one statement. Every part reads `done`, so an entry another worker completed first changes
+/// nothing. Returns the queued entries it added (`id`, `key`).
+enum CompletePage: StoreStatement {
+    static let parameterTypes: [PostgresDataType] =
+        [.int8] + pageColumnTypes + [.textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array]
+        + [.float8Array, .int8Array] + Array(repeating: .textArray, count: 5) + [.text, .text]
+
+    /// The types of `CrawlStore.pageColumns`, as postgres-nio binds the record's Swift values.
+    static let pageColumnTypes: [PostgresDataType] = [
+        .int8, .text, .text, .text, .text, .int8, .int8, .text, .text, .text, .text, .int8, .text, .text, .text,
+        .bool, .text, .text, .text, .text, .text, .bool, .float8, .text, .text, .text, .text, .text, .text, .bool,
+        .text, .int8, .int8, .int8, .int8, .text,
+    ]
+
+    static let sql: String = {
+        let columns = CrawlStore.pageColumns.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let values = columns.indices.map { "$\($0 + 2)" }.joined(separator: ", ")
+        // A key fetched twice (a lease lost under a stalled worker) keeps the latest page.
+        let updates = columns.filter { $0 != "key" }.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+        let entries = 2 + columns.count
+        let skipped = entries + 9
+        func parameters(from first: Int, _ types: [String]) -> String {
+            types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ")
+        }
+        return """
+            WITH done AS (
+                UPDATE frontier SET state = 2 WHERE crawl_id = $1 AND id = $2 AND state IN (0, 1) RETURNING id
+            ), stored AS (
+                INSERT INTO page (crawl_id, \(CrawlStore.pageColumns)) SELECT $1, \(values) FROM done
+                ON CONFLICT (crawl_id, key) DO UPDATE SET \(updates)
+            ), added AS (
+                INSERT INTO frontier (crawl_id, url, key, host, depth, discovery, found_on, attempts, not_before, state)
+                SELECT $1, t.url, t.key, t.host, t.depth, t.discovery, NULLIF(t.found_on, ''), t.attempts,
+                    t.not_before, t.state
+                FROM done, unnest(\(parameters(from: entries, ["text[]", "text[]", "text[]", "int8[]", "text[]", "text[]", "int8[]", "float8[]", "int8[]"])))
+                    WITH ORDINALITY AS t(url, key, host, depth, discovery, found_on, attempts, not_before, state, position)
+                ORDER BY t.position
+                ON CONFLICT (crawl_id, key) DO NOTHING
+                RETURNING id, key, state, discovery
+            ), counted AS (
+                UPDATE crawl SET admitted = crawl.admitted + n.count
+                FROM (SELECT COUNT(*) AS count FROM added WHERE discovery <> 'redirect') AS n
+                WHERE crawl.id = $1 AND n.count > 0
+            ), recorded AS (
+                INSERT INTO skipped (crawl_id, url, key, reason, detail, found_on)
+                SELECT $1, t.url, NULLIF(t.key, ''), t.reason, t.detail, NULLIF(t.found_on, '')
+                FROM done, unnest(\(parameters(from: skipped, Array(repeating: "text[]", count: 5))))
+                    WITH ORDINALITY AS t(url, key, reason, detail, found_on, position)
+                ORDER BY t.position
+                ON CONFLICT (crawl_id, url, reason) DO NOTHING
+            )
+            SELECT id, key FROM added WHERE state = 0
+            UNION ALL
+            SELECT 0, '' FROM pg_notify($\(skipped + 5), $\(skipped + 6))
+            WHERE EXISTS (SELECT 1 FROM added WHERE state = 0)
+            """
+    }()
+}
+
+/// The keys of `$2` the crawl has seen, with the crawl's admitted count: what the page budget
+/// needs to admit a page's links, in one round trip.
+enum KnownKeysAndAdmitted: StoreStatement {
+    static let parameterTypes: [PostgresDataType] = [.int8, .textArray]
+    static let sql = """
+        SELECT (SELECT admitted FROM crawl WHERE id = $1),
+            ARRAY(SELECT key FROM frontier WHERE crawl_id = $1 AND key = ANY($2::text[]))
+        """
+}
+
+/// `hostsWithWork`: the hosts with queued entries, found by skipping through the queued index a
+/// host at a time (a recursive scan: one probe per host), each host's earliest start read from
+/// `frontier_queued_due`, then the hosts this worker (`$2`) may lease at `$3`.
+enum HostsWithWork: StoreStatement {
+    static let parameterTypes: [PostgresDataType] = [.int8, .text, .float8]
+    static let sql = """
+        WITH RECURSIVE queued(host) AS (
+            (SELECT host FROM frontier WHERE crawl_id = $1 AND state = 0 ORDER BY host LIMIT 1)
+            UNION ALL
+            SELECT (SELECT f.host FROM frontier f WHERE f.crawl_id = $1 AND f.state = 0 AND f.host > q.host
+                ORDER BY f.host LIMIT 1)
+            FROM queued q WHERE q.host IS NOT NULL
+        )
+        SELECT q.host, GREATEST(
+            (SELECT f.not_before FROM frontier f WHERE f.crawl_id = $1 AND f.state = 0 AND f.host = q.host
+                ORDER BY f.not_before LIMIT 1),
+            CASE WHEN h.lease_owner = $2 THEN 0 ELSE COALESCE(h.next_allowed, 0) END)
+        FROM queued q LEFT JOIN crawl_host h ON h.crawl_id = $1 AND h.host = q.host
+        WHERE q.host IS NOT NULL AND (h.lease_owner IS NULL OR h.lease_owner = $2 OR h.lease_until < $3)
+        ORDER BY q.host
+        """
+}
