@@ -190,6 +190,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Benchmark support (never shipped in spotcheck): simulated workers on one PostgreSQL
+        // frontier, for Scripts/bench_frontier.py (issue 32 §3).
+        .executableTarget(
+            name: "FrontierBench",
+            dependencies: ["Crawling", "CrawlStore", "LenientJSON", "PageFetching", "PostgresStorage"],
+            path: "Benchmarks/FrontierBench",
+            swiftSettings: strictSettings
+        ),
+
         // Test support: an index import that stops inside its transaction, to be killed (the
         // atomicity tests of SpotlightIndexTests).
         .executableTarget(

@@ -70,6 +70,18 @@ def timed_crawl(argv_crawl, worker_argvs=()):
     return seconds, "".join(lines)
 
 
+def start_cluster():
+    """A throwaway cluster with pg_stat_statements (in Debian's postgresql-15): (folder, URL)."""
+    cluster = pathlib.Path(tempfile.mkdtemp(prefix="spotcheck-bench-postgres."))
+    url = subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "start", str(cluster)], check=True,
+                         capture_output=True, text=True).stdout.strip()
+    with open(cluster / "data/postgresql.conf", "a") as conf:
+        conf.write("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n")
+    subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "restart", str(cluster)], check=True)
+    psql(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+    return cluster, url
+
+
 def print_statements(url, pages, count):
     """The statements with the most server time: calls per page, planning and execution µs per page."""
     rows = psql(url, f"""
@@ -103,14 +115,7 @@ def main():
         port = 8741 + index
         servers.append(serve(site, port))
         seeds.append(f"http://127.0.0.1:{port}/p0.html")
-    cluster = pathlib.Path(tempfile.mkdtemp(prefix="spotcheck-bench-postgres."))
-    url = subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "start", str(cluster)], check=True,
-                         capture_output=True, text=True).stdout.strip()
-    # The server's own time per page: pg_stat_statements (in Debian's postgresql-15).
-    with open(cluster / "data/postgresql.conf", "a") as conf:
-        conf.write("shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n")
-    subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "restart", str(cluster)], check=True)
-    psql(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+    cluster, url = start_cluster()
     try:
         common = [*seeds, "--no-sitemaps", "--concurrency", str(args.concurrency), "--per-host", str(args.per_host),
                   "--include", "http://127.0.0.1:*/p*.html", "--max-pages", str(args.pages + 10), "--depth", "100000",

@@ -161,16 +161,18 @@ extension PostgresCrawlStore {
         return true
     }
 
-    /// Hosts with queued entries that this worker may lease (free, expired, or its own), each with
-    /// the earliest time one of its entries may start (a free host's next allowed time included).
-    /// One index probe per host (`HostsWithWork`), not a pass over every queued entry.
+    /// Hosts with queued entries that this worker holds, or may lease now (free or expired, while
+    /// it holds fewer than `maximumLeases`), each with the earliest time one of its entries may
+    /// start (a free host's next allowed time included). A few index probes per host
+    /// (`HostsWithWork`), not a pass over every queued entry.
     public func hostsWithWork() throws(CrawlStoreError) -> [(host: String, earliest: Double)] {
         let now = clock()
         return try withCrawl("hostsWithWork", oneStatement: true) { statements, id in
-            var bindings = PostgresBindings(capacity: 3)
+            var bindings = PostgresBindings(capacity: 4)
             bindings.append(id)
             bindings.append(worker)
             bindings.append(now)
+            bindings.append(maximumLeases)
             return try statements.rows(HostsWithWork.self, bindings).map { row in
                 let (host, earliest) = try row.decode((String, Double).self)
                 return (host: host, earliest: earliest)

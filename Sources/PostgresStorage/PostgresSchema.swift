@@ -21,10 +21,8 @@ enum PostgresSchema {
 
     /// A page's JSON columns compressed with lz4 instead of pglz, where the server has it: pglz
     /// made storing a page the largest part of the server's time per page (issue 32). Values
-    /// stored before keep their compression; a server built without lz4 keeps pglz. And each
-    /// host's earliest queued entry, for `hostsWithWork`'s one probe per host.
+    /// stored before keep their compression; a server built without lz4 keeps pglz.
     private static let v3 = """
-        CREATE INDEX frontier_queued_due ON frontier (crawl_id, host, not_before) WHERE state = 0;
         DO $$BEGIN ALTER TABLE page ALTER COLUMN markup_json SET COMPRESSION lz4, \
         ALTER COLUMN markup_dump_json SET COMPRESSION lz4, ALTER COLUMN attribute_set_json SET COMPRESSION lz4, \
         ALTER COLUMN findings_json SET COMPRESSION lz4, ALTER COLUMN headers_json SET COMPRESSION lz4; \

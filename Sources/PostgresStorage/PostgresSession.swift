@@ -76,6 +76,7 @@ final class PostgresSession: @unchecked Sendable {
         func rows<Statement: StoreStatement>(_ statement: Statement.Type, _ bindings: PostgresBindings) throws
             -> [PostgresRow]
         {
+            if Statement.plansEachCall { return try rows(PostgresQuery(unsafeSQL: Statement.sql, binds: bindings)) }
             let connection = connection
             let logger = logger
             return try waited { () async throws -> [PostgresRow] in
