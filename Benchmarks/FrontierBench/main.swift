@@ -42,7 +42,8 @@ struct CannedSite: PageFetcher {
             return Self.response(request.url, status: 404, type: "text/plain", body: "not found")
         }
         let anchors = links.map { "<a href=\"\($0)\">\($0)</a>" }.joined(separator: "\n")
-        let body = "<!doctype html><html lang=en><head><title>\(request.url)</title></head><body>\(anchors)</body></html>"
+        let body =
+            "<!doctype html><html lang=en><head><title>\(request.url)</title></head><body>\(anchors)</body></html>"
         return Self.response(request.url, status: 200, type: "text/html; charset=utf-8", body: body)
     }
 
@@ -83,13 +84,17 @@ do {
     let cpuBefore = cpuSeconds()
     let started = clock.now
     let fetched = try await withThrowingTaskGroup(of: Int.self) { group in
-        group.addTask { try await Crawler(settings: settings, store: starter, fetcher: site).run(resume: false).fetched }
+        group.addTask {
+            try await Crawler(settings: settings, store: starter, fetcher: site).run(resume: false).fetched
+        }
         var iterator = registered.stream.makeAsyncIterator()
         guard let crawl = await iterator.next() else { return 0 }
         for _ in 1..<workers {
             let worker = try PostgresCrawlStore(location: location)
             _ = try worker.open(crawl: crawl)
-            group.addTask { try await Crawler(settings: settings, store: worker, fetcher: site).run(resume: true).fetched }
+            group.addTask {
+                try await Crawler(settings: settings, store: worker, fetcher: site).run(resume: true).fetched
+            }
         }
         var total = 0
         for try await fetched in group { total += fetched }

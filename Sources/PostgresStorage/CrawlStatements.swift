@@ -1,5 +1,5 @@
-import Foundation
 import CrawlStore
+import Foundation
 import PostgresNIO
 
 /// `complete`: the frontier entry done, its page stored, the aliases and the discovered entries
@@ -8,7 +8,9 @@ import PostgresNIO
 /// nothing. Returns the queued entries it added (`id`, `key`).
 enum CompletePage: StoreStatement {
     static let parameterTypes: [PostgresDataType] =
-        [.int8] + pageColumnTypes + [.textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array]
+        [.int8] + pageColumnTypes + [
+            .textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array,
+        ]
         + [.float8Array, .int8Array] + Array(repeating: .textArray, count: 5) + [.text, .text]
 
     /// The types of `CrawlStore.pageColumns`, as postgres-nio binds the record's Swift values.

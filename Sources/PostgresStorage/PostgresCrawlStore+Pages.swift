@@ -18,7 +18,8 @@ extension PostgresCrawlStore {
             bindings.append(id)
             Self.appendColumns(of: page, to: &bindings)
             let entries = aliases + discovered
-            let states = aliases.map { _ in FrontierState.done.rawValue } + discovered.map { _ in FrontierState.queued.rawValue }
+            let states =
+                aliases.map { _ in FrontierState.done.rawValue } + discovered.map { _ in FrontierState.queued.rawValue }
             Self.appendColumns(of: entries, states: states, to: &bindings)
             bindings.append(skipped.map(\.url))
             bindings.append(skipped.map { $0.key ?? "" })

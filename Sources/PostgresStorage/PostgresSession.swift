@@ -81,7 +81,8 @@ final class PostgresSession: @unchecked Sendable {
             let logger = logger
             return try waited { () async throws -> [PostgresRow] in
                 var rows: [PostgresRow] = []
-                for try await row in try await connection.execute(Prepared<Statement>(bindings: bindings), logger: logger)
+                for try await row in try await connection.execute(
+                    Prepared<Statement>(bindings: bindings), logger: logger)
                 {
                     rows.append(row)
                 }
