@@ -34,7 +34,8 @@ def main():
               "shared by the benchmark and the server")
         print("workers  pages   seconds   pages/s   server ms/page   bench CPU ms/page")
         for workers in (int(count) for count in args.workers.split(",")):
-            psql(url, "DO $$BEGIN TRUNCATE crawl CASCADE; EXCEPTION WHEN undefined_table THEN NULL; END$$")
+            psql(url, "DO $$BEGIN TRUNCATE crawl, frontier, skipped, page CASCADE; "
+                      "EXCEPTION WHEN undefined_table THEN NULL; END$$")
             psql(url, "SELECT pg_stat_statements_reset()")
             result = subprocess.run([args.bench, url, str(workers), str(args.pages), str(args.hosts)],
                                     capture_output=True, text=True)

@@ -3,15 +3,16 @@ import Foundation
 import PostgresNIO
 
 /// `complete`: the frontier entry done, its page stored, the aliases and the discovered entries
-/// added, the crawl's admitted count raised, the skipped URLs recorded and the workers woken, in
-/// one statement. Every part reads `done`, so an entry another worker completed first changes
+/// added, the worker's admitted count raised (its own row of `crawl_admitted`: one row of the
+/// crawl's, locked by every page of every worker until it committed, made the workers queue up),
+/// the skipped URLs recorded and the workers woken, in one statement. Every part reads `done`, so an entry another worker completed first changes
 /// nothing. Returns the queued entries it added (`id`, `key`).
 enum CompletePage: StoreStatement {
     static let parameterTypes: [PostgresDataType] =
         [.int8] + pageColumnTypes + [
             .textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array,
         ]
-        + [.float8Array, .int8Array] + Array(repeating: .textArray, count: 5) + [.text, .text]
+        + [.float8Array, .int8Array] + Array(repeating: .textArray, count: 5) + [.text, .text, .text]
 
     /// The types of `CrawlStore.pageColumns`, as postgres-nio binds the record's Swift values.
     static let pageColumnTypes: [PostgresDataType] = [
@@ -48,9 +49,10 @@ enum CompletePage: StoreStatement {
                 ON CONFLICT (crawl_id, key) DO NOTHING
                 RETURNING id, key, state, discovery
             ), counted AS (
-                UPDATE crawl SET admitted = crawl.admitted + n.count
-                FROM (SELECT COUNT(*) AS count FROM added WHERE discovery <> 'redirect') AS n
-                WHERE crawl.id = $1 AND n.count > 0
+                INSERT INTO crawl_admitted (crawl_id, worker, admitted)
+                SELECT $1, $\(skipped + 7), n.count
+                FROM (SELECT COUNT(*) AS count FROM added WHERE discovery <> 'redirect') AS n WHERE n.count > 0
+                ON CONFLICT (crawl_id, worker) DO UPDATE SET admitted = crawl_admitted.admitted + EXCLUDED.admitted
             ), recorded AS (
                 INSERT INTO skipped (crawl_id, url, key, reason, detail, found_on)
                 SELECT $1, t.url, NULLIF(t.key, ''), t.reason, t.detail, NULLIF(t.found_on, '')
@@ -75,7 +77,7 @@ enum KnownKeysAndAdmitted: StoreStatement {
     static let parameterTypes: [PostgresDataType] = [.int8, .textArray]
     static let plansEachCall = true
     static let sql = """
-        SELECT (SELECT admitted FROM crawl WHERE id = $1),
+        SELECT \(CrawlAdmitted.sum),
             ARRAY(SELECT key FROM frontier WHERE crawl_id = $1 AND key = ANY($2::text[]))
         """
 }
@@ -110,5 +112,14 @@ enum HostsWithWork: StoreStatement {
         WHERE q.host IS NOT NULL
             AND (h.lease_owner = $2 OR ((h.lease_owner IS NULL OR h.lease_until < $3) AND held.leases < $4))
         ORDER BY q.host
+        """
+}
+
+/// The crawl's admitted count: what the starter admitted (seeds, sitemaps: `crawl.admitted`) and
+/// what every worker's pages admitted (`crawl_admitted`, a row per worker).
+enum CrawlAdmitted {
+    static let sum = """
+        (SELECT c.admitted + COALESCE((SELECT SUM(a.admitted) FROM crawl_admitted a WHERE a.crawl_id = $1), 0)::bigint
+            FROM crawl c WHERE c.id = $1)
         """
 }

@@ -63,7 +63,10 @@ extension PostgresCrawlStore {
     /// The entries the page budget admitted, by every worker (one row read: the crawl's count).
     public func admittedCount() throws(CrawlStoreError) -> Int {
         try withCrawl("admittedCount", oneStatement: true) { statements, id in
-            try statements.rows("SELECT admitted FROM crawl WHERE id = \(id)")[0].decode(Int.self)
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(id)
+            return try statements.rows(PostgresQuery(unsafeSQL: "SELECT " + CrawlAdmitted.sum, binds: bindings))[0]
+                .decode(Int.self)
         }
     }
 

@@ -28,6 +28,7 @@ extension PostgresCrawlStore {
             bindings.append(skipped.map { $0.foundOn ?? "" })
             bindings.append(WorkNotifications.channel)
             bindings.append(String(id))
+            bindings.append(worker)
             var queued: [String: Int64] = [:]
             for row in try statements.rows(CompletePage.self, bindings) {
                 let (entryID, key) = try row.decode((Int64, String).self)
