@@ -31,6 +31,12 @@ typedef struct sc_state {
     int skipsUnreadText;
     /// The element whose start was the last callback (its end may come next, with no text between).
     const xmlChar *justOpened;
+    /// Inside an element whose content a browser reads as raw text (`<iframe>`, `<noembed>`,
+    /// `<noframes>`, `<xmp>`) or escapable raw text (`<textarea>`): 1 for the element itself, plus
+    /// one for each element libxml2 opened in it. The tags libxml2 reads there are text to a
+    /// browser (HTML §13.2.6.4.7, "generic raw text element parsing algorithm"), so their start and
+    /// end callbacks are not passed on.
+    int rawTextDepth;
     /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
     char namespaces[1024];
     /// Attribute values left out before parsing (`sc_cap_attributes`), in document order; the next
@@ -484,6 +490,21 @@ static int sc_source_column(sc_state *state, int column, int line) {
 
 // MARK: - SAX callbacks
 
+/// Elements whose content a browser's tokenizer reads as text up to their own end tag, never as
+/// markup (HTML §13.2.6.4.7: `iframe`, `noembed`, `noframes`, `xmp` as raw text, `textarea` as
+/// escapable raw text). libxml2 2.9.14 reads only `script` and `style` that way; `title` is left to
+/// it (its text is what is read of it). `noscript` is read as markup, as a client without
+/// scripting does.
+static int sc_has_raw_text_content(const char *name) {
+    switch (name[0]) {
+    case 'i': return sc_is(name, "iframe");
+    case 'n': return sc_is(name, "noembed") || sc_is(name, "noframes");
+    case 't': return sc_is(name, "textarea");
+    case 'x': return sc_is(name, "xmp");
+    default: return 0;
+    }
+}
+
 static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag);
 
 static void sc_start_element(void *userData, const xmlChar *name, const xmlChar **attributes) {
@@ -491,6 +512,11 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     sc_element element;
     memset(&element, 0, sizeof element);
     element.name = (const char *)name;
+    if (state->rawTextDepth > 0) {
+        state->rawTextDepth++;
+        state->justOpened = NULL;
+        return;
+    }
     element.tag = sc_classify_tag((const char *)name);
     element.line = state->context->input != NULL ? state->context->input->line : 0;
     element.column = state->context->input != NULL
@@ -523,6 +549,10 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     }
     state->wantsCharacters = state->callbacks->start(state->callbacks->context, &element);
     state->justOpened = name;
+    if (sc_has_raw_text_content((const char *)name)) {
+        state->rawTextDepth = 1;
+        return;
+    }
     // An element libxml2 implies (`<body>` for an `<h1>`, `<head>` for a `<title>`) is reported
     // while the tag that implied it is read: where that tag has no attributes the parser stands
     // at its `>` too, and what follows is that tag's content, not the implied element's.
@@ -551,6 +581,12 @@ static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag) {
 
 static void sc_end_element(void *userData, const xmlChar *name) {
     sc_state *state = userData;
+    if (state->rawTextDepth > 1) {
+        state->rawTextDepth--;
+        state->justOpened = NULL;
+        return;
+    }
+    state->rawTextDepth = 0;
     state->wantsCharacters = state->callbacks->end(state->callbacks->context,
                                                    sc_classify_tag((const char *)name));
     const xmlChar *opened = state->justOpened;

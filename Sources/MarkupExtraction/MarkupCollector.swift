@@ -23,7 +23,8 @@ final class MarkupCollector {
 
     struct LinkRecord {
         var rel: String
-        var href: String
+        /// Nil when the tag has no `href` attribute.
+        var href: String?
         var line: Int
         var column: Int
         var section: DocumentSection
@@ -165,9 +166,11 @@ final class MarkupCollector {
                         line: element.line, column: column, section: element.section))
             }
         case .link:
-            if let rel = element.value(.rel), let href = element.value(.href) {
+            if let rel = element.value(.rel) {
                 linkRecords.append(
-                    LinkRecord(rel: rel, href: href, line: element.line, column: column, section: element.section))
+                    LinkRecord(
+                        rel: rel, href: element.value(.href), line: element.line, column: column,
+                        section: element.section))
             }
         case .title:
             if title == nil, svgDepth == 0 {

@@ -285,11 +285,20 @@ public struct MarkupExtractor: Sendable {
         for link in collector.linkRecords {
             let rels = Set(link.rel.lowercased().split(whereSeparator: \.isASCIIWhitespace).map(String.init))
             let section = link.section
+            guard let href = link.href else {
+                if rels.contains("canonical") {
+                    page.canonicalsWithoutHref.append(
+                        MetaTag(
+                            key: link.rel, content: "", attribute: .rel, line: link.line, column: link.column,
+                            section: section))
+                }
+                continue
+            }
             var tag = MetaTag(
-                key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line,
+                key: link.rel, content: resolver.resolve(href), attribute: .rel, line: link.line,
                 column: link.column,
                 section: section)
-            tag.asWritten = link.href
+            tag.asWritten = href
             if rels.contains("canonical") { page.canonicals.append(tag) }
             if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") {
                 page.touchIcons.append(tag)
@@ -297,31 +306,57 @@ public struct MarkupExtractor: Sendable {
         }
     }
 
-    /// Scans UTF-8 with libxml2. libxml2 takes a NUL byte for the end of the document; HTML
-    /// replaces U+0000 with U+FFFD, and so does this (in a copy, only when there is one).
+    /// Scans UTF-8 with libxml2, after HTML's input stream preprocessing (§13.2.3.5): every CR LF
+    /// pair and every lone CR becomes one LF (so an attribute value written over CR LF lines holds
+    /// LF, as a browser's DOM does), and U+0000, which libxml2 would take for the end of the
+    /// document, becomes U+FFFD (as the tokenizer replaces it in text and attribute values). A copy
+    /// is made only when there is a CR or a NUL.
     private func scanUTF8(
         _ utf8: UnsafeRawBufferPointer, into collector: MarkupCollector, page: inout PageMarkup
     ) -> ScanReport? {
-        guard Self.containsNUL(utf8) else {
+        let hasNUL = Self.containsNUL(utf8)
+        guard hasNUL || Self.containsCarriageReturn(utf8) else {
             return HTMLScanner.scan(utf8: utf8, into: collector, skippingUnreadText: skipsUnreadText)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count + 64)
-        var replaced = 0
-        for byte in utf8 {
-            if byte == 0 {
-                bytes += [0xEF, 0xBF, 0xBD]
-                replaced += 1
-            } else {
-                bytes.append(byte)
-            }
+        let (bytes, replaced) = Self.preprocessed(utf8)
+        if replaced > 0 {
+            page.diagnostics.insert(
+                ExtractionDiagnostic(code: .nulBytes, line: 0, message: "\(replaced) NUL byte(s) replaced with U+FFFD"),
+                at: 0)
         }
-        page.diagnostics.insert(
-            ExtractionDiagnostic(code: .nulBytes, line: 0, message: "\(replaced) NUL byte(s) replaced with U+FFFD"),
-            at: 0)
         return bytes.withUnsafeBytes {
             HTMLScanner.scan(utf8: $0, into: collector, skippingUnreadText: skipsUnreadText)
         }
+    }
+
+    /// HTML's input stream preprocessing of decoded UTF-8: CR LF and lone CR become LF, NUL becomes
+    /// U+FFFD (counted).
+    static func preprocessed(_ utf8: UnsafeRawBufferPointer) -> (bytes: [UInt8], replacedNULs: Int) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 64)
+        var replaced = 0
+        var index = 0
+        let count = utf8.count
+        while index < count {
+            let byte = utf8[index]
+            switch byte {
+            case 0:
+                bytes += [0xEF, 0xBF, 0xBD]
+                replaced += 1
+            case 0x0D:
+                bytes.append(0x0A)
+                if index + 1 < count, utf8[index + 1] == 0x0A { index += 1 }
+            default:
+                bytes.append(byte)
+            }
+            index += 1
+        }
+        return (bytes, replaced)
+    }
+
+    static func containsCarriageReturn(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, 0x0D, bytes.count) != nil
     }
 
     /// CT016's facts: a declared encoding other than UTF-8 on bytes that are UTF-8 (with
