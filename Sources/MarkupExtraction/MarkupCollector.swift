@@ -109,6 +109,8 @@ final class MarkupCollector {
     private var microdataParent: Int32 = -1
     private var rdfaParent: Int32 = -1
     private var currentScript: ScriptRecord?
+    /// The index in `frames` of the open body element, once one started.
+    private var bodyFrameIndex: Int?
     private var titleStart = (bytes: 0, line: 0, column: 0, section: DocumentSection.head)
 
     private(set) var metas: [MetaRecord] = []
@@ -222,6 +224,12 @@ final class MarkupCollector {
                 addMicrodataNode(element, frame: &frame)
             }
         }
+        // The body always has a node (with no attribute it stands for nothing), so that the
+        // attributes of a `<body>` tag met after content can be added to it (`mergeIntoBody`).
+        if tag == .body, frame.microdataNode < 0, templateDepth == 0, bodyFrameIndex == nil {
+            addMicrodataNode(element, frame: &frame)
+        }
+        if tag == .body, bodyFrameIndex == nil { bodyFrameIndex = frames.count }
         if collectsRDFa, templateDepth == 0,
             element.hasAny(Self.rdfaAttributes) || tag == .html || tag == .head || tag == .body
         {
@@ -235,6 +243,7 @@ final class MarkupCollector {
 
     func endElement(_ tag: TagKind) -> Bool {
         guard let frame = frames.popLast() else { return wantsCharacters }
+        if frames.count == bodyFrameIndex { bodyFrameIndex = nil }
         if frame.capturesText { captureDepth -= 1 }
         if frame.rawText { rawTextDepth -= 1 }
         if frame.title {
@@ -269,6 +278,55 @@ final class MarkupCollector {
             currentScript?.bytes.append(contentsOf: bytes)
         } else if captureDepth > 0, rawTextDepth == 0 {
             text.append(contentsOf: bytes)
+        }
+    }
+
+    /// A `<body>` tag met once the body is open: a browser adds each attribute the body element
+    /// does not have yet (HTML §13.2.6.4.7, "in body", a start tag "body"). libxml2 drops the tag,
+    /// so the body's nodes take what they lack; every element read since the body opened is
+    /// already under them.
+    func mergeIntoBody(_ element: ElementView) {
+        guard let index = bodyFrameIndex, index < frames.count else { return }
+        let frame = frames[index]
+        if let prefix = element.value(.prefix) {
+            prefixDeclarations += Self.parsePrefixes(prefix, line: element.line)
+        }
+        if let namespaces = element.value(.xmlns) {
+            prefixDeclarations += Self.parsePrefixes(namespaces, line: element.line)
+        }
+        if frame.microdataNode >= 0 {
+            let slot = Int(frame.microdataNode)
+            var node = microdataNodes[slot]
+            node.itemscope = node.itemscope || element.has(.itemscope)
+            node.itemprop = node.itemprop ?? element.value(.itemprop)
+            node.itemtype = node.itemtype ?? element.value(.itemtype)
+            node.itemid = node.itemid ?? element.value(.itemid)
+            node.itemref = node.itemref ?? element.value(.itemref)
+            node.id = node.id ?? element.value(.id)
+            if node.itemprop != nil || node.itemscope { usesMicrodata = true }
+            microdataNodes[slot] = node
+        }
+        if frame.rdfaNode >= 0 {
+            let slot = Int(frame.rdfaNode)
+            var node = rdfaNodes[slot]
+            node.vocab = node.vocab ?? element.value(.vocab)
+            node.typeOf = node.typeOf ?? element.value(.typeof)
+            node.property = node.property ?? element.value(.property)
+            node.resource = node.resource ?? element.value(.resource)
+            node.prefix = node.prefix ?? element.value(.prefix)
+            node.about = node.about ?? element.value(.about)
+            node.href = node.href ?? element.value(.href)
+            node.src = node.src ?? element.value(.src)
+            node.content = node.content ?? element.value(.content)
+            node.datetime = node.datetime ?? element.value(.datetime)
+            node.datatype = node.datatype ?? element.value(.datatype)
+            node.lang = node.lang ?? element.value(.lang) ?? element.value(.xmlLang)
+            node.rel = node.rel ?? element.value(.rel)
+            node.rev = node.rev ?? element.value(.rev)
+            node.role = node.role ?? element.value(.role)
+            if node.role != nil { node.id = node.id ?? element.value(.id) }
+            if element.hasAny(Self.rdfaAttributes) { usesRDFa = true }
+            rdfaNodes[slot] = node
         }
     }
 
