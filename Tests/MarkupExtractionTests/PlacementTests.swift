@@ -143,11 +143,11 @@ struct PlacementTests {
         #expect(inAttribute.smartAppBanner?.section == .head)
     }
 
-    /// Cases of HTML's tree construction (§13.2.6.4.3–§13.2.6.4.7) for the elements SpotCheck
-    /// reports, written by hand after html5lib-tests' tree-construction cases (tests1.dat,
-    /// tests18.dat, tests19.dat, tests26.dat, and the "in head noscript" ones of
-    /// tests_innerHTML/webkit02.dat; the data is not in ../shared/corpora): the page, then the
-    /// section of each Open Graph tag in order.
+    /// Cases of HTML's tree construction (§13.2.6.4.3 "before head", §13.2.6.4.4 "in head",
+    /// §13.2.6.4.5 "in head noscript", §13.2.6.4.6 "after head") for the elements SpotCheck reports,
+    /// in the shape of html5lib-tests' tree-construction data, which is not in ../shared/corpora:
+    /// each case written by hand from the section its comment names. The page, then the section of
+    /// each Open Graph tag in order.
     static let treeConstructionCases: [(String, [DocumentSection])] = [
         // "in head", anything else: a <div> closes the head.
         (#"<head><div></div><meta property="og:title" content="a"></head>"#, [.body]),
