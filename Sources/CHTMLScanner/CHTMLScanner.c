@@ -46,6 +46,10 @@ typedef struct sc_state {
     /// browser (HTML §13.2.6.4.7, "generic raw text element parsing algorithm"), so their start and
     /// end callbacks are not passed on.
     int rawTextDepth;
+    /// A start tag cut off by the end of the input: a browser's tokenizer emits no tag at an
+    /// end of file inside a tag ("eof-in-tag"), where libxml2 reports the element; its start was
+    /// not passed on, and its end (the next one libxml2 reports) is not either.
+    int droppedAtEnd;
     /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
     char namespaces[1024];
     /// Attribute values left out before parsing (`sc_cap_attributes`), in document order; the next
@@ -660,6 +664,12 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
         state->justOpened = NULL;
         return;
     }
+    if (state->context->input != NULL && state->context->input->cur >= state->context->input->end &&
+        !sc_may_be_implied((const char *)name)) {
+        state->droppedAtEnd = 1;
+        state->justOpened = NULL;
+        return;
+    }
     element.tag = sc_classify_tag((const char *)name);
     element.line = state->context->input != NULL ? state->context->input->line : 0;
     element.column = state->context->input != NULL
@@ -705,6 +715,11 @@ static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag) {
 
 static void sc_end_element(void *userData, const xmlChar *name) {
     sc_state *state = userData;
+    if (state->droppedAtEnd) {
+        state->droppedAtEnd = 0;
+        state->justOpened = NULL;
+        return;
+    }
     if (state->rawTextDepth > 1) {
         state->rawTextDepth--;
         state->justOpened = NULL;

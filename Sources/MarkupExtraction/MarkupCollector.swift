@@ -118,6 +118,10 @@ final class MarkupCollector {
     private(set) var title: (text: String, line: Int, column: Int, section: DocumentSection)?
     private(set) var baseHref: (href: String, line: Int, column: Int, section: DocumentSection)?
     private(set) var htmlLang: (lang: String, line: Int, column: Int)?
+    /// The first `<meta>` element whose `charset` names an encoding (or, without one that does,
+    /// whose `http-equiv="content-type"` content does): what HTML's "in head" rules for `meta`
+    /// hand to "change the encoding" (§13.2.6.4.4). Tags inside a template count too.
+    private(set) var charsetDeclaration: (label: String, line: Int)?
     private(set) var prefixDeclarations: [PrefixDeclaration] = []
     private(set) var scripts: [ScriptRecord] = []
     private(set) var microdataNodes: [MicrodataNode] = []
@@ -149,6 +153,7 @@ final class MarkupCollector {
         var frame = Frame(tag: tag)
         if tag == .template { templateDepth += 1 }
         if tag == .svg { svgDepth += 1 }
+        if tag == .meta, charsetDeclaration == nil { noteCharsetDeclaration(element) }
         switch tag {
         case .other, .template, .svg:
             break
@@ -278,6 +283,20 @@ final class MarkupCollector {
             currentScript?.bytes.append(contentsOf: bytes)
         } else if captureDepth > 0, rawTextDepth == 0 {
             text.append(contentsOf: bytes)
+        }
+    }
+
+    private func noteCharsetDeclaration(_ element: ElementView) {
+        if let charset = element.value(.charset), MetaCharsetPrescan.usableEncoding(charset) != nil {
+            charsetDeclaration = (charset.trimmingASCIIWhitespace(), element.line)
+        } else if let httpEquiv = element.value(.httpEquiv),
+            httpEquiv.utf8.elementsEqual(
+                "content-type".utf8, by: { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }),
+            let content = element.value(.content),
+            let label = MetaCharsetPrescan.charset(inContent: Array(content.lowercased().utf8)),
+            MetaCharsetPrescan.usableEncoding(label) != nil
+        {
+            charsetDeclaration = (label.trimmingASCIIWhitespace(), element.line)
         }
     }
 

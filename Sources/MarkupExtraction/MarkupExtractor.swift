@@ -74,9 +74,9 @@ public struct MarkupExtractor: Sendable {
     /// Decides the encoding, decodes the page to UTF-8 once (the same text for every syntax:
     /// meta tags, the title, JSON-LD, Microdata, RDFa) and scans that UTF-8 with libxml2, which is
     /// told not to look for an encoding of its own.
-    private func extract(_ raw: UnsafeRawBufferPointer, url: String) -> PageMarkup {
+    private func extract(_ raw: UnsafeRawBufferPointer, url: String, decided: EncodingDecision? = nil) -> PageMarkup {
         var page = PageMarkup(url: url)
-        let decision = EncodingDecision.decide(raw, transportLabel: options.encoding)
+        let decision = decided ?? EncodingDecision.decide(raw, transportLabel: options.encoding)
         page.encoding = decision.encoding.name
         page.encodingSource = decision.source
         for ignored in decision.ignoredLabels {
@@ -113,6 +113,14 @@ public struct MarkupExtractor: Sendable {
             page.diagnostics.append(
                 ExtractionDiagnostic(code: .undecodableBytes, line: 0, message: "libxml2 could not start a parser"))
             return page
+        }
+        // HTML's "change the encoding": the parser met a `<meta>` naming another encoding while
+        // the decision was tentative; a browser decodes the page again with it (once: the
+        // confidence is then certain).
+        if decided == nil, let declaration = collector.charsetDeclaration,
+            let changed = decision.changed(by: declaration)
+        {
+            return extract(raw, url: url, decided: changed)
         }
         if let capped = scanned.cappedAttributes {
             let others = capped.elements > 1 ? " and \(capped.elements - 1) more start tag(s)" : ""
@@ -365,14 +373,17 @@ public struct MarkupExtractor: Sendable {
     static func mismatch(
         _ decision: EncodingDecision, decoded: DecodedText, bytes: UnsafeRawBufferPointer
     ) -> EncodingMismatch? {
-        guard decision.source == .transport || decision.source == .meta, let label = decision.label else {
+        guard decision.source == .transport || decision.source == .meta || decision.source == .metaChange,
+            let label = decision.label
+        else {
             return nil
         }
         let declaredUnicode = [.utf8, .utf16LE, .utf16BE].contains(decision.encoding)
         let bytesFit: String? = !declaredUnicode && isNonASCIIUTF8(bytes) ? TextEncoding.utf8.name : nil
         guard bytesFit != nil || decoded.invalidSequences > 0 else { return nil }
         return EncodingMismatch(
-            declaredLabel: label, declaredBy: decision.source, line: decision.line, decodedAs: decision.encoding.name,
+            declaredLabel: label, declaredBy: decision.source == .metaChange ? .meta : decision.source,
+            line: decision.line, decodedAs: decision.encoding.name,
             bytesFit: bytesFit, invalidSequences: decoded.invalidSequences,
             firstInvalidLine: decoded.firstInvalidLine)
     }
