@@ -842,8 +842,11 @@ static void sc_structured_error(void *userData, xmlErrorPtr error) {
     default:
         // A `<body>` tag met after libxml2 already opened an implied body (or a second one) is
         // dropped from the tree with this error, where a browser adds its attributes to the body.
+        // Not inside a raw text element (the tag is text there) nor a template (a browser ignores
+        // a <body> tag with a template open).
         if (error->code == XML_HTML_STRUCURE_ERROR && error->str1 != NULL && strcasecmp(error->str1, "body") == 0 &&
-            state->context != NULL && error->ctxt == state->context) {
+            state->context != NULL && error->ctxt == state->context && state->rawTextDepth == 0 &&
+            state->templateDepth == 0) {
             state->phase = SC_IN_BODY;
             sc_merge_misplaced_body(state);
         }

@@ -210,6 +210,19 @@ struct PlacementTests {
         #expect(rdfa.types.contains("https://schema.org/WebPage"), "\(rdfa.types)")
     }
 
+    /// A `<body>` tag inside a raw text element is text; inside a template a browser ignores it.
+    @Test("a <body> tag inside an <iframe> or a <template> adds nothing to the body")
+    func bodyTagsThatAreNotMerged() {
+        for wrapper in ["iframe", "template"] {
+            let page = extract(
+                """
+                <html><body><p>x</p><\(wrapper)><body itemscope itemtype="https://schema.org/WebPage"></\(wrapper)>
+                <span itemprop="name">N</span></body></html>
+                """)
+            #expect(page.microdata.isEmpty, "\(wrapper)")
+        }
+    }
+
     @Test("a second <body> tag adds only the attributes the first lacks")
     func secondBodyTag() throws {
         let page = extract(
