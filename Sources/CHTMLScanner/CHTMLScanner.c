@@ -24,7 +24,7 @@ void sc_initialize(void) { pthread_once(&sc_once, sc_initialize_once); }
 /// HTML's insertion modes (§13.2.6.4) as far as head and body go: "initial", "before html" and
 /// "before head" are one (whatever comes first opens the head or goes through it), "in frameset"
 /// and the modes inside the body are "in body".
-typedef enum sc_phase { SC_BEFORE_HEAD = 0, SC_IN_HEAD, SC_IN_HEAD_NOSCRIPT, SC_AFTER_HEAD, SC_IN_BODY } sc_phase;
+typedef enum sc_phase { SC_BEFORE_HEAD = 0, SC_IN_HEAD, SC_AFTER_HEAD, SC_IN_BODY } sc_phase;
 
 /// Per-scan state, reached through the parser context's `userData`.
 typedef struct sc_state {
@@ -37,6 +37,11 @@ typedef struct sc_state {
     sc_phase phase;
     /// Open `<template>` elements: their content is a fragment of its own and moves nothing.
     int templateDepth;
+    /// Inside a `<noscript>` opened in the head: 1 for it, plus one per element libxml2 opened in
+    /// it. A browser with scripting (Safari, which shows the banner) reads its content as raw text,
+    /// so nothing in it moves the head's end (§13.2.6.4.4, "noscript", scripting flag enabled); its
+    /// tags are still reported, as a client without scripting reads them, in the head.
+    int headNoscriptDepth;
     int skipsUnreadText;
     /// The element whose start was the last callback (its end may come next, with no text between).
     const xmlChar *justOpened;
@@ -529,7 +534,7 @@ static int sc_has_raw_text_content(const char *name) {
 static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag);
 
 /// True for the elements HTML's "in head" insertion mode keeps in the head (§13.2.6.4.4), but
-/// `noscript`, which has a mode of its own.
+/// `noscript`, which only "in head" keeps there.
 static int sc_belongs_in_head(const char *name) {
     switch (name[0]) {
     case 'b': return sc_is(name, "base") || sc_is(name, "basefont") || sc_is(name, "bgsound");
@@ -545,15 +550,17 @@ static int sc_belongs_in_head(const char *name) {
 /// Moves the phase for a start tag written in the source, as HTML's tree construction does:
 /// - "before head" (§13.2.6.4.3): `<head>` opens the head; anything else opens it implicitly and
 ///   is read "in head";
-/// - "in head" (§13.2.6.4.4): the head's own elements stay; `<noscript>` goes "in head noscript"
-///   (a client without scripting: its content is markup); anything else closes the head and is
-///   read "after head";
-/// - "in head noscript" (§13.2.6.4.5): `basefont`, `bgsound`, `link`, `meta`, `noframes`,
-///   `style` stay; anything else closes the noscript and is read "in head";
+/// - "in head" (§13.2.6.4.4): the head's own elements stay; so does `<noscript>`, whose content
+///   moves nothing (`headNoscriptDepth`: raw text with scripting enabled, as in Safari); anything
+///   else closes the head and is read "after head";
 /// - "after head" (§13.2.6.4.6): `<body>` opens the body; the head's own elements go back into
 ///   the head; anything else opens the body implicitly.
 /// `html` and `head` tags are ignored past the point where they open something.
 static void sc_place_start_tag(sc_state *state, const char *name) {
+    if (state->headNoscriptDepth > 0) {
+        state->headNoscriptDepth++;
+        return;
+    }
     if (state->templateDepth > 0) return;
     int isHTML = sc_is(name, "html"), isHead = sc_is(name, "head");
     for (;;) {
@@ -565,17 +572,10 @@ static void sc_place_start_tag(sc_state *state, const char *name) {
         case SC_IN_HEAD:
             if (isHTML || isHead || sc_belongs_in_head(name)) return;
             if (sc_is(name, "noscript")) {
-                state->phase = SC_IN_HEAD_NOSCRIPT;
+                state->headNoscriptDepth = 1;
                 return;
             }
             state->phase = SC_AFTER_HEAD;
-            continue;
-        case SC_IN_HEAD_NOSCRIPT:
-            if (isHTML || isHead || sc_is(name, "noscript") || sc_is(name, "basefont") || sc_is(name, "bgsound") ||
-                sc_is(name, "link") || sc_is(name, "meta") || sc_is(name, "noframes") || sc_is(name, "style")) {
-                return;
-            }
-            state->phase = SC_IN_HEAD;
             continue;
         case SC_AFTER_HEAD:
             if (isHTML || isHead || sc_belongs_in_head(name) || sc_is(name, "frameset")) return;
@@ -590,9 +590,12 @@ static void sc_place_start_tag(sc_state *state, const char *name) {
 /// Moves the phase for text a browser's tree construction reads as character tokens: text that
 /// is not white space (tab, LF, FF, CR, space) before the body opens it ("anything else" in every
 /// mode before "in body"). Text inside `title`, `script`, `style`, `noframes` (raw text in the
-/// head), inside a template or inside a raw text element does not count.
+/// head), the head's `noscript`, a template or a raw text element does not count.
 static void sc_place_text(sc_state *state, const xmlChar *container, const unsigned char *bytes, size_t length) {
-    if (state->phase == SC_IN_BODY || state->templateDepth > 0 || state->rawTextDepth > 0) return;
+    if (state->phase == SC_IN_BODY || state->templateDepth > 0 || state->rawTextDepth > 0 ||
+        state->headNoscriptDepth > 0) {
+        return;
+    }
     if (container != NULL) {
         const char *name = (const char *)container;
         if (sc_is(name, "title") || sc_is(name, "script") || sc_is(name, "style") || sc_is(name, "noframes")) return;
@@ -606,21 +609,22 @@ static void sc_place_text(sc_state *state, const xmlChar *container, const unsig
     }
 }
 
-/// The end tags that move the phase: `</head>` ends the head, `</noscript>` the head's noscript.
-/// (`</body>`, `</html>` and `</br>` before the body would open it; libxml2 reports no end for
-/// an element it has not opened, so those are not seen here.)
+/// The end tags that move the phase: `</head>` ends the head; the ends of a template and of the
+/// head's noscript (and of what libxml2 opened in them) close what they opened. (`</body>`,
+/// `</html>` and `</br>` before the body would open it; libxml2 reports no end for an element it
+/// has not opened, so those are not seen here.)
 static void sc_place_end_tag(sc_state *state, const char *name) {
-    if (sc_is(name, "template")) {
-        if (state->templateDepth > 0) state->templateDepth--;
+    int isTemplate = sc_is(name, "template");
+    if (isTemplate && state->templateDepth > 0) state->templateDepth--;
+    if (state->headNoscriptDepth > 0) {
+        state->headNoscriptDepth--;
         return;
     }
-    if (state->templateDepth > 0) return;
+    if (isTemplate || state->templateDepth > 0) return;
     const xmlChar *cur = state->context->input != NULL ? state->context->input->cur : NULL;
     if (cur == NULL || !sc_follows_own_end_tag(state->context->input->base, cur, name)) return;
     if (sc_is(name, "head") && (state->phase == SC_IN_HEAD || state->phase == SC_BEFORE_HEAD)) {
         state->phase = SC_AFTER_HEAD;
-    } else if (sc_is(name, "noscript") && state->phase == SC_IN_HEAD_NOSCRIPT) {
-        state->phase = SC_IN_HEAD;
     }
 }
 

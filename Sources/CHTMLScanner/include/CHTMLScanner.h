@@ -91,8 +91,9 @@ typedef struct sc_element {
     /// closes the head at the first start tag that does not belong there (anything but `base`,
     /// `basefont`, `bgsound`, `link`, `meta`, `noframes`, `noscript`, `script`, `style`,
     /// `template`, `title`), at text that is not white space, or at the `<body>` tag, whichever
-    /// comes first; the head's own elements written after `</head>` and before that still go in
-    /// the head. libxml2's tree (an HTML 4 parser) differs, so the scanner follows the rules
+    /// comes first (what is inside the head's `noscript`, read as raw text by a browser with
+    /// scripting, or inside a template, moves nothing); the head's own elements written after
+    /// `</head>` and before that still go in the head. libxml2's tree (an HTML 4 parser) differs, so the scanner follows the rules
     /// itself (`sc_place_start_tag`).
     int inBody;
 } sc_element;
