@@ -46,7 +46,7 @@ typedef struct sc_state {
     /// The element whose start was the last callback (its end may come next, with no text between).
     const xmlChar *justOpened;
     /// Inside an element whose content a browser reads as raw text (`<iframe>`, `<noembed>`,
-    /// `<noframes>`, `<xmp>`) or escapable raw text (`<textarea>`): 1 for the element itself, plus
+    /// `<noframes>`, `<xmp>`) or escapable raw text (`<textarea>`, `<title>`): 1 for the element itself, plus
     /// one for each element libxml2 opened in it. The tags libxml2 reads there are text to a
     /// browser (HTML §13.2.6.4.7, "generic raw text element parsing algorithm"), so their start and
     /// end callbacks are not passed on.
@@ -517,15 +517,15 @@ static int sc_source_column(sc_state *state, int column, int line) {
 // MARK: - SAX callbacks
 
 /// Elements whose content a browser's tokenizer reads as text up to their own end tag, never as
-/// markup (HTML §13.2.6.4.7: `iframe`, `noembed`, `noframes`, `xmp` as raw text, `textarea` as
-/// escapable raw text). libxml2 2.9.14 reads only `script` and `style` that way; `title` is left to
-/// it (its text is what is read of it). `noscript` is read as markup, as a client without
-/// scripting does.
+/// markup (HTML §13.2.6.4.4 and §13.2.6.4.7: `iframe`, `noembed`, `noframes`, `xmp` as raw text,
+/// `textarea` and `title` as escapable raw text). libxml2 2.9.14 reads only `script` and `style`
+/// that way. `noscript` is read as markup, as a client without scripting does (its place in the
+/// head is `headNoscriptDepth`'s).
 static int sc_has_raw_text_content(const char *name) {
     switch (name[0]) {
     case 'i': return sc_is(name, "iframe");
     case 'n': return sc_is(name, "noembed") || sc_is(name, "noframes");
-    case 't': return sc_is(name, "textarea");
+    case 't': return sc_is(name, "textarea") || sc_is(name, "title");
     case 'x': return sc_is(name, "xmp");
     default: return 0;
     }

@@ -22,8 +22,8 @@ struct BrowserReadingTests {
     /// HTML §13.2.6.4.7, `iframe` start tag: "Follow the generic raw text element parsing
     /// algorithm" — what is inside is text up to `</iframe>`, never elements.
     @Test(
-        "the content of an <iframe> (and of <noembed>, <noframes>, <xmp>, <textarea>) is text, not markup",
-        arguments: ["iframe", "noembed", "noframes", "xmp", "textarea"])
+        "the content of an <iframe> (and of <noembed>, <noframes>, <xmp>, <textarea>, <title>) is text, not markup",
+        arguments: ["iframe", "noembed", "noframes", "xmp", "textarea", "title"])
     func rawTextElements(name: String) {
         let page = extract(
             """

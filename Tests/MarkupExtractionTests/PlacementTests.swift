@@ -158,6 +158,8 @@ struct PlacementTests {
             "<head> \n\t<meta property=\"og:title\" content=\"a\">x<meta property=\"og:type\" content=\"b\">",
             [.head, .body]
         ),
+        // A tag inside the title is its text (escapable raw text), not an element.
+        (#"<head><title>a <b>bold</b> title</title><meta property="og:title" content="a">"#, [.head]),
         // A character reference is text too.
         (#"<head>&amp;<meta property="og:title" content="a">"#, [.body]),
         // Comments are not text.
