@@ -21,16 +21,40 @@ static void sc_initialize_once(void) { xmlInitParser(); }
 
 void sc_initialize(void) { pthread_once(&sc_once, sc_initialize_once); }
 
+/// HTML's insertion modes (§13.2.6.4) as far as head and body go: "initial", "before html" and
+/// "before head" are one (whatever comes first opens the head or goes through it), "in frameset"
+/// and the modes inside the body are "in body".
+typedef enum sc_phase { SC_BEFORE_HEAD = 0, SC_IN_HEAD, SC_AFTER_HEAD, SC_IN_BODY } sc_phase;
+
 /// Per-scan state, reached through the parser context's `userData`.
 typedef struct sc_state {
     htmlParserCtxtPtr context;
     const sc_callbacks *callbacks;
     sc_scan_report *report;
     int wantsCharacters;
-    int bodyTagSeen;
+    /// Where HTML's tree construction stands (`sc_place_start_tag`): what a browser's insertion
+    /// mode would be, as far as head and body go.
+    sc_phase phase;
+    /// Open `<template>` elements: their content is a fragment of its own and moves nothing.
+    int templateDepth;
+    /// Inside a `<noscript>` opened in the head: 1 for it, plus one per element libxml2 opened in
+    /// it. A browser with scripting (Safari, which shows the banner) reads its content as raw text,
+    /// so nothing in it moves the head's end (§13.2.6.4.4, "noscript", scripting flag enabled); its
+    /// tags are still reported, as a client without scripting reads them, in the head.
+    int headNoscriptDepth;
     int skipsUnreadText;
     /// The element whose start was the last callback (its end may come next, with no text between).
     const xmlChar *justOpened;
+    /// Inside an element whose content a browser reads as raw text (`<iframe>`, `<noembed>`,
+    /// `<noframes>`, `<xmp>`) or escapable raw text (`<textarea>`, `<title>`): 1 for the element itself, plus
+    /// one for each element libxml2 opened in it. The tags libxml2 reads there are text to a
+    /// browser (HTML §13.2.6.4.7, "generic raw text element parsing algorithm"), so their start and
+    /// end callbacks are not passed on.
+    int rawTextDepth;
+    /// A start tag cut off by the end of the input: a browser's tokenizer emits no tag at an
+    /// end of file inside a tag ("eof-in-tag"), where libxml2 reports the element; its start was
+    /// not passed on, and its end (the next one libxml2 reports) is not either.
+    int droppedAtEnd;
     /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
     char namespaces[1024];
     /// Attribute values left out before parsing (`sc_cap_attributes`), in document order; the next
@@ -382,6 +406,8 @@ static int sc_can_move(sc_state *state) {
            state->context->charset == XML_CHAR_ENCODING_UTF8 && input->buf != NULL && input->buf->encoder == NULL;
 }
 
+static void sc_place_text(sc_state *state, const xmlChar *container, const unsigned char *bytes, size_t length);
+
 /// From the `startElement` callback, where the parser stands at the start tag's `>`: moves it past
 /// the run that follows, to where libxml2 would have stopped reading it, with the line and column
 /// reading it would have left. The run's last byte becomes the `>` the parser reads next (it is
@@ -393,6 +419,8 @@ static long sc_move_past_run_after_start_tag(sc_state *state, const char *rawTex
     sc_run run;
     if (start >= input->end || !sc_measure_run(start, input->end, rawTextName, &run) || run.stop == start) return 0;
     int column = sc_column_after(&run, start, input->col + 1);
+    // Text passed over unread is still text to the tree construction (`sc_place_text`).
+    if (rawTextName == NULL) sc_place_text(state, state->context->name, start, (size_t)(run.stop - start));
     xmlChar *last = (xmlChar *)(uintptr_t)(run.stop - 1);
     *last = '>';
     input->cur = last;
@@ -409,6 +437,10 @@ static long sc_move_past_text_after_end(sc_state *state) {
     const unsigned char *start = input->cur;
     sc_run run;
     if (!sc_measure_run(start, input->end, NULL, &run) || run.stop == start) return 0;
+    // The text belongs to the element under the one just closed (popped after the callback).
+    htmlParserCtxtPtr context = state->context;
+    sc_place_text(state, context->nameNr >= 2 ? context->nameTab[context->nameNr - 2] : NULL, start,
+                  (size_t)(run.stop - start));
     input->col = sc_column_after(&run, start, input->col);
     input->cur = run.stop;
     input->line += run.lines;
@@ -484,45 +516,181 @@ static int sc_source_column(sc_state *state, int column, int line) {
 
 // MARK: - SAX callbacks
 
+/// Elements whose content a browser's tokenizer reads as text up to their own end tag, never as
+/// markup (HTML §13.2.6.4.4 and §13.2.6.4.7: `iframe`, `noembed`, `noframes`, `xmp` as raw text,
+/// `textarea` and `title` as escapable raw text). libxml2 2.9.14 reads only `script` and `style`
+/// that way. `noscript` is read as markup, as a client without scripting does (its place in the
+/// head is `headNoscriptDepth`'s).
+static int sc_has_raw_text_content(const char *name) {
+    switch (name[0]) {
+    case 'i': return sc_is(name, "iframe");
+    case 'n': return sc_is(name, "noembed") || sc_is(name, "noframes");
+    case 't': return sc_is(name, "textarea") || sc_is(name, "title");
+    case 'x': return sc_is(name, "xmp");
+    default: return 0;
+    }
+}
+
 static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag);
+
+/// True for the elements HTML's "in head" insertion mode keeps in the head (§13.2.6.4.4), but
+/// `noscript`, which only "in head" keeps there.
+static int sc_belongs_in_head(const char *name) {
+    switch (name[0]) {
+    case 'b': return sc_is(name, "base") || sc_is(name, "basefont") || sc_is(name, "bgsound");
+    case 'l': return sc_is(name, "link");
+    case 'm': return sc_is(name, "meta");
+    case 'n': return sc_is(name, "noframes");
+    case 's': return sc_is(name, "script") || sc_is(name, "style");
+    case 't': return sc_is(name, "template") || sc_is(name, "title");
+    default: return 0;
+    }
+}
+
+/// Moves the phase for a start tag written in the source, as HTML's tree construction does:
+/// - "before head" (§13.2.6.4.3): `<head>` opens the head; anything else opens it implicitly and
+///   is read "in head";
+/// - "in head" (§13.2.6.4.4): the head's own elements stay; so does `<noscript>`, whose content
+///   moves nothing (`headNoscriptDepth`: raw text with scripting enabled, as in Safari); anything
+///   else closes the head and is read "after head";
+/// - "after head" (§13.2.6.4.6): `<body>` opens the body; the head's own elements go back into
+///   the head; anything else opens the body implicitly.
+/// `html` and `head` tags are ignored past the point where they open something.
+static void sc_place_start_tag(sc_state *state, const char *name) {
+    if (state->headNoscriptDepth > 0) {
+        state->headNoscriptDepth++;
+        return;
+    }
+    if (state->templateDepth > 0) return;
+    int isHTML = sc_is(name, "html"), isHead = sc_is(name, "head");
+    for (;;) {
+        switch (state->phase) {
+        case SC_BEFORE_HEAD:
+            state->phase = SC_IN_HEAD;
+            if (isHTML || isHead) return;
+            continue;
+        case SC_IN_HEAD:
+            if (isHTML || isHead || sc_belongs_in_head(name)) return;
+            if (sc_is(name, "noscript")) {
+                state->headNoscriptDepth = 1;
+                return;
+            }
+            state->phase = SC_AFTER_HEAD;
+            continue;
+        case SC_AFTER_HEAD:
+            if (isHTML || isHead || sc_belongs_in_head(name) || sc_is(name, "frameset")) return;
+            state->phase = SC_IN_BODY;
+            return;
+        case SC_IN_BODY:
+            return;
+        }
+    }
+}
+
+/// Moves the phase for text a browser's tree construction reads as character tokens: text that
+/// is not white space (tab, LF, FF, CR, space) before the body opens it ("anything else" in every
+/// mode before "in body"). Text inside `title`, `script`, `style`, `noframes` (raw text in the
+/// head), the head's `noscript`, a template or a raw text element does not count.
+static void sc_place_text(sc_state *state, const xmlChar *container, const unsigned char *bytes, size_t length) {
+    if (state->phase == SC_IN_BODY || state->templateDepth > 0 || state->rawTextDepth > 0 ||
+        state->headNoscriptDepth > 0) {
+        return;
+    }
+    if (container != NULL) {
+        const char *name = (const char *)container;
+        if (sc_is(name, "title") || sc_is(name, "script") || sc_is(name, "style") || sc_is(name, "noframes")) return;
+    }
+    for (size_t index = 0; index < length; index++) {
+        unsigned char byte = bytes[index];
+        if (byte != ' ' && byte != '\t' && byte != '\n' && byte != '\f' && byte != '\r') {
+            state->phase = SC_IN_BODY;
+            return;
+        }
+    }
+}
+
+/// The end tags that move the phase: `</head>` ends the head; the ends of a template and of the
+/// head's noscript (and of what libxml2 opened in them) close what they opened. (`</body>`,
+/// `</html>` and `</br>` before the body would open it; libxml2 reports no end for an element it
+/// has not opened, so those are not seen here.)
+static void sc_place_end_tag(sc_state *state, const char *name) {
+    int isTemplate = sc_is(name, "template");
+    if (isTemplate && state->templateDepth > 0) state->templateDepth--;
+    if (state->headNoscriptDepth > 0) {
+        state->headNoscriptDepth--;
+        return;
+    }
+    if (isTemplate || state->templateDepth > 0) return;
+    const xmlChar *cur = state->context->input != NULL ? state->context->input->cur : NULL;
+    if (cur == NULL || !sc_follows_own_end_tag(state->context->input->base, cur, name)) return;
+    if (sc_is(name, "head") && (state->phase == SC_IN_HEAD || state->phase == SC_BEFORE_HEAD)) {
+        state->phase = SC_AFTER_HEAD;
+    }
+}
+
+/// True when libxml2 may report `name` without its tag in the source: it implies `html`, `head`,
+/// `body` and, for text, `p`.
+static int sc_may_be_implied(const char *name) {
+    return sc_is(name, "html") || sc_is(name, "head") || sc_is(name, "body") || sc_is(name, "p");
+}
+
+/// Fills `element`'s attribute values and mask from libxml2's name/value pairs.
+static void sc_read_attributes(sc_state *state, sc_element *element, const xmlChar **attributes) {
+    if (attributes == NULL) return;
+    size_t used = 0;
+    for (const xmlChar **pair = attributes; pair[0] != NULL; pair += 2) {
+        if (sc_is_namespace_declaration((const char *)pair[0]) && pair[1] != NULL) {
+            // "NAME: IRI " appended while it fits; a declaration that does not fit is left out.
+            const char *prefix = (const char *)pair[0] + 6;
+            size_t needed = strlen(prefix) + strlen((const char *)pair[1]) + 3;
+            if (used + needed < sizeof state->namespaces) {
+                used += (size_t)snprintf(state->namespaces + used, sizeof state->namespaces - used, "%s: %s ", prefix,
+                                         (const char *)pair[1]);
+                element->attributeMask |= 1u << SC_ATTR_XMLNS;
+                element->values[SC_ATTR_XMLNS] = state->namespaces;
+            }
+            continue;
+        }
+        int attribute = sc_classify_attribute((const char *)pair[0]);
+        if (attribute < 0 || (element->attributeMask & (1u << attribute)) != 0) continue;
+        element->attributeMask |= 1u << attribute;
+        element->values[attribute] = pair[1] != NULL ? (const char *)pair[1] : "";
+    }
+}
 
 static void sc_start_element(void *userData, const xmlChar *name, const xmlChar **attributes) {
     sc_state *state = userData;
     sc_element element;
     memset(&element, 0, sizeof element);
     element.name = (const char *)name;
+    if (state->rawTextDepth > 0) {
+        state->rawTextDepth++;
+        state->justOpened = NULL;
+        return;
+    }
+    if (state->context->input != NULL && state->context->input->cur >= state->context->input->end &&
+        !sc_may_be_implied((const char *)name)) {
+        state->droppedAtEnd = 1;
+        state->justOpened = NULL;
+        return;
+    }
     element.tag = sc_classify_tag((const char *)name);
     element.line = state->context->input != NULL ? state->context->input->line : 0;
     element.column = state->context->input != NULL
                          ? sc_source_column(state, state->context->input->col, state->context->input->line)
                          : 0;
-    if (element.tag == SC_TAG_BODY && !state->bodyTagSeen && sc_is_written_tag(state->context, "body")) {
-        state->bodyTagSeen = 1;
+    if (!sc_may_be_implied((const char *)name) || sc_is_written_tag(state->context, (const char *)name)) {
+        sc_place_start_tag(state, (const char *)name);
     }
-    element.inSourceBody = state->bodyTagSeen;
-    if (attributes != NULL) {
-        size_t used = 0;
-        for (const xmlChar **pair = attributes; pair[0] != NULL; pair += 2) {
-            if (sc_is_namespace_declaration((const char *)pair[0]) && pair[1] != NULL) {
-                // "NAME: IRI " appended while it fits; a declaration that does not fit is left out.
-                const char *prefix = (const char *)pair[0] + 6;
-                size_t needed = strlen(prefix) + strlen((const char *)pair[1]) + 3;
-                if (used + needed < sizeof state->namespaces) {
-                    used += (size_t)snprintf(state->namespaces + used, sizeof state->namespaces - used, "%s: %s ",
-                                             prefix, (const char *)pair[1]);
-                    element.attributeMask |= 1u << SC_ATTR_XMLNS;
-                    element.values[SC_ATTR_XMLNS] = state->namespaces;
-                }
-                continue;
-            }
-            int attribute = sc_classify_attribute((const char *)pair[0]);
-            if (attribute < 0 || (element.attributeMask & (1u << attribute)) != 0) continue;
-            element.attributeMask |= 1u << attribute;
-            element.values[attribute] = pair[1] != NULL ? (const char *)pair[1] : "";
-        }
-    }
+    element.inBody = state->phase == SC_IN_BODY;
+    if (element.tag == SC_TAG_TEMPLATE) state->templateDepth++;
+    sc_read_attributes(state, &element, attributes);
     state->wantsCharacters = state->callbacks->start(state->callbacks->context, &element);
     state->justOpened = name;
+    if (sc_has_raw_text_content((const char *)name)) {
+        state->rawTextDepth = 1;
+        return;
+    }
     // An element libxml2 implies (`<body>` for an `<h1>`, `<head>` for a `<title>`) is reported
     // while the tag that implied it is read: where that tag has no attributes the parser stands
     // at its `>` too, and what follows is that tag's content, not the implied element's.
@@ -551,6 +719,18 @@ static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag) {
 
 static void sc_end_element(void *userData, const xmlChar *name) {
     sc_state *state = userData;
+    if (state->droppedAtEnd) {
+        state->droppedAtEnd = 0;
+        state->justOpened = NULL;
+        return;
+    }
+    if (state->rawTextDepth > 1) {
+        state->rawTextDepth--;
+        state->justOpened = NULL;
+        return;
+    }
+    state->rawTextDepth = 0;
+    sc_place_end_tag(state, (const char *)name);
     state->wantsCharacters = state->callbacks->end(state->callbacks->context,
                                                    sc_classify_tag((const char *)name));
     const xmlChar *opened = state->justOpened;
@@ -577,9 +757,78 @@ static void sc_end_element(void *userData, const xmlChar *name) {
 static void sc_characters(void *userData, const xmlChar *bytes, int length) {
     sc_state *state = userData;
     state->justOpened = NULL;
+    if (length > 0) sc_place_text(state, state->context->name, bytes, (size_t)length);
     if (state->wantsCharacters && length > 0) {
         state->callbacks->characters(state->callbacks->context, bytes, length);
     }
+}
+
+/// Where the start tag whose attributes start at `cursor` ends: after its first `>` outside a
+/// quoted value, or at `end`.
+static const xmlChar *sc_start_tag_end(const xmlChar *cursor, const xmlChar *end) {
+    while (cursor < end) {
+        xmlChar byte = *cursor;
+        if (byte == '>') return cursor + 1;
+        if ((byte == '"' || byte == '\'') && cursor[-1] == '=') {
+            const xmlChar *close = memchr(cursor + 1, byte, (size_t)(end - cursor - 1));
+            if (close == NULL) return end;
+            cursor = close + 1;
+            continue;
+        }
+        cursor++;
+    }
+    return end;
+}
+
+/// The body tag's start callback in `sc_merge_misplaced_body`'s own parse: its attributes go to
+/// Swift as a merge.
+static void sc_merge_start(void *userData, const xmlChar *name, const xmlChar **attributes) {
+    sc_state *state = userData;
+    if (!sc_is((const char *)name, "body") || attributes == NULL) return;
+    sc_element element;
+    memset(&element, 0, sizeof element);
+    element.name = "body";
+    element.tag = SC_TAG_BODY;
+    element.line = state->context->input != NULL ? state->context->input->line : 0;
+    element.inBody = 1;
+    sc_read_attributes(state, &element, attributes);
+    if (element.attributeMask != 0) state->callbacks->mergeBody(state->callbacks->context, &element);
+}
+
+static void sc_ignore_error(void *userData, xmlErrorPtr error) {
+    (void)userData;
+    (void)error;
+}
+
+static void sc_free_own_document(xmlParserCtxtPtr context);
+
+/// libxml2 drops a `<body>` start tag once a body is open, with its attributes. A browser adds
+/// each attribute the body element lacks (§13.2.6.4.7). The tag (`<body` just read, the parser
+/// standing after its name) is parsed again on its own, by libxml2 with the same options, so its
+/// values read exactly as elsewhere, and its attributes are handed to `mergeBody`.
+static void sc_merge_misplaced_body(sc_state *state) {
+    xmlParserInputPtr input = state->context->input;
+    if (input == NULL || input->cur == NULL || input->base == NULL || input->end == NULL) return;
+    const xmlChar *open = input->cur;
+    for (int steps = 0; open > input->base && *open != '<' && steps < 64; steps++) open--;
+    if (*open != '<' || input->end - open < 5 || strncasecmp((const char *)open + 1, "body", 4) != 0) return;
+    const xmlChar *close = sc_start_tag_end(open + 5, input->end);
+    htmlParserCtxtPtr tag = htmlCreateMemoryParserCtxt((const char *)open, (int)(close - open));
+    if (tag == NULL || tag->sax == NULL) {
+        if (tag != NULL) htmlFreeParserCtxt(tag);
+        return;
+    }
+    memset(tag->sax, 0, sizeof(htmlSAXHandler));
+    tag->sax->initialized = XML_SAX2_MAGIC;
+    tag->sax->startElement = sc_merge_start;
+    tag->sax->serror = sc_ignore_error;
+    tag->userData = state;
+    htmlCtxtUseOptions(tag, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
+    xmlSwitchEncoding(tag, XML_CHAR_ENCODING_UTF8);
+    htmlParseDocument(tag);
+    sc_free_own_document(tag);
+    tag->userData = tag;
+    htmlFreeParserCtxt(tag);
 }
 
 static void sc_structured_error(void *userData, xmlErrorPtr error) {
@@ -595,10 +844,15 @@ static void sc_structured_error(void *userData, xmlErrorPtr error) {
         state->report->unsupportedEncoding = 1;
         break;
     default:
-        // A `<body>` tag met after libxml2 already opened an implied body is dropped from the
-        // tree with this error; it still marks where the source's body starts.
-        if (error->code == XML_HTML_STRUCURE_ERROR && error->str1 != NULL && strcasecmp(error->str1, "body") == 0) {
-            state->bodyTagSeen = 1;
+        // A `<body>` tag met after libxml2 already opened an implied body (or a second one) is
+        // dropped from the tree with this error, where a browser adds its attributes to the body.
+        // Not inside a raw text element (the tag is text there) nor a template (a browser ignores
+        // a <body> tag with a template open).
+        if (error->code == XML_HTML_STRUCURE_ERROR && error->str1 != NULL && strcasecmp(error->str1, "body") == 0 &&
+            state->context != NULL && error->ctxt == state->context && state->rawTextDepth == 0 &&
+            state->templateDepth == 0) {
+            state->phase = SC_IN_BODY;
+            sc_merge_misplaced_body(state);
         }
         state->report->parseErrors++;
         break;
@@ -654,7 +908,7 @@ void sc_scan(const char *bytes, size_t length, const char *encoding, int skipsUn
         free(cap.removals);
         return;
     }
-    sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .bodyTagSeen = 0,
+    sc_state state = {.context = context, .callbacks = callbacks, .report = report, .wantsCharacters = 0, .phase = SC_BEFORE_HEAD,
                       .skipsUnreadText = skipsUnreadText, .removals = cap.removals, .removalCount = cap.removalCount};
 
     // Replace the DOM-building SAX2 handler: no tree is built, only our callbacks run.

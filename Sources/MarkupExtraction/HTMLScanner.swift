@@ -26,8 +26,9 @@ struct ElementView {
     var tag: TagKind { TagKind(rawValue: UInt8(truncatingIfNeeded: element.pointee.tag.rawValue)) ?? .other }
     var line: Int { Int(element.pointee.line) }
     var column: Int { Int(element.pointee.column) }
-    /// Where the tag was written: after the source's `<body>` tag or before it.
-    var section: DocumentSection { element.pointee.inSourceBody != 0 ? .body : .head }
+    /// Where a browser puts the element: in `<body>` or in `<head>` (HTML's tree construction, as
+    /// far as head and body go; `sc_element.inBody`).
+    var section: DocumentSection { element.pointee.inBody != 0 ? .body : .head }
     var hasInterestingAttributes: Bool { element.pointee.attributeMask != 0 }
 
     func has(_ attribute: AttributeName) -> Bool {
@@ -110,6 +111,10 @@ enum HTMLScanner {
             characters: { context, bytes, length in
                 let sink = Unmanaged<MarkupCollector>.fromOpaque(context!).takeUnretainedValue()
                 sink.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
+            },
+            mergeBody: { context, element in
+                let sink = Unmanaged<MarkupCollector>.fromOpaque(context!).takeUnretainedValue()
+                sink.mergeIntoBody(ElementView(element: element))
             }
         )
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)

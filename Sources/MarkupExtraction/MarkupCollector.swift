@@ -23,7 +23,8 @@ final class MarkupCollector {
 
     struct LinkRecord {
         var rel: String
-        var href: String
+        /// Nil when the tag has no `href` attribute.
+        var href: String?
         var line: Int
         var column: Int
         var section: DocumentSection
@@ -108,6 +109,8 @@ final class MarkupCollector {
     private var microdataParent: Int32 = -1
     private var rdfaParent: Int32 = -1
     private var currentScript: ScriptRecord?
+    /// The index in `frames` of the open body element, once one started.
+    private var bodyFrameIndex: Int?
     private var titleStart = (bytes: 0, line: 0, column: 0, section: DocumentSection.head)
 
     private(set) var metas: [MetaRecord] = []
@@ -115,6 +118,10 @@ final class MarkupCollector {
     private(set) var title: (text: String, line: Int, column: Int, section: DocumentSection)?
     private(set) var baseHref: (href: String, line: Int, column: Int, section: DocumentSection)?
     private(set) var htmlLang: (lang: String, line: Int, column: Int)?
+    /// The first `<meta>` element whose `charset` names an encoding (or, without one that does,
+    /// whose `http-equiv="content-type"` content does): what HTML's "in head" rules for `meta`
+    /// hand to "change the encoding" (§13.2.6.4.4). Tags inside a template count too.
+    private(set) var charsetDeclaration: (label: String, line: Int)?
     private(set) var prefixDeclarations: [PrefixDeclaration] = []
     private(set) var scripts: [ScriptRecord] = []
     private(set) var microdataNodes: [MicrodataNode] = []
@@ -146,6 +153,7 @@ final class MarkupCollector {
         var frame = Frame(tag: tag)
         if tag == .template { templateDepth += 1 }
         if tag == .svg { svgDepth += 1 }
+        if tag == .meta, charsetDeclaration == nil { noteCharsetDeclaration(element) }
         switch tag {
         case .other, .template, .svg:
             break
@@ -165,9 +173,11 @@ final class MarkupCollector {
                         line: element.line, column: column, section: element.section))
             }
         case .link:
-            if let rel = element.value(.rel), let href = element.value(.href) {
+            if let rel = element.value(.rel) {
                 linkRecords.append(
-                    LinkRecord(rel: rel, href: href, line: element.line, column: column, section: element.section))
+                    LinkRecord(
+                        rel: rel, href: element.value(.href), line: element.line, column: column,
+                        section: element.section))
             }
         case .title:
             if title == nil, svgDepth == 0 {
@@ -219,6 +229,12 @@ final class MarkupCollector {
                 addMicrodataNode(element, frame: &frame)
             }
         }
+        // The body always has a node (with no attribute it stands for nothing), so that the
+        // attributes of a `<body>` tag met after content can be added to it (`mergeIntoBody`).
+        if tag == .body, frame.microdataNode < 0, templateDepth == 0, bodyFrameIndex == nil {
+            addMicrodataNode(element, frame: &frame)
+        }
+        if tag == .body, bodyFrameIndex == nil { bodyFrameIndex = frames.count }
         if collectsRDFa, templateDepth == 0,
             element.hasAny(Self.rdfaAttributes) || tag == .html || tag == .head || tag == .body
         {
@@ -232,6 +248,7 @@ final class MarkupCollector {
 
     func endElement(_ tag: TagKind) -> Bool {
         guard let frame = frames.popLast() else { return wantsCharacters }
+        if frames.count == bodyFrameIndex { bodyFrameIndex = nil }
         if frame.capturesText { captureDepth -= 1 }
         if frame.rawText { rawTextDepth -= 1 }
         if frame.title {
@@ -266,6 +283,69 @@ final class MarkupCollector {
             currentScript?.bytes.append(contentsOf: bytes)
         } else if captureDepth > 0, rawTextDepth == 0 {
             text.append(contentsOf: bytes)
+        }
+    }
+
+    private func noteCharsetDeclaration(_ element: ElementView) {
+        if let charset = element.value(.charset), MetaCharsetPrescan.usableEncoding(charset) != nil {
+            charsetDeclaration = (charset.trimmingASCIIWhitespace(), element.line)
+        } else if let httpEquiv = element.value(.httpEquiv),
+            httpEquiv.utf8.elementsEqual(
+                "content-type".utf8, by: { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }),
+            let content = element.value(.content),
+            let label = MetaCharsetPrescan.charset(inContent: Array(content.lowercased().utf8)),
+            MetaCharsetPrescan.usableEncoding(label) != nil
+        {
+            charsetDeclaration = (label.trimmingASCIIWhitespace(), element.line)
+        }
+    }
+
+    /// A `<body>` tag met once the body is open: a browser adds each attribute the body element
+    /// does not have yet (HTML §13.2.6.4.7, "in body", a start tag "body"). libxml2 drops the tag,
+    /// so the body's nodes take what they lack; every element read since the body opened is
+    /// already under them.
+    func mergeIntoBody(_ element: ElementView) {
+        guard let index = bodyFrameIndex, index < frames.count else { return }
+        let frame = frames[index]
+        if let prefix = element.value(.prefix) {
+            prefixDeclarations += Self.parsePrefixes(prefix, line: element.line)
+        }
+        if let namespaces = element.value(.xmlns) {
+            prefixDeclarations += Self.parsePrefixes(namespaces, line: element.line)
+        }
+        if frame.microdataNode >= 0 {
+            let slot = Int(frame.microdataNode)
+            var node = microdataNodes[slot]
+            node.itemscope = node.itemscope || element.has(.itemscope)
+            node.itemprop = node.itemprop ?? element.value(.itemprop)
+            node.itemtype = node.itemtype ?? element.value(.itemtype)
+            node.itemid = node.itemid ?? element.value(.itemid)
+            node.itemref = node.itemref ?? element.value(.itemref)
+            node.id = node.id ?? element.value(.id)
+            if node.itemprop != nil || node.itemscope { usesMicrodata = true }
+            microdataNodes[slot] = node
+        }
+        if frame.rdfaNode >= 0 {
+            let slot = Int(frame.rdfaNode)
+            var node = rdfaNodes[slot]
+            node.vocab = node.vocab ?? element.value(.vocab)
+            node.typeOf = node.typeOf ?? element.value(.typeof)
+            node.property = node.property ?? element.value(.property)
+            node.resource = node.resource ?? element.value(.resource)
+            node.prefix = node.prefix ?? element.value(.prefix)
+            node.about = node.about ?? element.value(.about)
+            node.href = node.href ?? element.value(.href)
+            node.src = node.src ?? element.value(.src)
+            node.content = node.content ?? element.value(.content)
+            node.datetime = node.datetime ?? element.value(.datetime)
+            node.datatype = node.datatype ?? element.value(.datatype)
+            node.lang = node.lang ?? element.value(.lang) ?? element.value(.xmlLang)
+            node.rel = node.rel ?? element.value(.rel)
+            node.rev = node.rev ?? element.value(.rev)
+            node.role = node.role ?? element.value(.role)
+            if node.role != nil { node.id = node.id ?? element.value(.id) }
+            if element.hasAny(Self.rdfaAttributes) { usesRDFa = true }
+            rdfaNodes[slot] = node
         }
     }
 

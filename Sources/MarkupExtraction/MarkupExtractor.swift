@@ -74,9 +74,9 @@ public struct MarkupExtractor: Sendable {
     /// Decides the encoding, decodes the page to UTF-8 once (the same text for every syntax:
     /// meta tags, the title, JSON-LD, Microdata, RDFa) and scans that UTF-8 with libxml2, which is
     /// told not to look for an encoding of its own.
-    private func extract(_ raw: UnsafeRawBufferPointer, url: String) -> PageMarkup {
+    private func extract(_ raw: UnsafeRawBufferPointer, url: String, decided: EncodingDecision? = nil) -> PageMarkup {
         var page = PageMarkup(url: url)
-        let decision = EncodingDecision.decide(raw, transportLabel: options.encoding)
+        let decision = decided ?? EncodingDecision.decide(raw, transportLabel: options.encoding)
         page.encoding = decision.encoding.name
         page.encodingSource = decision.source
         for ignored in decision.ignoredLabels {
@@ -113,6 +113,14 @@ public struct MarkupExtractor: Sendable {
             page.diagnostics.append(
                 ExtractionDiagnostic(code: .undecodableBytes, line: 0, message: "libxml2 could not start a parser"))
             return page
+        }
+        // HTML's "change the encoding": the parser met a `<meta>` naming another encoding while
+        // the decision was tentative; a browser decodes the page again with it (once: the
+        // confidence is then certain).
+        if decided == nil, let declaration = collector.charsetDeclaration,
+            let changed = decision.changed(by: declaration)
+        {
+            return extract(raw, url: url, decided: changed)
         }
         if let capped = scanned.cappedAttributes {
             let others = capped.elements > 1 ? " and \(capped.elements - 1) more start tag(s)" : ""
@@ -285,11 +293,20 @@ public struct MarkupExtractor: Sendable {
         for link in collector.linkRecords {
             let rels = Set(link.rel.lowercased().split(whereSeparator: \.isASCIIWhitespace).map(String.init))
             let section = link.section
+            guard let href = link.href else {
+                if rels.contains("canonical") {
+                    page.canonicalsWithoutHref.append(
+                        MetaTag(
+                            key: link.rel, content: "", attribute: .rel, line: link.line, column: link.column,
+                            section: section))
+                }
+                continue
+            }
             var tag = MetaTag(
-                key: link.rel, content: resolver.resolve(link.href), attribute: .rel, line: link.line,
+                key: link.rel, content: resolver.resolve(href), attribute: .rel, line: link.line,
                 column: link.column,
                 section: section)
-            tag.asWritten = link.href
+            tag.asWritten = href
             if rels.contains("canonical") { page.canonicals.append(tag) }
             if rels.contains("apple-touch-icon") || rels.contains("apple-touch-icon-precomposed") {
                 page.touchIcons.append(tag)
@@ -297,31 +314,57 @@ public struct MarkupExtractor: Sendable {
         }
     }
 
-    /// Scans UTF-8 with libxml2. libxml2 takes a NUL byte for the end of the document; HTML
-    /// replaces U+0000 with U+FFFD, and so does this (in a copy, only when there is one).
+    /// Scans UTF-8 with libxml2, after HTML's input stream preprocessing (§13.2.3.5): every CR LF
+    /// pair and every lone CR becomes one LF (so an attribute value written over CR LF lines holds
+    /// LF, as a browser's DOM does), and U+0000, which libxml2 would take for the end of the
+    /// document, becomes U+FFFD (as the tokenizer replaces it in text and attribute values). A copy
+    /// is made only when there is a CR or a NUL.
     private func scanUTF8(
         _ utf8: UnsafeRawBufferPointer, into collector: MarkupCollector, page: inout PageMarkup
     ) -> ScanReport? {
-        guard Self.containsNUL(utf8) else {
+        let hasNUL = Self.containsNUL(utf8)
+        guard hasNUL || Self.containsCarriageReturn(utf8) else {
             return HTMLScanner.scan(utf8: utf8, into: collector, skippingUnreadText: skipsUnreadText)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count + 64)
-        var replaced = 0
-        for byte in utf8 {
-            if byte == 0 {
-                bytes += [0xEF, 0xBF, 0xBD]
-                replaced += 1
-            } else {
-                bytes.append(byte)
-            }
+        let (bytes, replaced) = Self.preprocessed(utf8)
+        if replaced > 0 {
+            page.diagnostics.insert(
+                ExtractionDiagnostic(code: .nulBytes, line: 0, message: "\(replaced) NUL byte(s) replaced with U+FFFD"),
+                at: 0)
         }
-        page.diagnostics.insert(
-            ExtractionDiagnostic(code: .nulBytes, line: 0, message: "\(replaced) NUL byte(s) replaced with U+FFFD"),
-            at: 0)
         return bytes.withUnsafeBytes {
             HTMLScanner.scan(utf8: $0, into: collector, skippingUnreadText: skipsUnreadText)
         }
+    }
+
+    /// HTML's input stream preprocessing of decoded UTF-8: CR LF and lone CR become LF, NUL becomes
+    /// U+FFFD (counted).
+    static func preprocessed(_ utf8: UnsafeRawBufferPointer) -> (bytes: [UInt8], replacedNULs: Int) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 64)
+        var replaced = 0
+        var index = 0
+        let count = utf8.count
+        while index < count {
+            let byte = utf8[index]
+            switch byte {
+            case 0:
+                bytes += [0xEF, 0xBF, 0xBD]
+                replaced += 1
+            case 0x0D:
+                bytes.append(0x0A)
+                if index + 1 < count, utf8[index + 1] == 0x0A { index += 1 }
+            default:
+                bytes.append(byte)
+            }
+            index += 1
+        }
+        return (bytes, replaced)
+    }
+
+    static func containsCarriageReturn(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, 0x0D, bytes.count) != nil
     }
 
     /// CT016's facts: a declared encoding other than UTF-8 on bytes that are UTF-8 (with
@@ -330,14 +373,17 @@ public struct MarkupExtractor: Sendable {
     static func mismatch(
         _ decision: EncodingDecision, decoded: DecodedText, bytes: UnsafeRawBufferPointer
     ) -> EncodingMismatch? {
-        guard decision.source == .transport || decision.source == .meta, let label = decision.label else {
+        guard decision.source == .transport || decision.source == .meta || decision.source == .metaChange,
+            let label = decision.label
+        else {
             return nil
         }
         let declaredUnicode = [.utf8, .utf16LE, .utf16BE].contains(decision.encoding)
         let bytesFit: String? = !declaredUnicode && isNonASCIIUTF8(bytes) ? TextEncoding.utf8.name : nil
         guard bytesFit != nil || decoded.invalidSequences > 0 else { return nil }
         return EncodingMismatch(
-            declaredLabel: label, declaredBy: decision.source, line: decision.line, decodedAs: decision.encoding.name,
+            declaredLabel: label, declaredBy: decision.source == .metaChange ? .meta : decision.source,
+            line: decision.line, decodedAs: decision.encoding.name,
             bytesFit: bytesFit, invalidSequences: decoded.invalidSequences,
             firstInvalidLine: decoded.firstInvalidLine)
     }

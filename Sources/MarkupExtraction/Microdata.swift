@@ -143,9 +143,10 @@ struct MicrodataBuilder {
             return ItemValue(
                 .item(item(at: index, memory: memory, budget: &budget)), line: node.line, column: node.column)
         }
-        if contentAttributeOnAnyElement, let content = node.contentAttribute {
-            return ItemValue(.text(content), line: node.line, column: node.column)
-        }
+        // WHATWG's "property value": the element's own attribute decides (`content` on <meta>,
+        // `src`, `href`, `data`, `value`, `datetime`), else its text. The lenient reading of
+        // `content` on other elements (schema.org's, Google's, extruct's) stands in for the text
+        // only: it never wins over a `datetime`, `href`, `src`, `data` or `value` (issue 33).
         switch node.tag {
         case .meta:
             return ItemValue(.text(node.valueAttribute ?? ""), line: node.line, column: node.column)
@@ -162,9 +163,17 @@ struct MicrodataBuilder {
             if let datetime = node.valueAttribute {
                 return ItemValue(.text(datetime), line: node.line, column: node.column)
             }
-            return ItemValue(.text(collector.text(node.textRange)), line: node.line, column: node.column)
+            return textValue(of: node)
         default:
-            return ItemValue(.text(collector.text(node.textRange)), line: node.line, column: node.column)
+            return textValue(of: node)
         }
+    }
+
+    /// An element valued by its text: the text, or its `content` attribute in the lenient reading.
+    private func textValue(of node: MarkupCollector.MicrodataNode) -> ItemValue {
+        if contentAttributeOnAnyElement, let content = node.contentAttribute {
+            return ItemValue(.text(content), line: node.line, column: node.column)
+        }
+        return ItemValue(.text(collector.text(node.textRange)), line: node.line, column: node.column)
     }
 }

@@ -18,6 +18,9 @@ public struct PageMarkup: Sendable, Hashable {
     public var descriptions: [MetaTag]
     /// Every `rel=canonical` link in document order, `content` resolved against the base URL.
     public var canonicals: [MetaTag]
+    /// `rel=canonical` links without an `href` attribute (`content` ""): they name no URL, so they
+    /// are not among `canonicals`, which every consumer reads as URLs; IX007 reports them.
+    public var canonicalsWithoutHref: [MetaTag] = []
     /// `robots`, `applebot`, `googlebot` … meta tags; `key` is the agent name, lower-cased.
     public var robots: [MetaTag]
     /// `<meta http-equiv="refresh">` tags, content as written (`5; url=/next`).

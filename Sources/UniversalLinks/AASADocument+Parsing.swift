@@ -315,12 +315,19 @@ struct DocumentReader {
         if singular == nil, plural == nil {
             report(.ul011, .error, "details entry has neither appID nor appIDs", at: path)
         } else if singular != nil, plural != nil {
-            report(.ul012, .warning, "details entry has both appID and appIDs; use appIDs alone", at: path)
+            report(
+                .ul012, .warning,
+                "details entry has both appID and appIDs; iOS reads appIDs alone, so appID is ignored"
+                    + (plural?.arrayValue?.isEmpty == true ? " and the empty appIDs matches no app" : ""),
+                at: path)
         }
         for (appID, idPath) in candidates {
             if let reason = AppIDFormat.problem(appID) {
                 report(.ul011, .error, "app ID \(Quoted.text(appID)) \(reason)", at: idPath)
             }
+            // Where both keys are there, iOS (13 and later) takes the apps from `appIDs` alone;
+            // `appID` is the older single-app form (docs/universal-links.md).
+            if plural != nil, idPath == path.key("appID") { continue }
             detail.appIDs.append(appID)
         }
         if let components = object["components"] {

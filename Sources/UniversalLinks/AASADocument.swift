@@ -86,7 +86,8 @@ public struct AASAAppLinks: Sendable, Hashable {
 
 /// One `applinks.details[]` entry (§3.2).
 public struct AASADetail: Sendable, Hashable {
-    /// The app IDs this entry applies to: `appID` first (when a string), then the strings of `appIDs`.
+    /// The app IDs this entry applies to: the strings of `appIDs` when the entry has that key (iOS
+    /// then ignores `appID`; an empty `appIDs` applies to no app), else `appID` (when a string).
     public var appIDs: [String]
     /// The `components` rules in order; `nil` when the entry has no `components` array. A non-object element is
     /// kept as a component with ``AASAComponent/isUsable`` `false`, so indices equal the file's.

@@ -78,6 +78,11 @@ struct IndexabilityChecks: PageRuleGroup {
                 + context.headerCanonicals.map { "\($0) (Link header)" }).joined(separator: ", ")
             report(.ix007, second.position, excerpt(second), "\(targets.count) different canonical URLs: \(listed)")
         }
+        for tag in page.canonicalsWithoutHref {
+            report(
+                .ix007, tag.position, "<link rel=\"\(tag.key)\">",
+                "the canonical link has no href attribute: it names no URL, and consumers ignore it")
+        }
         for tag in canonicals {
             let written = (tag.asWritten ?? tag.content).trimmingCharacters(in: .whitespacesAndNewlines)
             if written.isEmpty {

@@ -179,12 +179,57 @@ struct EncodingTests {
         let early = page(padding: 900)
         #expect(early.title?.text == "Привет")
         #expect(early.encodingSource == .meta)
-        // Past 1,024 bytes the declaration is not seen (libxml2 used to honour it wherever it was):
-        // no declaration, not UTF-8, so windows-1252.
+        // Past 1,024 bytes the prescan does not see it; the parser does, and changes the encoding
+        // (HTML §13.2.3.4): the page is read as windows-1251 all the same (issue 33).
         let late = page(padding: 1_100)
-        #expect(late.title?.text == "Ïðèâåò")
-        #expect(late.encoding == "windows-1252")
-        #expect(late.encodingSource == .defaultEncoding)
+        #expect(late.title?.text == "Привет")
+        #expect(late.encoding == "windows-1251")
+        #expect(late.encodingSource == .metaChange)
+    }
+
+    /// HTML §13.2.3.4 "changing the encoding while parsing", as the "in head" rules for `meta`
+    /// call it: only while the confidence is tentative (no BOM, no transport charset), for the
+    /// first `<meta>` element that names an encoding; a `<meta>` inside a script is no element.
+    @Test("a <meta charset> past the first 1,024 bytes changes a tentative encoding only")
+    func changeTheEncoding() {
+        let filler = "<!-- " + String(repeating: "x", count: 1_100) + " -->"
+        let tail = Array("</title></head></html>".utf8)
+        func bytes(_ before: String, _ late: String) -> [UInt8] {
+            Array("<html><head>\(before)\(filler)\(late)<title>".utf8) + Self.privetWindows1251 + tail
+        }
+        let changed = extract(
+            bytes: bytes("", #"<meta http-equiv="content-type" content="text/html; charset=windows-1251">"#))
+        #expect(changed.title?.text == "Привет")
+        #expect(changed.encodingSource == .metaChange)
+        // A transport charset is certain: the late <meta> changes nothing.
+        let certain = extract(
+            bytes: bytes("", #"<meta charset="windows-1251">"#), options: .init(encoding: "windows-1252"))
+        #expect(certain.title?.text == "Ïðèâåò")
+        // The first <meta> that names an encoding decides: windows-1252 as already used, so the
+        // confidence becomes certain and the second one is ignored.
+        let first = extract(
+            bytes: bytes("", #"<meta charset="bogus"><meta charset="latin1"><meta charset="windows-1251">"#))
+        #expect(first.title?.text == "Ïðèâåò")
+        #expect(first.encodingSource == .defaultEncoding)
+        // Inside a script it is text, not an element.
+        let scripted = extract(bytes: bytes("", #"<script>document.write('<meta charset="windows-1251">')</script>"#))
+        #expect(scripted.title?.text == "Ïðèâåò")
+    }
+
+    /// The WHATWG prescan reads every tag's attributes ("get an attribute"): a `<meta charset>`
+    /// inside another tag's quoted value is no declaration; a tag cut off by the end of the input
+    /// declares nothing, nor is it an element.
+    @Test(
+        "the prescan reads other tags' quoted values and stops at a tag cut off at the end",
+        arguments: [
+            (#"<div title="<meta charset=windows-1251>"></div>"#, false),
+            (#"<div title='x"><meta charset=windows-1251>'></div>"#, false),
+            (#"<div title="x>"><meta charset=windows-1251>"#, true),
+            (#"<p title="x><meta charset=windows-1251>"#, false),
+        ])
+    func prescanReadsOtherTags(head: String, declares: Bool) {
+        let page = extract(bytes: Array("<html><head>\(head)".utf8) + Self.privetWindows1251)
+        #expect(page.encoding == (declares ? "windows-1251" : "windows-1252"), "\(head)")
     }
 
     @Test("a <meta charset> inside a comment is not a declaration")

@@ -5,7 +5,10 @@ import Testing
 /// Where tags were written (head or body) and on which line.
 @Suite("Placement and source lines")
 struct PlacementTests {
-    @Test("a <meta> after body content inside <head> is still extracted (libxml2 closes head early)")
+    /// HTML §13.2.6.4.4 "in head", anything else: an `<img>` closes the head ("after head" then
+    /// opens the body), so the tags after it are in the body, as a browser's DOM has them, though
+    /// they were written before `</head>` (issue 33).
+    @Test("a <meta> after body content inside <head> is in the body, as a browser builds the tree")
     func metaAfterBodyContentInHead() throws {
         let page = extract(
             """
@@ -16,10 +19,10 @@ struct PlacementTests {
         let tag = try #require(page.openGraphValue("og:title"))
         #expect(tag.content == "X")
         #expect(tag.line == 1)
-        // Written before the <body> tag: head, whatever libxml2's tree says.
-        #expect(tag.section == .head)
+        #expect(tag.section == .body)
         #expect(page.smartAppBanner?.appID == "1")
-        #expect(page.smartAppBanner?.section == .head)
+        #expect(page.smartAppBanner?.section == .body)
+        #expect(page.title?.section == .head)
     }
 
     @Test("tags written after <body> are .body, tags before are .head, each with its line")
@@ -52,17 +55,20 @@ struct PlacementTests {
         #expect(openGraph[1]["section"] == "body")
     }
 
-    @Test("a page without a <body> tag has everything in the head")
+    /// §13.2.6.4.6 "after head": a `<p>` opens the body implicitly; what follows is in it.
+    @Test("a page without a <body> tag: the body starts at the first content")
     func noBodyTag() {
         let page = extract(
             """
             <html><head><title>t</title></head>
+            <meta property="og:type" content="website">
             <p>text</p>
             <meta property="og:title" content="X">
             </html>
             """)
-        #expect(page.openGraph.map(\.section) == [.head])
-        #expect(page.openGraph.map(\.line) == [3])
+        // A head element after </head> still goes in the head ("after head").
+        #expect(page.openGraph.map(\.section) == [.head, .body])
+        #expect(page.openGraph.map(\.line) == [2, 4])
     }
 
     @Test("a <body> inside a comment in the head is not the body tag")
@@ -135,5 +141,102 @@ struct PlacementTests {
             """)
         #expect(inScript.smartAppBanner?.section == .head)
         #expect(inAttribute.smartAppBanner?.section == .head)
+    }
+
+    /// Cases of HTML's tree construction (§13.2.6.4.3 "before head", §13.2.6.4.4 "in head",
+    /// §13.2.6.4.6 "after head"; the scripting flag enabled, as in Safari) for the elements SpotCheck reports,
+    /// in the shape of html5lib-tests' tree-construction data, which is not in ../shared/corpora:
+    /// each case written by hand from the section its comment names. The page, then the section of
+    /// each Open Graph tag in order.
+    static let treeConstructionCases: [(String, [DocumentSection])] = [
+        // "in head", anything else: a <div> closes the head.
+        (#"<head><div></div><meta property="og:title" content="a"></head>"#, [.body]),
+        // An <iframe> too (issue 33); its content is text.
+        (#"<head><iframe src="x"></iframe><meta property="og:title" content="a">"#, [.body]),
+        // Text that is not white space closes the head; white space does not.
+        (
+            "<head> \n\t<meta property=\"og:title\" content=\"a\">x<meta property=\"og:type\" content=\"b\">",
+            [.head, .body]
+        ),
+        // A tag inside the title is its text (escapable raw text), not an element.
+        (#"<head><title>a <b>bold</b> title</title><meta property="og:title" content="a">"#, [.head]),
+        // A character reference is text too.
+        (#"<head>&amp;<meta property="og:title" content="a">"#, [.body]),
+        // Comments are not text.
+        (#"<head><!-- x --><meta property="og:title" content="a">"#, [.head]),
+        // The head's own elements keep it open: title, script, style, link, base, noscript, template.
+        (
+            #"<head><title>x</title><script>var a = "<div>";</script><style>p{}</style><link rel=x href=y>"#
+                + #"<base href="/"><template><div></div></template><meta property="og:title" content="a">"#,
+            [.head]
+        ),
+        // "before head": a <meta> before any <head> tag opens the head implicitly.
+        (#"<!DOCTYPE html><meta property="og:title" content="a"><p>x"#, [.head]),
+        // "in head", noscript with scripting enabled (Safari): raw text, so an <img> in it (a
+        // tracking pixel) moves nothing; its <meta> is still read, in the head.
+        (
+            #"<head><noscript><meta property="og:title" content="a"><img src=x>pixel</noscript><meta property="og:type" content="b">"#,
+            [.head, .head]
+        ),
+        // "after head": a head element after </head> goes back into the head; <body> opens the body.
+        (
+            #"<head></head><meta property="og:title" content="a"><body><meta property="og:type" content="b">"#,
+            [.head, .body]
+        ),
+        // "after head", noscript: not a head element there, so it opens the body.
+        (#"<head></head><noscript></noscript><meta property="og:title" content="a">"#, [.body]),
+        // Whatever is inside a <template> moves nothing.
+        (#"<head><template><p>x</p></template><meta property="og:title" content="a">"#, [.head]),
+    ]
+
+    @Test("head and body as HTML's tree construction places them", arguments: treeConstructionCases)
+    func treeConstruction(_ html: String, _ sections: [DocumentSection]) {
+        #expect(extract(html).openGraph.map(\.section) == sections, "\(html)")
+    }
+
+    /// §13.2.6.4.7 "in body", a start tag "body": each attribute the body element lacks is added
+    /// to it; libxml2 drops the tag. Content before `<body itemscope>` must not lose the item.
+    @Test("a <body itemscope> after content: its attributes are merged onto the body")
+    func bodyAttributesAreMerged() throws {
+        let page = extract(
+            """
+            <html><head><title>t</title><div id="banner"></div></head>
+            <body itemscope itemtype="https://schema.org/WebPage" vocab="https://schema.org/" typeof="WebPage">
+            <main itemprop="mainContentOfPage"><h1 itemprop="name" property="name">Story</h1></main>
+            </body></html>
+            """)
+        #expect(page.diagnostics(.microdataOrphanProperty).isEmpty)
+        let item = try #require(page.microdata.first)
+        #expect(item.types == ["https://schema.org/WebPage"])
+        #expect(item.propertyNames == ["mainContentOfPage", "name"])
+        let rdfa = try #require(page.rdfa.first)
+        #expect(rdfa.types.contains("https://schema.org/WebPage"), "\(rdfa.types)")
+    }
+
+    /// A `<body>` tag inside a raw text element is text; inside a template a browser ignores it.
+    @Test("a <body> tag inside an <iframe> or a <template> adds nothing to the body")
+    func bodyTagsThatAreNotMerged() {
+        for wrapper in ["iframe", "template"] {
+            let page = extract(
+                """
+                <html><body><p>x</p><\(wrapper)><body itemscope itemtype="https://schema.org/WebPage"></\(wrapper)>
+                <span itemprop="name">N</span></body></html>
+                """)
+            #expect(page.microdata.isEmpty, "\(wrapper)")
+        }
+    }
+
+    @Test("a second <body> tag adds only the attributes the first lacks")
+    func secondBodyTag() throws {
+        let page = extract(
+            """
+            <html><body itemscope itemtype="https://schema.org/WebPage"><p>x</p>
+            <body itemtype="https://schema.org/Other" itemid="/page">
+            <span itemprop="name">N</span></body></html>
+            """)
+        let item = try #require(page.microdata.first)
+        #expect(item.types == ["https://schema.org/WebPage"])
+        #expect(item.id == "https://www.example.com/page")
+        #expect(item.strings("name") == ["N"])
     }
 }

@@ -1,3 +1,4 @@
+import Rulebook
 import Testing
 import UniversalLinks
 
@@ -307,6 +308,30 @@ struct AASAMatcherTests {
         #expect(rule.comment == "no")
         #expect(rule.pattern == #"{"/": "/x/*"}"#)
         #expect(rule.path == "applinks.details[1].components[0]")
+    }
+
+    /// Where an entry has both `appID` and `appIDs`, iOS takes the apps from `appIDs` alone, and an
+    /// empty `appIDs` applies to no app (issue 33; docs/universal-links.md).
+    @Test func appIDsAloneDecideWhereBothKeysAreWritten() throws {
+        let other = "ZZZZZ99999.com.other"
+        let text = """
+            {"applinks": {"details": [
+              {"appID": "\(testAppID)", "appIDs": [], "components": [{"/": "/a/*"}]},
+              {"appID": "\(testAppID)", "appIDs": ["\(other)"], "components": [{"/": "/b/*"}]},
+              {"appID": "\(other)", "components": [{"/": "/c/*"}]},
+              {"appIDs": ["\(testAppID)"], "components": [{"/": "*"}]}
+            ]}}
+            """
+        let parsed = AASADocument.parse(text)
+        let document = try #require(parsed.document)
+        #expect(document.applinks?.details.map(\.appIDs) == [[], [other], [other], [testAppID]])
+        #expect(Expected(document.match("https://e.com/a/1", appID: testAppID)) == .handled(0, entry: 3))
+        #expect(Expected(document.match("https://e.com/b/1", appID: testAppID)) == .handled(0, entry: 3))
+        #expect(Expected(document.match("https://e.com/b/1", appID: other)) == .handled(0, entry: 1))
+        #expect(Expected(document.match("https://e.com/a/1", appID: other)) == .notMatched)
+        let warnings = parsed.problems.filter { $0.rule == .ul012 }.map(\.message)
+        #expect(warnings.count == 2)
+        #expect(warnings.first?.contains("the empty appIDs matches no app") == true, "\(warnings)")
     }
 
     @Test(arguments: [

@@ -150,6 +150,21 @@ struct IndexabilityRuleTests {
         #expect(finding.message == "the canonical link's href is empty: it names no URL", "\(finding.message)")
     }
 
+    /// A canonical `<link>` without an `href` attribute names no URL either; it was not recorded
+    /// at all before (issue 33).
+    @Test func aCanonicalWithoutHrefIsIX007() throws {
+        let html = page().replacingOccurrences(
+            of: "<link rel=\"canonical\" href=\"https://www.example.com/movies/up.html\">",
+            with: "<link rel=\"canonical\"><link rel=\"canonical\" href=\"https://www.example.com/movies/up.html\">")
+        let markup = MarkupExtractor().extract(html: Array(html.utf8), url: "https://www.example.com/movies/up.html")
+        #expect(markup.canonicals.count == 1)
+        #expect(markup.canonicalsWithoutHref.count == 1)
+        let found = PageVerifier().verify(markup).filter { $0.ruleID.hasPrefix("IX") }
+        #expect(found.map(\.ruleID) == ["IX007"])
+        let finding = try #require(found.first)
+        #expect(finding.message.contains("has no href attribute"), "\(finding.message)")
+    }
+
     @Test func aRelativeCanonicalIsIX007() {
         let html = page().replacingOccurrences(
             of: "href=\"https://www.example.com/movies/up.html\"", with: "href=\"/movies/up.html\"")

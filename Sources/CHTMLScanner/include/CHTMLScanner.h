@@ -87,10 +87,15 @@ typedef struct sc_element {
     /// it reports the tag (at its closing `>`).
     int line;
     int column;
-    /// Non-zero once the source's own `<body>` start tag has been read (the tag itself included).
-    /// libxml2's tree opens an implied body earlier (at the first body-only element), so this,
-    /// not the tree, says where a tag was written.
-    int inSourceBody;
+    /// Non-zero when a browser puts the element in `<body>`: HTML's tree construction (§13.2.6.4)
+    /// closes the head at the first start tag that does not belong there (anything but `base`,
+    /// `basefont`, `bgsound`, `link`, `meta`, `noframes`, `noscript`, `script`, `style`,
+    /// `template`, `title`), at text that is not white space, or at the `<body>` tag, whichever
+    /// comes first (what is inside the head's `noscript`, read as raw text by a browser with
+    /// scripting, or inside a template, moves nothing); the head's own elements written after
+    /// `</head>` and before that still go in the head. libxml2's tree (an HTML 4 parser) differs, so the scanner follows the rules
+    /// itself (`sc_place_start_tag`).
+    int inBody;
 } sc_element;
 
 /// Callbacks into Swift. `start` and `end` return non-zero while character data is wanted, so the
@@ -100,6 +105,10 @@ typedef struct sc_callbacks {
     int (*_Nonnull start)(void *_Nullable context, const sc_element *_Nonnull element);
     int (*_Nonnull end)(void *_Nullable context, sc_tag tag);
     void (*_Nonnull characters)(void *_Nullable context, const unsigned char *_Nonnull bytes, int length);
+    /// A `<body>` start tag met once the body is open (content came first, or a second `<body>`):
+    /// a browser adds each of its attributes the body element does not have yet (§13.2.6.4.7,
+    /// "in body", a start tag "body"), where libxml2 drops the tag. `element` holds its attributes.
+    void (*_Nonnull mergeBody)(void *_Nullable context, const sc_element *_Nonnull element);
 } sc_callbacks;
 
 /// What the parser reported besides the callbacks.
