@@ -34,18 +34,21 @@ def main():
               "shared by the benchmark and the server")
         print("workers  pages   seconds   pages/s   server ms/page   bench CPU ms/page")
         for workers in (int(count) for count in args.workers.split(",")):
-            psql(url, "DO $$BEGIN TRUNCATE crawl, frontier, skipped, page CASCADE; "
-                      "EXCEPTION WHEN undefined_table THEN NULL; END$$")
+            # Each count in a new database: the same empty tables and statistics every time.
+            psql(url, "DROP DATABASE IF EXISTS frontier_bench")
+            psql(url, "CREATE DATABASE frontier_bench")
+            bench_url = url.rsplit("/", 1)[0] + "/frontier_bench"
             psql(url, "SELECT pg_stat_statements_reset()")
-            result = subprocess.run([args.bench, url, str(workers), str(args.pages), str(args.hosts)],
+            result = subprocess.run([args.bench, bench_url, str(workers), str(args.pages), str(args.hosts)],
                                     capture_output=True, text=True)
             if result.returncode != 0:
                 sys.exit(f"FrontierBench failed with {workers} workers:\n{result.stderr}")
             run = json.loads(result.stdout.strip().splitlines()[-1])
-            server_ms = float(psql(url, "SELECT sum(total_exec_time + total_plan_time) FROM pg_stat_statements"))
+            server_ms = float(psql(url, "SELECT sum(total_exec_time + total_plan_time) FROM pg_stat_statements "
+                                        "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'frontier_bench')"))
             pages = run["pages"]
             print(f"{workers:7d} {pages:6d} {run['seconds']:9.2f} {run['pagesPerSecond']:9.1f} "
-                  f"{server_ms / pages:16.3f} {run['cpuSeconds'] * 1000 / pages:19.3f}")
+                  f"{server_ms / pages:16.3f} {run['cpuSeconds'] * 1000 / pages:19.3f}", flush=True)
         print_statements(url, pages, 8)
     finally:
         subprocess.run([str(ROOT / "Scripts/postgres-cluster.sh"), "stop", str(cluster)])
