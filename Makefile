@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libxml2-dev libcurl4-openssl-dev libsqlite3-dev zlib1
 SHARED ?= ../shared
 RELEASE_BIN := .build/release/spotcheck
 
-.PHONY: soak sanitize fuzz fuzz-ci deps build release package package-check demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index bench-scaleout format lint clean
+.PHONY: soak sanitize fuzz fuzz-ci deps build release package package-check demo test score score-check sarif-check formats-check html-check html-screenshots html-deuteranopia bench bench-crawl bench-index bench-scaleout bench-frontier format lint clean
 
 deps:
 	@Scripts/install-deps.sh $(APT_PACKAGES)
@@ -112,7 +112,10 @@ bench-index: release
 # Scale-out benchmark: a crawl shared by 1, 2 and 3 processes through PostgreSQL beside the
 # SQLite crawl, and the host lease's round trip (docs/scale-out.md).
 bench-scaleout: release
-	Scripts/bench_scaleout.py --pages 5000
+	Scripts/bench_scaleout.py --pages 5000 --statements 5
+
+bench-frontier: release
+	Scripts/bench_frontier.py --pages 20000 --hosts 64
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift
