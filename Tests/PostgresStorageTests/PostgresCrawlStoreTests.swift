@@ -119,6 +119,21 @@ struct PostgresCrawlStoreTests {
         #expect(try second.claim(host: "b.example", limit: 1, now: 10).count == 1)
     }
 
+    /// A worker at its lease count is offered the hosts it holds and no free one: a free host it
+    /// cannot lease would be claimed, refused and offered again at once (issue 32).
+    @Test func aWorkerAtItsLeaseCountIsOfferedOnlyTheHostsItHolds() throws {
+        let (first, second) = try Self.twoWorkers(maximumLeases: 1)
+        _ = try first.enqueue([
+            Self.entry("/1", host: "a.example"), Self.entry("/2", host: "a.example"),
+            Self.entry("/1", host: "b.example"),
+        ])
+        #expect(try first.hostsWithWork().map(\.host) == ["a.example", "b.example"])
+        let now = Date().timeIntervalSince1970
+        #expect(try first.claim(host: "a.example", limit: 1, now: now).count == 1)
+        #expect(try first.hostsWithWork().map(\.host) == ["a.example"])
+        #expect(try second.hostsWithWork().map(\.host) == ["b.example"])
+    }
+
     @Test func theCrawlEndsOnceWhenNothingIsQueuedInFlightOrBeingHarvested() throws {
         let (first, second) = try Self.twoWorkers()
         let added = try first.enqueue([Self.entry("/1")])
