@@ -36,7 +36,8 @@ public struct RetryPolicy: Sendable, Hashable {
 ///
 /// It does no I/O and has no clock: the caller passes the time with every event, does what an
 /// `Action` says (claim from the store, ask robots.txt, start page tasks, wait) and reports back
-/// (`claimed`, `exhausted`, `robotsAnswered`, `fetched`, `retryRequested`, `blocked`, `enqueued`).
+/// (`claimed`, `exhausted`, `robotsAnswered`, `fetched`, `retryRequested`, `blocked`, `enqueued`,
+/// `storing`, `stored`).
 /// The entries themselves live in the store; this holds only the hosts that have work (with the
 /// earliest time their work may start), the entries claimed and not started yet, and each host's
 /// robots.txt refresh time.
@@ -54,7 +55,7 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
         case start([Entry])
         /// Nothing may start now: wait for a page to finish, or until `until` (nil: a page only).
         case wait(until: Double?)
-        /// Nothing in flight, nothing queued, no harvest pending: the crawl is over.
+        /// Nothing in flight, nothing queued, no harvest or store pending: the crawl is over.
         case finished
     }
 
@@ -120,6 +121,9 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
     private var dispatching: Dispatch?
     /// A sitemap harvest is running: its entries may still come.
     public private(set) var harvestPending = false
+    /// Pages handed to the store and not stored yet, per host: the links they add are not known
+    /// until then (`storing`, `stored`).
+    private var storesPending: [String: Int] = [:]
 
     public init(
         policy: PolitenessPolicy, budget: CrawlBudget, retries: RetryPolicy = RetryPolicy(), claimBatch: Int = 16
@@ -133,12 +137,15 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
     /// Requests in flight.
     public var inFlight: Int { scheduler.inFlight }
 
-    /// Whether `host` has anything here: requests in flight, entries claimed and not started, or
-    /// queued entries the store listed.
+    /// Whether `host` has anything here: requests in flight, entries claimed and not started,
+    /// queued entries the store listed, or a page of it on its way to the store.
     public func hasWork(on host: String) -> Bool {
         scheduler.inFlight(on: host) > 0 || claimed[host]?.isEmpty == false || hostsWithWork[host] != nil
-            || dispatching?.host == host
+            || dispatching?.host == host || storesPending[host] != nil
     }
+
+    /// Pages handed to the store and not stored yet.
+    public var pendingStores: Int { storesPending.values.reduce(0, +) }
 
     // MARK: - Admission
 
@@ -187,6 +194,18 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
         for host in hosts {
             hostsWithWork[host] = min(hostsWithWork[host] ?? 0, 0)
         }
+    }
+
+    /// A page of `host` went to the store, which stores it while the crawl goes on: the crawl is
+    /// not over before it is stored (`stored`).
+    public mutating func storing(host: String) {
+        storesPending[host, default: 0] += 1
+    }
+
+    /// A page of `host` is stored, and the store queued entries on `addedHosts` with it.
+    public mutating func stored(host: String, addedHosts: some Sequence<String>) {
+        if let count = storesPending[host] { storesPending[host] = count > 1 ? count - 1 : nil }
+        enqueued(hosts: addedHosts)
     }
 
     /// The store gave these entries of `host` (after `.claim`).
@@ -242,7 +261,7 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
             }
         }
         if let future = hostsWithWork.values.filter({ $0 > now }).min() { wakeAt = min(wakeAt ?? future, future) }
-        if scheduler.inFlight == 0, !harvestPending, hostsWithWork.isEmpty { return .finished }
+        if scheduler.inFlight == 0, !harvestPending, hostsWithWork.isEmpty, storesPending.isEmpty { return .finished }
         return .wait(until: wakeAt)
     }
 

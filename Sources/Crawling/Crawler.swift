@@ -125,6 +125,8 @@ public struct Crawler: Sendable {
 
     private enum TaskResult: Sendable {
         case page(FrontierEntry, PageOutcome, seconds: Double)
+        /// A page of `host` was stored; the store queued entries on `addedHosts` with it.
+        case stored(host: String, addedHosts: [String])
         case sitemaps(SitemapHarvest)
         case tick
     }
@@ -450,9 +452,12 @@ extension Crawler {
                     case .sitemaps(let harvest):
                         try await add(harvest)
                     case .page(let entry, let outcome, let seconds):
-                        try await finish(entry, outcome, seconds: seconds)
+                        try await finish(entry, outcome, seconds: seconds, group: &group)
                         try await releaseIfDone(entry.host)
                         await report()
+                    case .stored(let host, let addedHosts):
+                        frontier.stored(host: host, addedHosts: addedHosts)
+                        try await releaseIfDone(host)
                     }
                 }
             }
@@ -473,7 +478,10 @@ extension Crawler {
         }
 
         /// A page task ended: the frontier decides (done, retried, skipped), the store records it.
-        mutating func finish(_ entry: FrontierEntry, _ outcome: PageOutcome, seconds: Double) async throws {
+        mutating func finish(
+            _ entry: FrontierEntry, _ outcome: PageOutcome, seconds: Double,
+            group: inout ThrowingTaskGroup<TaskResult, any Error>
+        ) async throws {
             let now = clock()
             switch outcome {
             case .blocked(let skipped):
@@ -505,7 +513,7 @@ extension Crawler {
                     record.errorKind = "http-\(record.status ?? 0)"
                     record.errorMessage =
                         "Retry-After too long: \(clampedInt(asked.rounded())) s (at most \(clampedInt(longest)) s are waited); not retried"
-                    try await complete(entry, record, links: [], skipped: [])
+                    try await complete(entry, record, links: [], skipped: [], group: &group)
                 case .giveUp(.attemptsSpent(let attempts)):
                     record.errorMessage = [record.errorMessage, "gave up after \(attempts) attempts"]
                         .compactMap { $0 }.joined(separator: "; ")
@@ -522,7 +530,7 @@ extension Crawler {
                 let listMode = settings.listMode == true
                 try await complete(
                     entry, record, links: listMode ? [] : links, skipped: listMode ? [] : skipped,
-                    notExamined: listMode ? 0 : linksNotExamined)
+                    notExamined: listMode ? 0 : linksNotExamined, group: &group)
             }
         }
 
@@ -547,7 +555,7 @@ extension Crawler {
         /// would refuse: counted with its refusals.
         mutating func complete(
             _ entry: FrontierEntry, _ record: PageRecord, links: [FrontierEntry], skipped: [SkippedURL],
-            notExamined: Int = 0
+            notExamined: Int = 0, group: inout ThrowingTaskGroup<TaskResult, any Error>
         ) async throws {
             fetched += 1
             if record.status.map({ $0 >= 400 }) ?? true || record.errorKind != nil { errors += 1 }
@@ -570,10 +578,15 @@ extension Crawler {
             }
             let toSkip = skipped
             let toAlias = aliases
-            let added = try await store.run {
-                try $0.complete(record, discovered: admitted, skipped: toSkip, aliases: toAlias)
+            // Stored while the crawl goes on (the next pages start without waiting for the store's
+            // answer); the frontier counts it pending, so the crawl does not end before it is stored.
+            frontier.storing(host: entry.host)
+            group.addTask { [store] in
+                let added = try await store.run {
+                    try $0.complete(record, discovered: admitted, skipped: toSkip, aliases: toAlias)
+                }
+                return .stored(host: entry.host, addedHosts: added.map(\.host))
             }
-            frontier.enqueued(hosts: added.map(\.host))
         }
 
         /// The sitemaps' entries: those in scope join the frontier within the budget. They are

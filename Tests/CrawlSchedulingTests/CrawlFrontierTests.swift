@@ -232,6 +232,31 @@ struct CrawlFrontierPolitenessTests {
             return
         }
     }
+
+    @Test("a page on its way to the store keeps the crawl going until the links it adds are known")
+    func pendingStores() {
+        var frontier = CrawlFrontier<Item>(policy: PolitenessPolicy(), budget: CrawlBudget())
+        frontier.storing(host: "a.example")
+        frontier.storing(host: "a.example")
+        #expect(frontier.pendingStores == 2)
+        #expect(frontier.hasWork(on: "a.example"))
+        guard case .wait(until: nil) = frontier.next(now: 0) else {
+            Issue.record("finished with pages not stored")
+            return
+        }
+        frontier.stored(host: "a.example", addedHosts: [])
+        guard case .wait(until: nil) = frontier.next(now: 0) else {
+            Issue.record("finished with a page not stored")
+            return
+        }
+        frontier.stored(host: "a.example", addedHosts: ["b.example"])
+        #expect(frontier.pendingStores == 0)
+        #expect(!frontier.hasWork(on: "a.example"))
+        guard case .claim(host: "b.example", limit: 16) = frontier.next(now: 0) else {
+            Issue.record("did not claim the host the stored page added")
+            return
+        }
+    }
 }
 
 @Suite("Crawl frontier (a state machine, no I/O): retries and budgets")
