@@ -147,6 +147,10 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
     /// Pages handed to the store and not stored yet.
     public var pendingStores: Int { storesPending.values.reduce(0, +) }
 
+    /// The most pages on their way to the store before no page starts: twice the global limit,
+    /// so that a store slower than the fetches holds the crawl back instead of its memory growing.
+    public var maximumPendingStores: Int { 2 * max(1, scheduler.policy.globalConcurrency) }
+
     // MARK: - Admission
 
     /// Admits one page found at `depth` into the budget, or says why not.
@@ -248,6 +252,8 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
             dispatching = nil
             return dispatch(current)
         }
+        // The store is behind: pages wait in memory for it, so none starts until it catches up.
+        if pendingStores >= maximumPendingStores { return .wait(until: nil) }
         var wakeAt: Double?
         if scheduler.inFlight < scheduler.policy.globalConcurrency {
             let ready = hostsWithWork.filter { $0.value <= now }.map(\.key)

@@ -257,6 +257,24 @@ struct CrawlFrontierPolitenessTests {
             return
         }
     }
+
+    @Test("no page starts while twice the global limit of pages wait for the store")
+    func aStoreBehindHoldsTheCrawlBack() {
+        var frontier = CrawlFrontier<Item>(
+            policy: PolitenessPolicy(globalConcurrency: 1), budget: CrawlBudget())
+        frontier.enqueued(hosts: ["a.example"])
+        frontier.storing(host: "a.example")
+        frontier.storing(host: "a.example")
+        guard case .wait(until: nil) = frontier.next(now: 0) else {
+            Issue.record("went on with the store two pages behind")
+            return
+        }
+        frontier.stored(host: "a.example", addedHosts: [])
+        guard case .claim(host: "a.example", limit: 16) = frontier.next(now: 0) else {
+            Issue.record("did not go on once the store caught up")
+            return
+        }
+    }
 }
 
 @Suite("Crawl frontier (a state machine, no I/O): retries and budgets")
