@@ -144,12 +144,11 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
             || dispatching?.host == host || storesPending[host] != nil
     }
 
-    /// Pages handed to the store and not stored yet.
+    /// Pages handed to the store and not stored yet. Each holds one of the global limit's slots
+    /// until it is stored, as a request in flight does: a store slower than the fetches holds the
+    /// crawl back instead of its memory growing, and a kill loses at most the global limit's
+    /// worth of pages, fetched again by `--resume`.
     public var pendingStores: Int { storesPending.values.reduce(0, +) }
-
-    /// The most pages on their way to the store before no page starts: twice the global limit,
-    /// so that a store slower than the fetches holds the crawl back instead of its memory growing.
-    public var maximumPendingStores: Int { 2 * max(1, scheduler.policy.globalConcurrency) }
 
     // MARK: - Admission
 
@@ -252,10 +251,8 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
             dispatching = nil
             return dispatch(current)
         }
-        // The store is behind: pages wait in memory for it, so none starts until it catches up.
-        if pendingStores >= maximumPendingStores { return .wait(until: nil) }
         var wakeAt: Double?
-        if scheduler.inFlight < scheduler.policy.globalConcurrency {
+        if scheduler.inFlight + pendingStores < scheduler.policy.globalConcurrency {
             let ready = hostsWithWork.filter { $0.value <= now }.map(\.key)
             switch scheduler.next(hostsWithWork: ready, now: now) {
             case .dispatch(let host):
@@ -285,7 +282,9 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
             return .askRobots(host: host, entry: next)
         }
         var starting: [Entry] = []
-        while scheduler.mayStart(host, now: current.now), let entry = claimed[host]?.popLast() {
+        while scheduler.inFlight + pendingStores < scheduler.policy.globalConcurrency,
+            scheduler.mayStart(host, now: current.now), let entry = claimed[host]?.popLast()
+        {
             scheduler.started(host, at: current.now)
             starting.append(entry)
         }

@@ -258,22 +258,34 @@ struct CrawlFrontierPolitenessTests {
         }
     }
 
-    @Test("no page starts while twice the global limit of pages wait for the store")
+    @Test("a page waiting for the store holds a slot of the global limit")
     func aStoreBehindHoldsTheCrawlBack() {
         var frontier = CrawlFrontier<Item>(
-            policy: PolitenessPolicy(globalConcurrency: 1), budget: CrawlBudget())
+            policy: PolitenessPolicy(perHostConcurrency: 2, globalConcurrency: 2, delay: 0), budget: CrawlBudget())
         frontier.enqueued(hosts: ["a.example"])
         frontier.storing(host: "a.example")
         frontier.storing(host: "a.example")
         guard case .wait(until: nil) = frontier.next(now: 0) else {
-            Issue.record("went on with the store two pages behind")
+            Issue.record("went on with every slot held by pages waiting for the store")
             return
         }
         frontier.stored(host: "a.example", addedHosts: [])
         guard case .claim(host: "a.example", limit: 16) = frontier.next(now: 0) else {
-            Issue.record("did not go on once the store caught up")
+            Issue.record("did not go on once a slot was free")
             return
         }
+        frontier.claimed([Item(key: "a", host: "a.example"), Item(key: "b", host: "a.example")], for: "a.example")
+        guard case .askRobots = frontier.next(now: 0) else {
+            Issue.record("did not ask robots.txt")
+            return
+        }
+        frontier.robotsAnswered(host: "a.example", crawlDelay: nil, refreshAt: 1000)
+        guard case .start(let started) = frontier.next(now: 0) else {
+            Issue.record("did not start")
+            return
+        }
+        // Two would start (two per host, two in all, no delay): one slot is the stored page's.
+        #expect(started.count == 1)
     }
 }
 
