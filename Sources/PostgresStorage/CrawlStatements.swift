@@ -8,65 +8,76 @@ import PostgresNIO
 /// the skipped URLs recorded and, when one of the new entries is on a host no worker holds, the
 /// waiting workers woken, in one statement. (Entries on a held host are the holder's to claim:
 /// waking every waiting worker for each page's links made them, at 32 workers, ask for work twice
-/// a page, more of the server's time than storing the pages.) Every part reads `done`, so an entry another worker completed first changes
-/// nothing. Returns the queued entries it added (`id`, `key`).
+/// a page, more of the server's time than storing the pages.) Every part reads `done`, so an entry
+/// another worker completed first changes nothing. Returns the queued entries it added (`id`, `key`).
 enum CompletePage: StoreStatement {
-    static let parameterTypes: [PostgresDataType] =
-        [.int8] + pageColumnTypes + [
-            .textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array,
-        ]
-        + [.float8Array, .int8Array] + Array(repeating: .textArray, count: 5) + [.text, .text, .text]
-
-    /// The types of `CrawlStore.pageColumns`, as postgres-nio binds the record's Swift values.
-    static let pageColumnTypes: [PostgresDataType] = [
-        .int8, .text, .text, .text, .text, .int8, .int8, .text, .text, .text, .text, .int8, .text, .text, .text,
-        .bool, .text, .text, .text, .text, .text, .bool, .float8, .text, .text, .text, .text, .text, .text, .bool,
-        .text, .int8, .int8, .int8, .int8, .text,
+    /// The crawl id; the page's columns (`CrawlStore.pageColumns`, from `$2`, its frontier id);
+    /// the entries' columns as arrays (`appendColumns(of:states:to:)`); the skipped URLs' columns as
+    /// arrays; the notification's channel and payload; the worker. The types are postgres-nio's
+    /// for the Swift values bound, and the statement's `$n` are numbered from them.
+    private static let parameterGroups: [[PostgresDataType]] = [
+        [.int8],
+        [
+            .int8, .text, .text, .text, .text, .int8, .int8, .text, .text, .text, .text, .int8, .text, .text, .text,
+            .bool, .text, .text, .text, .text, .text, .bool, .float8, .text, .text, .text, .text, .text, .text, .bool,
+            .text, .int8, .int8, .int8, .int8, .text,
+        ],
+        [.textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array, .float8Array, .int8Array],
+        Array(repeating: .textArray, count: 5),
+        [.text, .text, .text],
     ]
 
+    static let parameterTypes = parameterGroups.flatMap { $0 }
+
     static let sql: String = {
+        // `$n` for each parameter of a group, in order.
+        var placeholders: [[String]] = []
+        var next = 1
+        for group in parameterGroups {
+            placeholders.append(group.indices.map { "$\(next + $0)" })
+            next += group.count
+        }
+        let (page, entries, skipped, notification) = (
+            placeholders[1], placeholders[2], placeholders[3], placeholders[4]
+        )
         let columns = CrawlStore.pageColumns.split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let values = columns.indices.map { "$\($0 + 2)" }.joined(separator: ", ")
+        precondition(columns.count == page.count, "CompletePage binds every page column")
         // A key fetched twice (a lease lost under a stalled worker) keeps the latest page.
         let updates = columns.filter { $0 != "key" }.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
-        let entries = 2 + columns.count
-        let skipped = entries + 9
-        func parameters(from first: Int, _ types: [String]) -> String {
-            types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ")
-        }
         return """
             WITH done AS (
-                UPDATE frontier SET state = 2 WHERE crawl_id = $1 AND id = $2 AND state IN (0, 1) RETURNING id
+                UPDATE frontier SET state = 2 WHERE crawl_id = $1 AND id = \(page[0]) AND state IN (0, 1) RETURNING id
             ), stored AS (
-                INSERT INTO page (crawl_id, \(CrawlStore.pageColumns)) SELECT $1, \(values) FROM done
+                INSERT INTO page (crawl_id, \(CrawlStore.pageColumns))
+                SELECT $1, \(page.joined(separator: ", ")) FROM done
                 ON CONFLICT (crawl_id, key) DO UPDATE SET \(updates)
             ), added AS (
                 INSERT INTO frontier (crawl_id, url, key, host, depth, discovery, found_on, attempts, not_before, state)
                 SELECT $1, t.url, t.key, t.host, t.depth, t.discovery, NULLIF(t.found_on, ''), t.attempts,
                     t.not_before, t.state
-                FROM done, unnest(\(parameters(from: entries, ["text[]", "text[]", "text[]", "int8[]", "text[]", "text[]", "int8[]", "float8[]", "int8[]"])))
+                FROM done, unnest(\(entries.joined(separator: ", ")))
                     WITH ORDINALITY AS t(url, key, host, depth, discovery, found_on, attempts, not_before, state, position)
                 ORDER BY t.position
                 ON CONFLICT (crawl_id, key) DO NOTHING
                 RETURNING id, key, state, discovery, host
             ), counted AS (
                 INSERT INTO crawl_admitted (crawl_id, worker, admitted)
-                SELECT $1, $\(skipped + 7), n.count
+                SELECT $1, \(notification[2]), n.count
                 FROM (SELECT COUNT(*) AS count FROM added WHERE discovery <> 'redirect') AS n WHERE n.count > 0
                 ON CONFLICT (crawl_id, worker) DO UPDATE SET admitted = crawl_admitted.admitted + EXCLUDED.admitted
             ), recorded AS (
                 INSERT INTO skipped (crawl_id, url, key, reason, detail, found_on)
                 SELECT $1, t.url, NULLIF(t.key, ''), t.reason, t.detail, NULLIF(t.found_on, '')
-                FROM done, unnest(\(parameters(from: skipped, Array(repeating: "text[]", count: 5))))
+                FROM done, unnest(\(skipped.joined(separator: ", ")))
                     WITH ORDINALITY AS t(url, key, reason, detail, found_on, position)
                 ORDER BY t.position
                 ON CONFLICT (crawl_id, url, reason) DO NOTHING
             )
             SELECT id, key FROM added WHERE state = 0
             UNION ALL
-            SELECT 0, '' FROM pg_notify($\(skipped + 5), $\(skipped + 6))
+            SELECT 0, '' FROM pg_notify(\(notification[0]), \(notification[1]))
             WHERE EXISTS (
                 SELECT 1 FROM added a LEFT JOIN crawl_host h ON h.crawl_id = $1 AND h.host = a.host
                 WHERE a.state = 0 AND h.lease_owner IS NULL
