@@ -40,6 +40,8 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "LenientJSON", swiftSettings: strictSettings),
+        // A self-describing binary encoding for any Codable value (the crawl store's page payloads).
+        .target(name: "CompactBinary", swiftSettings: strictSettings),
         // Floating values turned into integers without trapping (issue 35; Scripts/check-numeric-conversions.sh).
         .target(name: "NumericClamping", swiftSettings: strictSettings),
         // The rule catalogue and what a check yields: rule ids, rules, severities, findings, the
@@ -223,6 +225,7 @@ let package = Package(
         ),
 
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "CompactBinaryTests", dependencies: ["CompactBinary"], swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
         .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
         .testTarget(
