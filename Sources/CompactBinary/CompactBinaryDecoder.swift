@@ -25,6 +25,9 @@ public struct CompactBinaryDecoder: Sendable {
 
 /// The state of one `decode` call, and the `Decoder` of every value in it (each nested value sets
 /// ``valueOffset`` and ``valuePath`` while its `init(from:)` runs, then restores them).
+///
+/// A session lives inside one `decode` call on one thread and never hands out its properties
+/// `inout`, so its mutable properties opt out of the runtime's exclusivity checks.
 final class DecodingSession: Decoder {
     /// Where one map entry's key and value lie in the input.
     struct MapEntry {
@@ -66,26 +69,28 @@ final class DecodingSession: Decoder {
     let bytes: [UInt8]
     let userInfo: [CodingUserInfoKey: Any]
     /// Every container opened during this decode; `ContainerState`s are addressed by position.
-    private(set) var containers: [ContainerState] = []
+    @exclusivity(unchecked) private(set) var containers: [ContainerState] = []
     /// The value being decoded through the `Decoder` methods: where it starts, its path and the
     /// arrays and maps around it.
-    private var valueOffset = 0
-    private var valuePath: CodingPathNode?
-    private var valueDepth = 0
+    @exclusivity(unchecked) private var valueOffset = 0
+    @exclusivity(unchecked) private var valuePath: CodingPathNode?
+    @exclusivity(unchecked) private var valueDepth = 0
     /// The container opened on that value, if any: once it is read to its end, so is the value.
-    private var valueContainer = -1
+    @exclusivity(unchecked) private var valueContainer = -1
     /// An error met where none can be thrown (`allKeys`, `contains`), thrown when the value ends.
-    private var deferredError: CompactBinaryError?
+    @exclusivity(unchecked) private var deferredError: CompactBinaryError?
 
     init(bytes: [UInt8], userInfo: [CodingUserInfoKey: Any]) {
         self.bytes = bytes
         self.userInfo = userInfo
+        containers.reserveCapacity(16)
     }
 
     var codingPath: [any CodingKey] { CodingPathNode.path(of: valuePath) }
 
     func decodeTopLevel<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, end) = try decodeValue(type, at: 0, parent: nil, key: nil, depth: 0)
+        var end = 0
+        let value = try decodeValue(type, at: 0, path: nil, depth: 0, end: &end)
         guard end == bytes.count else {
             throw CompactBinaryError(
                 .trailingBytes, expected: "the end of the input", found: "\(bytes.count - end) more bytes", offset: end)
@@ -113,38 +118,89 @@ final class DecodingSession: Decoder {
 
     // MARK: - Values
 
-    /// Decodes the value at `offset` (enclosed by `depth` arrays and maps) and returns it with the
-    /// offset just past it.
+    /// Decodes the value at `offset`, the entry `key` of a container (enclosed, with it, by `depth`
+    /// arrays and maps); sets `end` to the offset just past it.
+    @inline(__always)
     func decodeValue<T: Decodable>(
-        _ type: T.Type, at offset: Int, parent: CodingPathNode?, key: (any CodingKey)?, depth: Int
-    ) throws -> (T, end: Int) {
-        // Arrays and optionals of primitives reach here through the generic `decode`.
-        if T.self == String.self { return try primitive(T.self, offset, parent, key) { try readString(at: $0) } }
-        if T.self == Int.self {
-            return try primitive(T.self, offset, parent, key) { try readInteger(Int.self, at: $0) }
+        _ type: T.Type, at offset: Int, parent: CodingPathNode?, key: some CodingKey, depth: Int, end: inout Int
+    ) throws -> T {
+        try decode(
+            type, at: offset, depth: depth, end: &end, errorPath: { CodingPathNode.path(of: parent, appending: key) },
+            path: { CodingPathNode(parent: parent, key: key) })
+    }
+
+    /// Decodes the value at `offset`, whose coding path is `path` (a single value).
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, at offset: Int, path: CodingPathNode?, depth: Int, end: inout Int
+    ) throws -> T {
+        try decode(
+            type, at: offset, depth: depth, end: &end, errorPath: { CodingPathNode.path(of: path) }, path: { path })
+    }
+
+    /// Reads primitives directly (arrays and optionals of primitives reach the generic `decode`
+    /// methods, and this spares them a trip through `init(from:)`), and other values through
+    /// ``decodeComposite(_:at:path:depth:end:)``.
+    @inline(__always)
+    private func decode<T: Decodable>(
+        _ type: T.Type, at offset: Int, depth: Int, end: inout Int, errorPath: () -> [any CodingKey],
+        path: () -> CodingPathNode?
+    ) throws -> T {
+        if T.self == String.self {
+            return unsafeBitCast(try primitive(offset, &end, errorPath) { try readString(at: $0) }, to: T.self)
         }
-        if T.self == Bool.self { return try primitive(T.self, offset, parent, key) { try readBool(at: $0) } }
-        if T.self == Double.self { return try primitive(T.self, offset, parent, key) { try readDouble(at: $0) } }
-        if T.self == Float.self { return try primitive(T.self, offset, parent, key) { try readFloat(at: $0) } }
+        if T.self == Int.self {
+            return unsafeBitCast(
+                try primitive(offset, &end, errorPath) { try readInteger(Int.self, at: $0) }, to: T.self)
+        }
+        if T.self == Bool.self {
+            return unsafeBitCast(try primitive(offset, &end, errorPath) { try readBool(at: $0) }, to: T.self)
+        }
+        if T.self == Double.self {
+            return unsafeBitCast(try primitive(offset, &end, errorPath) { try readDouble(at: $0) }, to: T.self)
+        }
+        if T.self == Float.self {
+            return unsafeBitCast(try primitive(offset, &end, errorPath) { try readFloat(at: $0) }, to: T.self)
+        }
         if T.self == Int64.self {
-            return try primitive(T.self, offset, parent, key) { try readInteger(Int64.self, at: $0) }
+            return unsafeBitCast(
+                try primitive(offset, &end, errorPath) { try readInteger(Int64.self, at: $0) }, to: T.self)
         }
         if T.self == UInt64.self {
-            return try primitive(T.self, offset, parent, key) { try readInteger(UInt64.self, at: $0) }
+            return unsafeBitCast(
+                try primitive(offset, &end, errorPath) { try readInteger(UInt64.self, at: $0) }, to: T.self)
         }
         if T.self == Int32.self {
-            return try primitive(T.self, offset, parent, key) { try readInteger(Int32.self, at: $0) }
+            return unsafeBitCast(
+                try primitive(offset, &end, errorPath) { try readInteger(Int32.self, at: $0) }, to: T.self)
         }
         if T.self == UInt32.self {
-            return try primitive(T.self, offset, parent, key) { try readInteger(UInt32.self, at: $0) }
+            return unsafeBitCast(
+                try primitive(offset, &end, errorPath) { try readInteger(UInt32.self, at: $0) }, to: T.self)
         }
         if T.self == UInt8.self {
-            return try primitive(T.self, offset, parent, key) { try readInteger(UInt8.self, at: $0) }
+            return unsafeBitCast(
+                try primitive(offset, &end, errorPath) { try readInteger(UInt8.self, at: $0) }, to: T.self)
         }
+        return try decodeComposite(type, at: offset, path: path(), depth: depth, end: &end)
+    }
 
+    /// A primitive read by `read`, with the coding path added to its errors.
+    @inline(__always)
+    private func primitive<R>(
+        _ offset: Int, _ end: inout Int, _ errorPath: () -> [any CodingKey], _ read: (Int) throws -> (R, Int)
+    ) throws -> R {
+        let (value, valueEnd) = try locating(errorPath) { try read(offset) }
+        end = valueEnd
+        return value
+    }
+
+    /// Decodes a value that is not a primitive through its `init(from:)`.
+    private func decodeComposite<T: Decodable>(
+        _ type: T.Type, at offset: Int, path: CodingPathNode?, depth: Int, end: inout Int
+    ) throws -> T {
         let saved = (valueOffset, valuePath, valueDepth, valueContainer)
         valueOffset = offset
-        if let key { valuePath = CodingPathNode(parent: parent, key: key) } else { valuePath = parent }
+        valuePath = path
         valueDepth = depth
         valueContainer = -1
         defer { (valueOffset, valuePath, valueDepth, valueContainer) = saved }
@@ -158,24 +214,11 @@ final class DecodingSession: Decoder {
         }
         if let deferredError { throw deferredError }
         if valueContainer >= 0, containers[valueContainer].isFinished {
-            return (value, containers[valueContainer].cursor)
+            end = containers[valueContainer].cursor
+        } else {
+            end = try locating({ CodingPathNode.path(of: path) }) { try skipValue(at: offset, depth: depth) }
         }
-        let path = valuePath
-        return (value, try locating({ CodingPathNode.path(of: path) }) { try skipValue(at: offset, depth: depth) })
-    }
-
-    /// A primitive read as `T` (which is `R`), with the coding path added to its errors.
-    @inline(__always)
-    private func primitive<T, R>(
-        _ type: T.Type, _ offset: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?,
-        _ read: (Int) throws -> (R, Int)
-    ) throws -> (T, end: Int) {
-        let (value, end) = try locating({ Self.path(parent, key) }) { try read(offset) }
-        return (unsafeBitCast(value, to: T.self), end)
-    }
-
-    private static func path(_ parent: CodingPathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
-        if let key { CodingPathNode.path(of: parent, appending: key) } else { CodingPathNode.path(of: parent) }
+        return value
     }
 
     /// Runs `body`, giving a `CompactBinaryError` it throws without a coding path the path `path()`.
@@ -253,7 +296,7 @@ final class DecodingSession: Decoder {
             entryByKey.reserveCapacity(entries.count)
             for (number, entry) in entries.enumerated() {
                 // A key that is not UTF-8 equals no `String`; the first of duplicate keys wins.
-                if let key = String(validating: bytes[entry.keyStart..<entry.keyEnd], as: UTF8.self),
+                if let key = makeString(entry.keyStart, entry.keyEnd),
                     entryByKey[key] == nil
                 {
                     entryByKey[key] = number
@@ -279,7 +322,7 @@ final class DecodingSession: Decoder {
     func keys(of state: Int) throws -> [String] {
         if containers[state].entries == nil { try indexEntries(of: state) }
         return try (containers[state].entries ?? []).map { entry in
-            guard let key = String(validating: bytes[entry.keyStart..<entry.keyEnd], as: UTF8.self) else {
+            guard let key = makeString(entry.keyStart, entry.keyEnd) else {
                 throw CompactBinaryError(
                     .invalidUTF8, expected: "a UTF-8 key", found: "invalid UTF-8", offset: entry.keyStart)
             }
@@ -297,15 +340,15 @@ final class DecodingSession: Decoder {
     }
 
     /// Where the next element of the array `state` starts; an error past its end.
+    @inline(__always)
     func nextElement(of state: Int, path: CodingPathNode?) throws -> Int {
-        let container = containers[state]
-        guard container.index < container.count else {
+        guard containers[state].index < containers[state].count else {
             throw CompactBinaryError(
                 .invalidContainerUse, expected: "another element",
-                found: "the end of an array of \(container.count) elements", offset: container.cursor,
+                found: "the end of an array of \(containers[state].count) elements", offset: containers[state].cursor,
                 codingPath: CodingPathNode.path(of: path))
         }
-        return container.cursor
+        return containers[state].cursor
     }
 
     @inline(__always)
@@ -356,14 +399,28 @@ final class DecodingSession: Decoder {
         return (Int(count), start)
     }
 
-    /// Whether the input bytes `start..<start + length` are the UTF-8 of `name`.
+    /// Whether the input bytes `start..<start + length` are the UTF-8 of `name` (eight bytes at a
+    /// time: this runs for every key read).
     @inline(__always)
     func keyEquals(_ name: String, start: Int, length: Int) -> Bool {
         let utf8 = name.utf8
         let equal = utf8.withContiguousStorageIfAvailable { name in
             guard name.count == length else { return false }
-            return bytes.withUnsafeBufferPointer { input in
-                for position in 0..<length where name[position] != input[start + position] { return false }
+            return bytes.withUnsafeBytes { input in
+                let key = UnsafeRawBufferPointer(name)
+                var position = 0
+                while position + 8 <= length {
+                    if key.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                        != input.loadUnaligned(fromByteOffset: start + position, as: UInt64.self)
+                    {
+                        return false
+                    }
+                    position += 8
+                }
+                while position < length {
+                    if key[position] != input[start + position] { return false }
+                    position += 1
+                }
                 return true
             }
         }
@@ -384,6 +441,7 @@ final class DecodingSession: Decoder {
         }
     }
 
+    @inline(__always)
     func readInteger<I: FixedWidthInteger>(_ type: I.Type, at offset: Int) throws -> (I, Int) {
         let tag = try readTag(at: offset, expected: "an integer")
         switch tag {
@@ -422,10 +480,40 @@ final class DecodingSession: Decoder {
         guard tag == Tag.string else { throw unexpected("a string", tag, at: offset) }
         let (length, start) = try readCount(at: offset + 1, bytesPerItem: 1)
         let end = start + length
-        guard let string = String(validating: bytes[start..<end], as: UTF8.self) else {
+        guard let string = makeString(start, end) else {
             throw CompactBinaryError(.invalidUTF8, expected: "a UTF-8 string", found: "invalid UTF-8", offset: start)
         }
         return (string, end)
+    }
+
+    /// The string of the input bytes `start..<end`, or nil if they are not UTF-8. ASCII (most keys
+    /// and values) takes `String(decoding:)`, which is specialized for buffers; the generic
+    /// `String(validating:as:)` looks up type metadata on every call.
+    @inline(__always)
+    func makeString(_ start: Int, _ end: Int) -> String? {
+        bytes.withUnsafeBufferPointer { input in
+            let utf8 = UnsafeBufferPointer(rebasing: input[start..<end])
+            if Self.isASCII(utf8) { return String(decoding: utf8, as: UTF8.self) }
+            return String(validating: utf8, as: UTF8.self)
+        }
+    }
+
+    /// Whether no byte has its high bit set, eight bytes at a time.
+    @inline(__always)
+    static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(utf8)
+        var position = 0
+        while position + 8 <= raw.count {
+            if raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                return false
+            }
+            position += 8
+        }
+        while position < raw.count {
+            if raw[position] >= 0x80 { return false }
+            position += 1
+        }
+        return true
     }
 
     /// The offset just past the value at `offset` (enclosed by `depth` arrays and maps), found by

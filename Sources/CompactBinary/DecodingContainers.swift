@@ -94,6 +94,7 @@ extension DecodingSession {
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
 
+        @inline(__always)
         private func integer<I: FixedWidthInteger>(_ key: Key) throws -> I {
             try primitive(key) { try session.readInteger(I.self, at: $0) }
         }
@@ -121,6 +122,7 @@ extension DecodingSession {
         func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(key) }
         func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key) }
 
+        @inline(__always)
         private func integerIfPresent<I: FixedWidthInteger>(_ key: Key) throws -> I? {
             try primitiveIfPresent(key) { try session.readInteger(I.self, at: $0) }
         }
@@ -139,8 +141,9 @@ extension DecodingSession {
         }
 
         private func decodeValue<T: Decodable>(_ type: T.Type, at location: Location, _ key: Key) throws -> T {
-            let (value, end) = try session.decodeValue(
-                type, at: location.valueStart, parent: path, key: key, depth: depth)
+            var end = 0
+            let value = try session.decodeValue(
+                type, at: location.valueStart, parent: path, key: key, depth: depth, end: &end)
             session.didDecode(location, end: end, in: state)
             return value
         }
@@ -233,6 +236,7 @@ extension DecodingSession {
         mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
         mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
+        @inline(__always)
         private func integer<I: FixedWidthInteger>() throws -> I {
             try primitive { try session.readInteger(I.self, at: $0) }
         }
@@ -240,8 +244,9 @@ extension DecodingSession {
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
             let index = currentIndex
             let offset = try session.nextElement(of: state, path: path)
-            let (value, end) = try session.decodeValue(
-                type, at: offset, parent: path, key: ArrayIndexKey(index), depth: depth)
+            var end = 0
+            let value = try session.decodeValue(
+                type, at: offset, parent: path, key: ArrayIndexKey(index), depth: depth, end: &end)
             session.advanceElement(of: state, to: end)
             return value
         }
@@ -309,12 +314,14 @@ extension DecodingSession {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
+        @inline(__always)
         private func integer<I: FixedWidthInteger>() throws -> I {
             try primitive { try session.readInteger(I.self, at: $0) }
         }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try session.decodeValue(type, at: offset, parent: path, key: nil, depth: depth).0
+            var end = 0
+            return try session.decodeValue(type, at: offset, path: path, depth: depth, end: &end)
         }
     }
 }

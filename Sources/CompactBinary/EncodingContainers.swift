@@ -98,7 +98,7 @@ extension EncodingSession {
         var codingPath: [any CodingKey] { CodingPathNode.path(of: path) }
 
         private mutating func beginElement() throws {
-            try session.beginEntry(in: frameID, key: nil, path: path)
+            try session.beginElement(in: frameID, path: path)
             count += 1
         }
 
@@ -224,7 +224,7 @@ extension EncodingSession {
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             try session.beginSingleValue(at: start, path: path)
-            try session.encodeValue(value, parent: path, key: nil)
+            try session.encodeValue(value, path: path)
         }
 
         private func signed(_ value: Int64) throws {
