@@ -201,6 +201,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Benchmark support (never shipped in spotcheck): encodes and decodes a page-report-sized
+        // Codable value with CompactBinary, JSON and binary property lists, and prints the times.
+        .executableTarget(
+            name: "PayloadCodingBench",
+            dependencies: ["CompactBinary"],
+            path: "Benchmarks/PayloadCodingBench",
+            swiftSettings: strictSettings
+        ),
+
         // Test support: an index import that stops inside its transaction, to be killed (the
         // atomicity tests of SpotlightIndexTests).
         .executableTarget(
