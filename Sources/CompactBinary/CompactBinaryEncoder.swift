@@ -23,8 +23,8 @@ public struct CompactBinaryEncoder: Sendable {
 /// sets ``valueStart`` and ``valuePath`` while its `encode(to:)` runs, then restores them).
 ///
 /// A session lives inside one `encode` call on one thread and never hands out its properties
-/// `inout`, so its mutable properties opt out of the runtime's exclusivity checks, which took a
-/// fifth of the encoding time.
+/// `inout`, so its mutable properties opt out of the runtime's exclusivity checks (about a sixth
+/// of the coding time under `perf`).
 final class EncodingSession: Encoder {
     /// An array or map that is still open: its count is patched in when it is finished.
     private struct Frame {
