@@ -87,7 +87,7 @@ let package = Package(
                 "BrowserRendering", "CrawlScheduling", "CrawlStore", "ImageSniffing", "LenientJSON", "MarkupExtraction",
                 "NumericClamping",
                 "PageAnalysis",
-                "PageFetching", "ProjectConfiguration", "RedirectFollowing", "RobotsExclusion", "Rulebook",
+                "PageFetching", "ProjectConfiguration", "RedirectFollowing", "ReportModel", "RobotsExclusion", "Rulebook",
                 "Sitemaps", "SpotlightModel", "UniversalLinks", "URLNormalization", "Verification",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -112,8 +112,8 @@ let package = Package(
         .target(
             name: "PageAnalysis",
             dependencies: [
-                "MarkupExtraction", "NumericClamping", "ProjectConfiguration", "SpotlightModel", "LenientJSON",
-                "Verification", "Rulebook",
+                "MarkupExtraction", "NumericClamping", "ProjectConfiguration", "ReportModel", "SpotlightModel",
+                "LenientJSON", "Verification", "Rulebook",
             ],
             swiftSettings: strictSettings
         ),
@@ -135,6 +135,14 @@ let package = Package(
             dependencies: ["LenientJSON", "Rulebook"],
             swiftSettings: strictSettings
         ),
+        // The typed page every output reads (`PageReport`) and the payload the crawl store keeps for it.
+        .target(
+            name: "ReportModel",
+            dependencies: [
+                "CompactBinary", "LenientJSON", "MarkupExtraction", "Rulebook", "SpotlightModel", "URLNormalization",
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Reports",
             dependencies: [
@@ -148,7 +156,7 @@ let package = Package(
             dependencies: [
                 "Crawling", "CrawlScheduling", "CrawlStore", "ItemLinking", "LenientJSON", "LoopbackServer",
                 "MarkupExtraction",
-                "PageAnalysis", "PostgresStorage", "Reports",
+                "PageAnalysis", "PostgresStorage", "ReportModel", "Reports",
                 "SpotlightIndex",
                 "SpotlightModel", "URLNormalization", "Verification", "Rulebook",
             ],
@@ -235,6 +243,12 @@ let package = Package(
 
         .testTarget(name: "LenientJSONTests", dependencies: ["LenientJSON"], swiftSettings: strictSettings),
         .testTarget(name: "CompactBinaryTests", dependencies: ["CompactBinary"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ReportModelTests",
+            dependencies: [
+                "CompactBinary", "LenientJSON", "MarkupExtraction", "ReportModel", "Rulebook", "SpotlightModel",
+            ],
+            swiftSettings: strictSettings),
         .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
         .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
         .testTarget(
@@ -309,8 +323,9 @@ let package = Package(
             name: "CrawlingTests",
             dependencies: [
                 "CrawlJobs", "Crawling", "CrawlScheduling", "CrawlStore", "SpotCheckTestSupport", "LenientJSON",
-                "LoopbackServer", "PageAnalysis",
-                "PageFetching", "ProjectConfiguration", "Reports", "TortureServer", "URLNormalization",
+                "LoopbackServer", "MarkupExtraction", "PageAnalysis",
+                "PageFetching", "ProjectConfiguration", "ReportModel", "Reports", "Rulebook", "TortureServer",
+                "URLNormalization",
                 // Built for the kill -9 / --resume test, which runs it as a child process.
                 "spotcheck",
                 // Tampering with a store as another program would (HostileNumbersTests).

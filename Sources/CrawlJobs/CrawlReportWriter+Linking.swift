@@ -3,6 +3,7 @@ public import Crawling
 import Foundation
 import ItemLinking
 import LenientJSON
+import ReportModel
 import SpotlightIndex
 import SpotlightModel
 import URLNormalization
@@ -10,16 +11,13 @@ import Verification
 
 extension CrawlReportWriter {
     /// What the local-item linker needs of a stored page.
-    static func linkablePage(_ record: PageRecord, shown: (String) -> String) -> LinkablePage {
+    static func linkablePage(_ record: PageRecord, page: PageReport) -> LinkablePage {
         let failing = record.verdict?.failingConditions ?? []
-        let attributes = record.attributeSetJSON
-            .flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
-            .flatMap { try? AttributeSet(json: $0) }
         return LinkablePage(
-            url: shown(record.requestedURL), finalURL: shown(record.finalURL), status: record.status,
+            url: page.url, finalURL: page.finalURL, status: record.status,
             canonical: record.verdict?.canonical, isCandidate: record.verdict?.isCandidate == true,
             isPubliclyIndexable: record.applebotAllowed != false && !failing.contains("noindex"),
-            attributeSet: attributes)
+            attributeSet: page.analysis?.attributes.attributeSet)
     }
 
     /// Joins the app's local entries to the pages the report pass gathered (`LocalItemLinker`):

@@ -56,7 +56,7 @@ extension CrawlReportWriter {
     static func sitePage(_ record: PageRecord, shown: (String) -> String) -> SitePage {
         let verdict = record.verdict
         return SitePage(
-            url: shown(record.finalURL), status: record.status, isHTML: record.markupJSON != nil,
+            url: shown(record.finalURL), status: record.status, isHTML: record.verdict != nil,
             applebotAllowed: record.applebotAllowed, isNoindex: verdict?.failingConditions.contains("noindex") ?? false,
             canonical: verdict?.canonical, title: verdict?.title, contentDescription: verdict?.contentDescription,
             thumbnailURL: verdict?.thumbnailURL, appArgument: verdict?.appArgument)

@@ -3,6 +3,8 @@ public import Crawling
 import Foundation
 public import ItemLinking
 public import LenientJSON
+import MarkupExtraction
+public import ReportModel
 public import Reports
 public import Rulebook
 import URLNormalization
@@ -15,9 +17,8 @@ public import Verification
 /// the pass from what it gathered, and report.json is assembled from its header, the pages written
 /// during the pass and its tail. Documented in docs/crawl.md.
 public struct CrawlReportWriter: Sendable {
-    /// 2 since 2026-11-25: a page's `markup` holds its analysis (attribute set, provenance, deep
-    /// links, candidacy, diagnostics …) without the raw markup dump unless `--include-markup`.
-    public static let schemaVersion = 2
+    /// report.json's format version, shared with `validate`'s report.
+    public static let schemaVersion = ReportFormat.schemaVersion
 
     public let store: any CrawlRecordSource
     public let mapping: OriginMapping?
@@ -34,9 +35,9 @@ public struct CrawlReportWriter: Sendable {
     /// counted in `summary.baseline`, and left out of `StreamedPage.newFindings` and
     /// `Written.newSiteFindings`; report.json keeps every finding.
     public var baseline: FindingBaseline?
-    /// For a served folder: where each page is in it (`PageSource`), as the outputs name it;
+    /// For a served folder: where each page is in it (`PageLocation`), as the outputs name it;
     /// report.json gives it as the page's `file`, or `linkedFrom` for a URL no file answers.
-    var pageSource: (@Sendable (PageRecord) -> PageSource?)?
+    var pageSource: (@Sendable (PageRecord) -> PageLocation?)?
 
     public init(
         store: any CrawlRecordSource, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
@@ -127,6 +128,8 @@ public struct CrawlReportWriter: Sendable {
         public var failingConditions: [String]
         /// The page as report.json has it: compact JSON text.
         public var jsonText: String
+        /// The page as every output sees it.
+        public var report: PageReport
 
         /// The findings the baseline does not know (all of them without a baseline).
         public var newFindings: [Finding] { findings.filter { !$0.isSuppressed } }
@@ -151,26 +154,21 @@ public struct CrawlReportWriter: Sendable {
         var pass = Pass(
             collectingFindings: collectingFindings, linking: localEntries != nil,
             match: baseline.map(BaselineMatch.init))
-        try store.forEachPage(batchSize: 64, includingMarkupDump: includesMarkup) { pages in
-            for page in pages {
-                let stored = page.findingsJSON.map {
-                    (Self.parsed($0).arrayValue ?? []).compactMap(Finding.init(json:))
-                }
+        try store.forEachPage(batchSize: 64, includingMarkupDump: includesMarkup) { records in
+            for record in records {
+                var page = try pageReport(record, location: pageSource?(record))
                 // The baseline is applied here, once: report.json and every output read the marks.
-                let source = pageSource?(page)
-                let findings = stored.map { pass.marked(Self.placed($0, at: source)) }
-                let file = source?.file
-                pass.add(page, findings: findings ?? [], file: file, shown: shown)
-                let rewritten = pass.match != nil || source?.isLinkedFrom == true
-                let text = pageText(page, source: source, markedFindings: rewritten ? findings : nil)
+                page.findings = pass.marked(page.findings)
+                pass.add(record, page: page, shown: shown)
+                let text = JSONValue.object(page.json(includingMarkup: includesMarkup)).serialized(pretty: false)
                 pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + text)
-                let item = candidateItem(page)
+                let item = candidateItem(record, page)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
                 onPage(
                     StreamedPage(
-                        url: shown(page.finalURL), file: file, findings: findings ?? [],
-                        candidateItem: item, failingConditions: page.verdict?.failingConditions ?? [],
-                        jsonText: text))
+                        url: page.finalURL, file: page.location?.file, findings: page.findings,
+                        candidateItem: item, failingConditions: record.verdict?.failingConditions ?? [],
+                        jsonText: text, report: page))
             }
         }
         try candidates.commit()
@@ -200,12 +198,12 @@ public struct CrawlReportWriter: Sendable {
         var sourcePaths: [String: String] = [:]
         var match: BaselineMatch?
 
-        mutating func add(_ page: PageRecord, findings: [Finding], file: String?, shown: (String) -> String) {
-            totals.add(page, findings: findings)
-            if let file { sourcePaths[shown(page.finalURL)] = file }
-            sitePages.append(CrawlReportWriter.sitePage(page, shown: shown))
-            if linking { linkablePages.append(CrawlReportWriter.linkablePage(page, shown: shown)) }
-            if collectingFindings { pageFindings.append((shown(page.finalURL), findings)) }
+        mutating func add(_ record: PageRecord, page: PageReport, shown: (String) -> String) {
+            totals.add(record, findings: page.findings)
+            if let file = page.location?.file { sourcePaths[page.finalURL] = file }
+            sitePages.append(CrawlReportWriter.sitePage(record, shown: shown))
+            if linking { linkablePages.append(CrawlReportWriter.linkablePage(record, page: page)) }
+            if collectingFindings { pageFindings.append((page.finalURL, page.findings)) }
         }
 
         /// The findings with those the baseline knows marked, matched in the order they come.
@@ -348,14 +346,10 @@ public struct CrawlReportWriter: Sendable {
 
     func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
 
-    /// A page as report.json has it, as compact JSON text: the typed columns serialized, and the
-    /// JSON the crawl stored (redirects, timings, headers, findings and, from payload version 3,
-    /// the analysis, from 4 with the attribute set) spliced in as it was written, not parsed again. Analyses of earlier payloads
-    /// are parsed to leave their raw dump out; with `--include-markup` the dump is added back.
-    /// A page's findings placed where its source says: for a URL no file answers, the findings
+    /// A page's findings placed where its location says: for a URL no file answers, the findings
     /// about the page as a whole (line 0) are at the link to it.
-    static func placed(_ findings: [Finding], at source: PageSource?) -> [Finding] {
-        guard case .linkedFrom(_, let line, let column) = source, line > 0 else { return findings }
+    static func placed(_ findings: [Finding], at location: PageLocation?) -> [Finding] {
+        guard case .linkedFrom(_, let line, let column) = location, line > 0 else { return findings }
         return findings.map { finding in
             guard finding.line == 0 else { return finding }
             var placed = finding
@@ -365,71 +359,43 @@ public struct CrawlReportWriter: Sendable {
         }
     }
 
-    /// `markedFindings`: with a baseline, the page's findings with their marks, written instead of
-    /// the stored text.
-    private func pageText(_ page: PageRecord, source: PageSource?, markedFindings: [Finding]?) -> String {
-        var text = CompactObjectText()
-        text.append("url", .string(shown(page.requestedURL)))
-        text.append("finalURL", .string(shown(page.finalURL)))
-        switch source {
-        case .file(let file): text.append("file", .string(file))
-        case .linkedFrom(let file, let line, let column):
-            var linked: JSONObject = ["file": .string(file), "line": JSONValue(line)]
-            if let column { linked.append("column", JSONValue(column)) }
-            text.append("linkedFrom", .object(linked))
-        case nil: break
+    /// A stored page as every output sees it: its typed columns and its payload, decoded once.
+    func pageReport(_ record: PageRecord, location: PageLocation?) throws -> PageReport {
+        guard let bytes = record.payload, record.payloadVersion == PagePayload.version else {
+            throw StoredPageUnreadable(
+                url: record.requestedURL,
+                reason:
+                    "it was stored by an earlier spotcheck (payload version \(record.payloadVersion), this one reads \(PagePayload.version)); crawl again into a new --output folder to report it"
+            )
         }
-        if mapping != nil { text.append("fetchedURL", .string(page.finalURL)) }
-        text.append("depth", JSONValue(page.depth))
-        text.append("status", page.status.map { JSONValue($0) } ?? .null)
-        text.append("contentType", page.contentType.map { .string($0) } ?? .null)
-        if let kind = page.errorKind {
-            text.append("problem", ["kind": .string(kind), "message": .string(page.errorMessage ?? "")])
+        let payload: PagePayload
+        var markup: PageMarkup?
+        do {
+            payload = try PagePayload(stored: bytes)
+            if includesMarkup, let stored = record.markup { markup = try PageMarkup(stored: stored) }
+        } catch {
+            throw StoredPageUnreadable(url: record.requestedURL, reason: "its stored payload is damaged (\(error))")
         }
-        text.append("redirects", verbatim: page.redirectsJSON)
-        text.append("timings", verbatim: page.timingsJSON)
-        text.append("bodyBytes", JSONValue(page.bodyBytes))
-        text.append("bodySHA256", page.bodySHA256.map { .string($0) } ?? .null)
-        text.append("notModified", JSONValue(page.notModified))
-        text.append("applebotAllowed", page.applebotAllowed.map { JSONValue($0) } ?? .null)
-        text.append("headers", verbatim: page.headersJSON)
-        if let markedFindings {
-            text.append("findings", .array(markedFindings.map { .object($0.json) }))
-        } else if let findings = page.findingsJSON {
-            text.append("findings", verbatim: findings)
-        }
-        if let markup = page.markupJSON {
-            let analysis = StoredMarkup.shownAnalysisText(
-                markup, attributeSet: page.attributeSetJSON, payloadVersion: page.payloadVersion)
-            if page.payloadVersion >= 3 && !includesMarkup {
-                text.append("markup", verbatim: analysis)
-            } else {
-                text.append("markup", .object(shownAnalysis(analysis, dump: page.markupDumpJSON)))
-            }
-        }
-        return text.closed()
-    }
-
-    /// The analysis report.json shows: without the raw dump, or with it (`--include-markup`).
-    private func shownAnalysis(_ markup: String, dump: String?) -> JSONObject {
-        var analysis = Self.parsed(markup).objectValue ?? JSONObject()
-        if includesMarkup {
-            analysis.members += (dump.map(Self.parsed)?.objectValue ?? JSONObject()).members
-            analysis.members.removeAll { $0.key == "summary" }
-        } else {
-            analysis.members.removeAll { StoredMarkup.dumpKeys.contains($0.key) }
-        }
-        return analysis
+        let fetch = FetchFacts(
+            depth: record.depth, status: record.status, contentType: record.contentType,
+            problem: record.errorKind.map { FetchProblem(kind: $0, message: record.errorMessage ?? "") },
+            redirects: payload.redirects, timings: payload.timings, bodyBytes: record.bodyBytes,
+            bodySHA256: record.bodySHA256, notModified: record.notModified, applebotAllowed: record.applebotAllowed,
+            headers: payload.headers)
+        return PageReport(
+            url: shown(record.requestedURL), finalURL: shown(record.finalURL), location: location,
+            fetchedURL: mapping != nil ? record.finalURL : nil, fetch: fetch,
+            findings: Self.placed(payload.findings, at: location), analysis: payload.analysis, markup: markup)
     }
 
     /// A candidate page as a searchable item (`index import` takes it): the canonical URL as
     /// `uniqueIdentifier` (reference §5.5) and in `attributeSet.url`, `web-<host with dashes>` as
     /// `domainIdentifier`.
-    func candidateItem(_ page: PageRecord) -> JSONObject? {
-        guard let verdict = page.verdict, verdict.isCandidate == true,
-            let attributes = page.attributeSetJSON.map(Self.parsed)?.objectValue
+    func candidateItem(_ record: PageRecord, _ page: PageReport) -> JSONObject? {
+        guard let verdict = record.verdict, verdict.isCandidate == true,
+            let attributes = page.analysis?.attributes.attributeSet.json
         else { return nil }
-        let identifier = verdict.uniqueIdentifier ?? shown(page.finalURL)
+        let identifier = verdict.uniqueIdentifier ?? page.finalURL
         var attributeSet = attributes
         if attributeSet["url"] == nil { attributeSet.append("url", .string(identifier)) }
         var item = JSONObject()
@@ -455,4 +421,12 @@ public struct CrawlReportWriter: Sendable {
     static func timestamp(_ seconds: Double) -> String {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
     }
+}
+
+/// A stored page the reports cannot read: written by an earlier spotcheck, or damaged.
+struct StoredPageUnreadable: Error, CustomStringConvertible {
+    var url: String
+    var reason: String
+
+    var description: String { "\(url): \(reason)" }
 }

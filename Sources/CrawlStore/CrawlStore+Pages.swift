@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension CrawlStore {
@@ -131,62 +132,62 @@ extension CrawlStore {
     /// The page table's columns, in the order `pageRecord` reads them: the same in every store
     /// (the PostgreSQL one too).
     public static let pageColumns = """
-        frontier_id, requested_url, final_url, key, final_key, depth, status, content_type, headers_json, \
-        redirects_json, timings_json, body_bytes, body_sha256, etag, last_modified, not_modified, error_kind, \
-        error_message, markup_json, attribute_set_json, findings_json, applebot_allowed, fetched_at, \
+        frontier_id, requested_url, final_url, key, final_key, depth, status, content_type, body_bytes, \
+        body_sha256, etag, last_modified, not_modified, error_kind, error_message, applebot_allowed, fetched_at, \
         unique_identifier, canonical, app_argument, title, description, thumbnail_url, is_candidate, \
-        failing_conditions, error_count, warning_count, info_count, payload_version, markup_dump_json
+        failing_conditions, error_count, warning_count, info_count, payload_version, payload, markup
         """
 
-    /// `pageColumns` with NULL for the raw markup dump, which the reports rarely need.
-    public static let pageColumnsWithoutDump =
-        String(pageColumns.dropLast("markup_dump_json".count)) + "NULL AS markup_dump_json"
+    /// `pageColumns` with NULL for the page's full markup, which the reports rarely need.
+    public static let pageColumnsWithoutDump = String(pageColumns.dropLast("markup".count)) + "NULL AS markup"
+
+    /// The JSON text columns of payload versions 1-4, NOT NULL in the schema: a new page leaves them empty.
+    public static let emptyLegacyColumns = (names: "headers_json, redirects_json, timings_json", values: "'', '', ''")
 
     static func insert(_ page: PageRecord, generation: Int, _ db: Database) throws {
         // REPLACE on the unique key: the previous generation's page of this key goes.
         let statement = try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO page (generation, \(pageColumns))
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-                    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO page (generation, \(emptyLegacyColumns.names), \(pageColumns))
+                VALUES (?, \(emptyLegacyColumns.values), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try statement.execute(arguments: [
             generation, page.frontierID, page.requestedURL, page.finalURL, page.key, page.finalKey, page.depth,
-            page.status, page.contentType, page.headersJSON, page.redirectsJSON, page.timingsJSON, page.bodyBytes,
-            page.bodySHA256, page.etag, page.lastModified, page.notModified, page.errorKind, page.errorMessage,
-            page.markupJSON, page.attributeSetJSON, page.findingsJSON, page.applebotAllowed, page.fetchedAt,
+            page.status, page.contentType, page.bodyBytes, page.bodySHA256, page.etag, page.lastModified,
+            page.notModified, page.errorKind, page.errorMessage, page.applebotAllowed, page.fetchedAt,
             page.verdict?.uniqueIdentifier, page.verdict?.canonical, page.verdict?.appArgument, page.verdict?.title,
             page.verdict?.contentDescription, page.verdict?.thumbnailURL, page.verdict?.isCandidate,
             page.verdict.map { $0.failingConditions.joined(separator: " ") }, page.findingCounts.errors,
-            page.findingCounts.warnings, page.findingCounts.infos, page.payloadVersion, page.markupDumpJSON,
+            page.findingCounts.warnings, page.findingCounts.infos, page.payloadVersion, page.payload.map { Data($0) },
+            page.markup.map { Data($0) },
         ])
     }
 
     static func pageRecord(_ row: Row) throws -> PageRecord {
-        let failing: String? = try row.decode(atIndex: 30)
+        let failing: String? = try row.decode(atIndex: 24)
         let verdict: PageVerdict? =
             try failing.map {
                 try PageVerdict(
-                    uniqueIdentifier: row.decode(atIndex: 23), canonical: row.decode(atIndex: 24),
-                    appArgument: row.decode(atIndex: 25), title: row.decode(atIndex: 26),
-                    contentDescription: row.decode(atIndex: 27), thumbnailURL: row.decode(atIndex: 28),
-                    isCandidate: row.decode(atIndex: 29),
+                    uniqueIdentifier: row.decode(atIndex: 17), canonical: row.decode(atIndex: 18),
+                    appArgument: row.decode(atIndex: 19), title: row.decode(atIndex: 20),
+                    contentDescription: row.decode(atIndex: 21), thumbnailURL: row.decode(atIndex: 22),
+                    isCandidate: row.decode(atIndex: 23),
                     failingConditions: $0.split(separator: " ").map(String.init))
             }
+        let payload: Data? = try row.decode(atIndex: 29)
+        let markup: Data? = try row.decode(atIndex: 30)
         return try PageRecord(
             frontierID: row.decode(atIndex: 0), requestedURL: row.decode(atIndex: 1), finalURL: row.decode(atIndex: 2),
             key: row.decode(atIndex: 3), finalKey: row.decode(atIndex: 4), depth: row.decode(atIndex: 5),
-            status: row.decode(atIndex: 6), contentType: row.decode(atIndex: 7), headersJSON: row.decode(atIndex: 8),
-            redirectsJSON: row.decode(atIndex: 9), timingsJSON: row.decode(atIndex: 10),
-            bodyBytes: row.decode(atIndex: 11), bodySHA256: row.decode(atIndex: 12), etag: row.decode(atIndex: 13),
-            lastModified: row.decode(atIndex: 14), notModified: row.decode(atIndex: 15),
-            errorKind: row.decode(atIndex: 16), errorMessage: row.decode(atIndex: 17),
-            markupJSON: row.decode(atIndex: 18), markupDumpJSON: row.decode(atIndex: 35),
-            attributeSetJSON: row.decode(atIndex: 19),
-            findingsJSON: row.decode(atIndex: 20), applebotAllowed: row.decode(atIndex: 21),
-            fetchedAt: row.decode(atIndex: 22), verdict: verdict,
+            status: row.decode(atIndex: 6), contentType: row.decode(atIndex: 7), bodyBytes: row.decode(atIndex: 8),
+            bodySHA256: row.decode(atIndex: 9), etag: row.decode(atIndex: 10), lastModified: row.decode(atIndex: 11),
+            notModified: row.decode(atIndex: 12), errorKind: row.decode(atIndex: 13),
+            errorMessage: row.decode(atIndex: 14), payload: payload.map { [UInt8]($0) },
+            markup: markup.map { [UInt8]($0) }, applebotAllowed: row.decode(atIndex: 15),
+            fetchedAt: row.decode(atIndex: 16), verdict: verdict,
             findingCounts: FindingCounts(
-                errors: row.decode(atIndex: 31), warnings: row.decode(atIndex: 32), infos: row.decode(atIndex: 33)),
-            payloadVersion: row.decode(atIndex: 34))
+                errors: row.decode(atIndex: 25), warnings: row.decode(atIndex: 26), infos: row.decode(atIndex: 27)),
+            payloadVersion: row.decode(atIndex: 28))
     }
 }

@@ -113,17 +113,13 @@ public struct FindingCounts: Sendable, Hashable, Codable {
 }
 
 /// What a fetch of one frontier entry produced: typed columns for what the crawl and the reports
-/// query, and the analysis payload as JSON the crawler wrote, versioned by `payloadVersion`:
-/// `markupJSON` (the page's analysis: the `extract` contract's summary fields, the attribute set
-/// with its provenance and deep links, candidacy, diagnostics) and `markupDumpJSON` (the raw
-/// markup: JSON-LD, Microdata, RDFa, Open Graph, links …).
+/// query, and the rest as two binary values the crawler encodes (ReportModel's `PagePayload` and
+/// the page's `PageMarkup`, versioned by `payloadVersion`): the store never reads them.
 public struct PageRecord: Sendable, Hashable, Codable {
-    /// The current payload version. 4 (since 2026-11-26): as 3, but the attribute set is only in
-    /// `attributeSetJSON`, and report.json shows it as the analysis's first member (a big value is
-    /// stored once); 3: `markupJSON` is the analysis exactly as report.json shows it and the raw
-    /// dump is in `markupDumpJSON`; 2: `markupJSON` held both; 1: as 2, with a summary object
-    /// spliced in first (now typed columns).
-    public static let currentPayloadVersion = 4
+    /// The current payload version (ReportModel's `PagePayload.version`). 5 (since 2026-11-29):
+    /// `payload` and `markup` in a binary encoding; 1-4 kept JSON text in columns of their own,
+    /// which the reports no longer read.
+    public static let currentPayloadVersion = 5
 
     /// The frontier entry this page completes.
     public var frontierID: Int64
@@ -138,12 +134,6 @@ public struct PageRecord: Sendable, Hashable, Codable {
     /// `nil` when there was no HTTP answer.
     public var status: Int?
     public var contentType: String?
-    /// `[[name, value], ...]`.
-    public var headersJSON: String
-    /// `[{"url": ..., "status": ...}, ...]`.
-    public var redirectsJSON: String
-    /// `{"dns": .., "connect": .., "tls": .., "firstByte": .., "total": ..}`.
-    public var timingsJSON: String
     public var bodyBytes: Int
     public var bodySHA256: String?
     public var etag: String?
@@ -152,12 +142,12 @@ public struct PageRecord: Sendable, Hashable, Codable {
     public var notModified: Bool
     public var errorKind: String?
     public var errorMessage: String?
-    public var markupJSON: String?
-    /// The raw markup dump (payload version 3 and later); `nil` when the store was read without
-    /// it or the page has none.
-    public var markupDumpJSON: String?
-    public var attributeSetJSON: String?
-    public var findingsJSON: String?
+    /// The page's `PagePayload`, encoded: its headers, redirects, timings, findings and analysis;
+    /// nil for a page stored by a version before 5.
+    public var payload: [UInt8]?
+    /// The page's full `PageMarkup`, encoded; nil when the store was read without it, or for a
+    /// page that was not parsed.
+    public var markup: [UInt8]?
     public var applebotAllowed: Bool?
     /// Seconds since 1970.
     public var fetchedAt: Double
@@ -169,11 +159,11 @@ public struct PageRecord: Sendable, Hashable, Codable {
 
     public init(
         frontierID: Int64, requestedURL: String, finalURL: String, key: String, finalKey: String? = nil, depth: Int,
-        status: Int? = nil, contentType: String? = nil, headersJSON: String = "[]", redirectsJSON: String = "[]",
-        timingsJSON: String = "{}", bodyBytes: Int = 0, bodySHA256: String? = nil, etag: String? = nil,
+        status: Int? = nil, contentType: String? = nil, bodyBytes: Int = 0, bodySHA256: String? = nil,
+        etag: String? = nil,
         lastModified: String? = nil, notModified: Bool = false, errorKind: String? = nil, errorMessage: String? = nil,
-        markupJSON: String? = nil, markupDumpJSON: String? = nil, attributeSetJSON: String? = nil,
-        findingsJSON: String? = nil, applebotAllowed: Bool? = nil, fetchedAt: Double, verdict: PageVerdict? = nil,
+        payload: [UInt8]? = nil, markup: [UInt8]? = nil, applebotAllowed: Bool? = nil, fetchedAt: Double,
+        verdict: PageVerdict? = nil,
         findingCounts: FindingCounts = FindingCounts(), payloadVersion: Int = PageRecord.currentPayloadVersion
     ) {
         self.frontierID = frontierID
@@ -184,9 +174,6 @@ public struct PageRecord: Sendable, Hashable, Codable {
         self.depth = depth
         self.status = status
         self.contentType = contentType
-        self.headersJSON = headersJSON
-        self.redirectsJSON = redirectsJSON
-        self.timingsJSON = timingsJSON
         self.bodyBytes = bodyBytes
         self.bodySHA256 = bodySHA256
         self.etag = etag
@@ -194,10 +181,8 @@ public struct PageRecord: Sendable, Hashable, Codable {
         self.notModified = notModified
         self.errorKind = errorKind
         self.errorMessage = errorMessage
-        self.markupJSON = markupJSON
-        self.markupDumpJSON = markupDumpJSON
-        self.attributeSetJSON = attributeSetJSON
-        self.findingsJSON = findingsJSON
+        self.payload = payload
+        self.markup = markup
         self.applebotAllowed = applebotAllowed
         self.fetchedAt = fetchedAt
         self.verdict = verdict

@@ -18,8 +18,19 @@ enum Schema {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: v4)
         }
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: v5)
+        }
         return migrator
     }
+
+    /// v5: a page's payload and markup as binary values (payload version 5, ReportModel's
+    /// `PagePayload` and the page's `PageMarkup`), in place of the JSON text columns, which new
+    /// pages leave empty.
+    private static let v5 = """
+        ALTER TABLE page ADD COLUMN payload BLOB;
+        ALTER TABLE page ADD COLUMN markup BLOB;
+        """
 
     /// v4: the page's raw markup dump (JSON-LD, Microdata, RDFa, Open Graph, links …) in a column
     /// of its own (payload version 3), so the reports read the analysis they show without it.

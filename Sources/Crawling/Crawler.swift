@@ -569,7 +569,7 @@ extension Crawler {
             }
             var aliases: [FrontierEntry] = []
             if let finalKey = record.finalKey, finalKey != entry.key,
-                record.markupJSON != nil || record.status.map({ !(300..<400).contains($0) }) ?? false
+                record.verdict != nil || record.status.map({ !(300..<400).contains($0) }) ?? false
             {
                 aliases.append(
                     FrontierEntry(

@@ -6,6 +6,7 @@ import MarkupExtraction
 import PageAnalysis
 import PageFetching
 import RedirectFollowing
+import ReportModel
 import Rulebook
 import URLNormalization
 import Verification
@@ -21,6 +22,31 @@ enum PageOutcome: Sendable {
     case retry(retryAfter: Double?, record: PageRecord)
     /// Not fetched: robots.txt disallows it.
     case blocked(SkippedURL)
+}
+
+extension PageOutcome {
+    /// The outcome with `payload` stored in its record (`PageRecord.payload`).
+    func storing(_ payload: PagePayload) -> PageOutcome {
+        func stored(_ record: PageRecord) -> PageRecord {
+            var record = record
+            do {
+                record.payload = try payload.stored()
+            } catch {
+                record.errorKind = record.errorKind ?? "not-stored"
+                record.errorMessage =
+                    record.errorMessage ?? "the page's findings and analysis could not be stored: \(error)"
+            }
+            return record
+        }
+        switch self {
+        case .page(let record, let links, let skipped, let linksNotExamined):
+            return .page(stored(record), links: links, skipped: skipped, linksNotExamined: linksNotExamined)
+        case .retry(let retryAfter, let record):
+            return .retry(retryAfter: retryAfter, record: stored(record))
+        case .blocked:
+            return self
+        }
+    }
 }
 
 /// Fetches one URL the way the crawl wants it: robots first, redirects followed by hand (each hop
@@ -51,14 +77,16 @@ struct PageProcessor: Sendable {
     let linkCache = LinkCache()
 
     func process(_ entry: FrontierEntry) async -> PageOutcome {
+        var payload = PagePayload()
+        let outcome = await process(entry, payload: &payload)
+        return outcome.storing(payload)
+    }
+
+    /// `process(_:)`, with what the store keeps beside the record's columns gathered in `payload`.
+    private func process(_ entry: FrontierEntry, payload: inout PagePayload) async -> PageOutcome {
         var record = PageRecord(
             frontierID: entry.id ?? 0, requestedURL: entry.url, finalURL: entry.url, key: entry.key,
-            finalKey: entry.key,
-            depth: entry.depth,
-            status: nil, contentType: nil, headersJSON: "[]", redirectsJSON: "[]", timingsJSON: "{}", bodyBytes: 0,
-            bodySHA256: nil, etag: nil, lastModified: nil, notModified: false, errorKind: nil, errorMessage: nil,
-            markupJSON: nil, attributeSetJSON: nil, findingsJSON: nil, applebotAllowed: nil, fetchedAt: clock()
-        )
+            finalKey: entry.key, depth: entry.depth, fetchedAt: clock())
         guard let start = URLParser.parse(entry.url) else {
             record.errorKind = "bad-url"
             record.errorMessage = "\(entry.url) does not parse as a URL"
@@ -90,12 +118,13 @@ struct PageProcessor: Sendable {
                     robotsPolicy.isUnreachable
                     ? "redirects to \(url), whose robots.txt is unreachable (\(detail))"
                     : "redirects to \(url), which robots.txt disallows for \(settings.productToken)"
-                record.redirectsJSON = Self.json(chain.hops)
+                payload.redirects = Self.hops(chain.hops)
                 return .page(record, links: [], skipped: [])
             }
             var request = FetchRequest(
                 url: url, headers: [HTTPHeader("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")])
-            if chain.hops.isEmpty, let previous, previous.markupJSON != nil {
+            if chain.hops.isEmpty, let previous, previous.verdict != nil, previous.payloadVersion == PagePayload.version
+            {
                 if let etag = previous.etag { request.headers.append(HTTPHeader("If-None-Match", etag)) }
                 if let modified = previous.lastModified {
                     request.headers.append(HTTPHeader("If-Modified-Since", modified))
@@ -107,7 +136,7 @@ struct PageProcessor: Sendable {
                 record.finalURL = url
                 record.errorKind = error.kind.rawValue
                 record.errorMessage = error.message
-                record.redirectsJSON = Self.json(chain.hops)
+                payload.redirects = Self.hops(chain.hops)
                 if error.isTransient {
                     return .retry(retryAfter: nil, record: record)
                 }
@@ -128,16 +157,16 @@ struct PageProcessor: Sendable {
             case .answer:
                 break fetching
             case .follow:
-                record.redirectsJSON = Self.json(chain.hops)
+                payload.redirects = Self.hops(chain.hops)
                 record.finalKey = chain.key
             case .endsAt(let target):
-                record.redirectsJSON = Self.json(chain.hops)
+                payload.redirects = Self.hops(chain.hops)
                 record.status = response.status
                 record.finalURL = target.url
                 record.finalKey = target.key
                 return .page(record, links: [], skipped: [])
             case .stopped(let stop):
-                record.redirectsJSON = Self.json(chain.hops)
+                payload.redirects = Self.hops(chain.hops)
                 record.status = response.status
                 record.finalURL = url
                 return Self.chainStopped(stop, record: record, url: url, maximumRedirects: settings.maximumRedirects)
@@ -147,9 +176,8 @@ struct PageProcessor: Sendable {
         record.finalURL = url
         record.status = response.status
         record.contentType = response.header("Content-Type")
-        record.headersJSON = JSONValue.array(response.headers.map { [.string($0.name), .string($0.value)] })
-            .serialized(pretty: false)
-        record.timingsJSON = JSONValue.object(response.timings.json).serialized(pretty: false)
+        payload.headers = response.headers.map { HeaderField(name: $0.name, value: $0.value) }
+        payload.timings = ResponseTimings(response.timings)
         record.etag = response.header("ETag")
         record.lastModified = response.header("Last-Modified")
         record.fetchedAt = clock()
@@ -159,7 +187,7 @@ struct PageProcessor: Sendable {
 
         switch response.status {
         case 304:
-            guard let previous else {
+            guard let previous, let kept = previous.payload.flatMap({ try? PagePayload(stored: $0) }) else {
                 record.errorKind = "unexpected-304"
                 record.errorMessage = "304 Not Modified to a request without validators"
                 return .page(record, links: [], skipped: [])
@@ -169,10 +197,9 @@ struct PageProcessor: Sendable {
             record.bodyBytes = previous.bodyBytes
             record.bodySHA256 = previous.bodySHA256
             record.contentType = previous.contentType
-            record.markupJSON = previous.markupJSON
-            record.markupDumpJSON = previous.markupDumpJSON
-            record.attributeSetJSON = previous.attributeSetJSON
-            record.findingsJSON = previous.findingsJSON
+            payload.findings = kept.findings
+            payload.analysis = kept.analysis
+            record.markup = previous.markup
             record.verdict = previous.verdict
             record.findingCounts = previous.findingCounts
             record.payloadVersion = previous.payloadVersion
@@ -196,14 +223,16 @@ struct PageProcessor: Sendable {
             let findings = verifier.verifyResponse(
                 url: mapping?.publicURL(record.finalURL) ?? record.finalURL, status: response.status,
                 mediaType: response.mediaType)
-            record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
+            payload.findings = findings
             record.findingCounts = Self.counts(findings)
             return .page(record, links: [], skipped: [])
         }
-        return await analyze(response, record: record, depth: entry.depth)
+        return await analyze(response, record: record, payload: &payload, depth: entry.depth)
     }
 
-    private func analyze(_ response: FetchResponse, record: PageRecord, depth: Int) async -> PageOutcome {
+    private func analyze(
+        _ response: FetchResponse, record: PageRecord, payload: inout PagePayload, depth: Int
+    ) async -> PageOutcome {
         var record = record
         let publicURL = mapping?.publicURL(record.finalURL) ?? record.finalURL
         let pipeline = PagePipeline(
@@ -218,51 +247,30 @@ struct PageProcessor: Sendable {
         let checked = await pipeline.check(html: response.body, url: publicURL, facts: facts) { pending in
             await lookups(for: pending, fetchedFrom: record.finalURL)
         }
-        let page = AnalyzedPage(input: PageInput(path: record.finalURL, url: publicURL), checked: checked)
         let context = checked.context
-        var json = page.json
-        // The findings are the record's own column (report.json's `pages[].findings`), not the analysis's.
-        json.members.removeAll { $0.key == "file" || $0.key == "findings" }
-        if let verdict = context.canonicalLink { json.append("universalLink", .string(verdict.summary)) }
-        if checked.imagesNotChecked > 0 {
-            json.append("imagesNotChecked", JSONValue(checked.imagesNotChecked))
-        }
-        if let rendered = context.rendered {
-            json.append("rendered", .object(rendered.json(served: page.markup)))
-        }
-        if !context.consumerViews.isEmpty {
-            json.append("consumers", .array(context.consumerViews.map { .object($0.json) }))
-        }
         let candidacy = checked.candidacy
-        let candidate: JSONValue = [
-            "isCandidate": JSONValue(candidacy.isCandidate),
-            "failing": .array(candidacy.failing.map { .string($0.rawValue) }),
-        ]
-        json.append("candidate", candidate)
         // What the reports compare across pages, as the record's typed columns.
-        let set = page.attributes.attributeSet
+        let set = checked.attributes.attributeSet
         record.verdict = PageVerdict(
-            uniqueIdentifier: page.attributes.uniqueIdentifier, canonical: page.markup.canonicals.first?.content,
-            appArgument: page.markup.smartAppBanner?.appArgument, title: set.title.map(PageVerdict.comparable),
+            uniqueIdentifier: checked.attributes.uniqueIdentifier, canonical: checked.markup.canonicals.first?.content,
+            appArgument: checked.markup.smartAppBanner?.appArgument, title: set.title.map(PageVerdict.comparable),
             contentDescription: set.contentDescription.map(PageVerdict.comparable), thumbnailURL: set.thumbnailURL,
             isCandidate: candidacy.isCandidate, failingConditions: candidacy.failing.map(\.rawValue))
         let found = discover(
-            page.markup.links.map(\.href), base: page.markup.baseURL, depth: depth, pageURL: record.finalURL)
+            checked.markup.links.map(\.href), base: checked.markup.baseURL, depth: depth, pageURL: record.finalURL)
         // The links a re-crawl (a 304) follows again: those `discover` examined, not a page's
         // 620,000 (issue 35 §2).
-        let stored = page.markup.links.prefix(page.markup.links.count - found.notExamined)
-        json.append("links", .array(stored.map { ["href": .string($0.href), "line": JSONValue($0.line)] }))
-        if found.notExamined > 0 { json.append("linksNotStored", JSONValue(found.notExamined)) }
-        // The analysis as report.json shows it, the raw dump beside it, and the attribute set once,
-        // in its own column (payload version 4: the report splices it back into the analysis).
-        let (analysis, dump) = StoredMarkup.split(json)
-        record.markupJSON = JSONValue.object(analysis).serialized(pretty: false)
-        record.markupDumpJSON = JSONValue.object(dump).serialized(pretty: false)
-        record.attributeSetJSON = JSONValue.object(page.attributes.attributeSet.json).serialized(pretty: false)
-        let findings = checked.findings
-        record.findingsJSON = JSONValue.array(findings.map { .object($0.json) }).serialized(pretty: false)
-        record.findingCounts = Self.counts(findings)
-        if let title = page.markup.title?.text, Self.looksLikeNotFound(title) {
+        var markup = checked.markup
+        markup.links.removeLast(found.notExamined)
+        payload.findings = checked.findings
+        payload.analysis = MarkupAnalysis(
+            attributes: checked.attributes, summary: MarkupSummary(checked.markup),
+            failingConditions: candidacy.failing, universalLink: context.canonicalLink?.summary,
+            imagesNotChecked: checked.imagesNotChecked, rendered: context.rendered?.json(served: checked.markup),
+            consumers: context.consumerViews.map(\.json), linksNotStored: found.notExamined)
+        record.markup = try? markup.stored()
+        record.findingCounts = Self.counts(checked.findings)
+        if let title = checked.markup.title?.text, Self.looksLikeNotFound(title) {
             record.errorKind = "soft-404"
             record.errorMessage = "HTTP 200 for a not-found page (title \"\(title)\")"
         }
@@ -298,16 +306,10 @@ struct PageProcessor: Sendable {
     }
 
     /// Links of a page kept from an earlier crawl (a 304), so the re-crawl still reaches what it
-    /// linked: the base URL from its analysis, the links from its dump (in the analysis before
-    /// payload version 3).
+    /// linked: those its stored markup kept, against its base URL.
     private func links(fromStored page: PageRecord, depth: Int, pageURL: String) -> [FrontierEntry] {
-        func object(_ json: String?) -> JSONObject? {
-            json.flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
-        }
-        guard let analysis = object(page.markupJSON), let base = analysis["baseURL"]?.stringValue else { return [] }
-        let holder = object(page.markupDumpJSON) ?? analysis
-        let hrefs = holder["links"]?.arrayValue?.compactMap { $0.objectValue?["href"]?.stringValue } ?? []
-        return discover(hrefs, base: base, depth: depth, pageURL: pageURL).links
+        guard let markup = page.markup.flatMap({ try? PageMarkup(stored: $0) }) else { return [] }
+        return discover(markup.links.map(\.href), base: markup.baseURL, depth: depth, pageURL: pageURL).links
     }
 
     /// How many distinct links of a page become frontier candidates. Past it no link could be
@@ -442,10 +444,8 @@ struct PageProcessor: Sendable {
     }
 
     /// A redirect chain as stored (`redirectsJSON`): `[{"url", "status", "location"}]`.
-    static func json(_ hops: [RedirectFollower.Hop]) -> String {
-        JSONValue.array(
-            hops.map { ["url": .string($0.url), "status": JSONValue($0.status), "location": .string($0.location)] }
-        ).serialized(pretty: false)
+    static func hops(_ hops: [RedirectFollower.Hop]) -> [RedirectHop] {
+        hops.map { RedirectHop(url: $0.url, status: $0.status, location: $0.location) }
     }
 
     /// `host[:port]`: the unit of politeness.
@@ -522,14 +522,10 @@ struct PageProcessor: Sendable {
     }
 }
 
-extension FetchTimings {
-    var json: JSONObject {
-        var object = JSONObject()
-        object.append("dns", JSONValue(dns))
-        object.append("connect", JSONValue(connect))
-        object.append("tls", JSONValue(tls))
-        object.append("firstByte", JSONValue(firstByte))
-        object.append("total", JSONValue(total))
-        return object
+extension ResponseTimings {
+    init(_ timings: FetchTimings) {
+        self.init(
+            dns: timings.dns, connect: timings.connect, tls: timings.tls, firstByte: timings.firstByte,
+            total: timings.total)
     }
 }

@@ -10,9 +10,9 @@
 /// `severity == .error` and `recovered == true`; an unrepairable one has `recovered == false` and ends parsing.
 /// Warnings are valid JSON that is probably a mistake, in either mode: a duplicate key (`recovered == false`,
 /// every member is kept) or a lone UTF-16 surrogate escape (`recovered == true`: it became U+FFFD).
-public struct JSONDiagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct JSONDiagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How serious a diagnostic is.
-    public enum Severity: String, Sendable, Hashable {
+    public enum Severity: String, Sendable, Hashable, Codable {
         /// The text is not valid RFC 8259 JSON at this position.
         case error
         /// The text is valid JSON but probably not what the author meant (for example a duplicate key).

@@ -1,5 +1,5 @@
 /// Where the encoding a page is decoded with came from.
-public enum EncodingSource: String, Sendable, Hashable {
+public enum EncodingSource: String, Sendable, Hashable, Codable {
     /// A byte order mark at the start of the bytes.
     case byteOrderMark = "byte-order-mark"
     /// A charset given from outside the page: the HTTP `Content-Type` charset, or `--encoding`.

@@ -98,7 +98,7 @@ extension MetaTag {
 }
 
 extension SmartAppBanner {
-    var json: JSONObject {
+    public var json: JSONObject {
         var object = JSONObject()
         object.append("appID", appID.map(JSONValue.string) ?? .null)
         object.append("appArgument", appArgument.map(JSONValue.string) ?? .null)
@@ -173,7 +173,7 @@ extension ItemValue {
 }
 
 extension ExtractionDiagnostic {
-    var json: JSONObject {
+    public var json: JSONObject {
         var object = JSONObject()
         object.append("code", .string(code.rawValue))
         object.append("line", JSONValue(line))

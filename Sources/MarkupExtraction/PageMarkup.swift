@@ -6,7 +6,7 @@ public import LenientJSON
 /// (before or after the `<body>` tag), which is not always where libxml2's tree would put it: the
 /// HTML 4 parser closes `<head>` at the first body-only element, so later `<meta>` tags land in
 /// `<body>`. The extractors read the whole document and report the written place.
-public struct PageMarkup: Sendable, Hashable {
+public struct PageMarkup: Sendable, Hashable, Codable {
     /// The URL the page was read as (the document URL).
     public var url: String
     /// The base URL relative references were resolved against (`<base href>` applied).
@@ -78,7 +78,7 @@ public struct PageMarkup: Sendable, Hashable {
 /// A declared character encoding that does not fit the page's bytes: the page says gb2312 but its
 /// bytes are UTF-8, or bytes are not valid in the encoding it declares. The page is decoded as
 /// declared (as browsers do), so its text may be garbled.
-public struct EncodingMismatch: Sendable, Hashable {
+public struct EncodingMismatch: Sendable, Hashable, Codable {
     /// The label as written (`gb2312`).
     public var declaredLabel: String
     /// `.transport` (HTTP charset or `--encoding`) or `.meta`.
@@ -108,7 +108,7 @@ public struct EncodingMismatch: Sendable, Hashable {
 }
 
 /// Where a tag was written: before the `<body>` tag (head) or after it.
-public enum DocumentSection: String, Sendable, Hashable {
+public enum DocumentSection: String, Sendable, Hashable, Codable {
     case head
     case body
 }
@@ -117,7 +117,7 @@ public enum DocumentSection: String, Sendable, Hashable {
 /// characters). For a tag both are where libxml2 reports it: the start tag's closing `>` (a tag
 /// written over several lines is located on its last); for a JSON-LD syntax error, the error.
 /// Line 0 is the page as a whole, which has no column.
-public struct SourcePosition: Sendable, Hashable {
+public struct SourcePosition: Sendable, Hashable, Codable {
     public var line: Int
     public var column: Int?
 
@@ -131,7 +131,7 @@ public struct SourcePosition: Sendable, Hashable {
 }
 
 /// A string and where it came from.
-public struct SourceText: Sendable, Hashable {
+public struct SourceText: Sendable, Hashable, Codable {
     public var text: String
     public var line: Int
     /// The column (1-based) of the start tag's closing `>` on `line`; nil when not known.
@@ -149,9 +149,9 @@ public struct SourceText: Sendable, Hashable {
 }
 
 /// A `<meta>` or `<link>` tag reduced to a key and a value.
-public struct MetaTag: Sendable, Hashable {
+public struct MetaTag: Sendable, Hashable, Codable {
     /// Which attribute carried the key.
-    public enum KeyAttribute: String, Sendable, Hashable {
+    public enum KeyAttribute: String, Sendable, Hashable, Codable {
         case property
         case name
         case rel
@@ -187,7 +187,7 @@ public struct MetaTag: Sendable, Hashable {
     public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
-public struct PrefixDeclaration: Sendable, Hashable {
+public struct PrefixDeclaration: Sendable, Hashable, Codable {
     public var prefix: String
     public var iri: String
     public var line: Int
@@ -198,7 +198,7 @@ public struct PrefixDeclaration: Sendable, Hashable {
 }
 
 /// One `<script type="application/ld+json">` element.
-public struct JSONLDScript: Sendable, Hashable {
+public struct JSONLDScript: Sendable, Hashable, Codable {
     public var line: Int
     /// The column (1-based) of the `<script>` start tag's `>` on `line` (the text starts after it).
     public var column: Int?
@@ -208,15 +208,20 @@ public struct JSONLDScript: Sendable, Hashable {
     /// Every place strict JSON failed, with line and column in the page (and `byteOffset` in
     /// `text`).
     public var diagnostics: [JSONDiagnostic]
-    /// The script's text as written, so a check can quote the line a diagnostic points into.
-    public var text: String
+    /// The script's text as written, so a check can quote the line a diagnostic points into. Not
+    /// encoded (`CodingKeys`): only the checks read it, and a stored page keeps `value` instead.
+    public var text: String = ""
     public var isStrictlyValid: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    private enum CodingKeys: String, CodingKey {
+        case line, column, section, value, diagnostics
+    }
 
     public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }
 
 /// A schema.org item from Microdata or RDFa, in the WHATWG Microdata JSON shape.
-public struct MarkupItem: Sendable, Hashable {
+public struct MarkupItem: Sendable, Hashable, Codable {
     /// Absolute type IRIs.
     public var types: [String]
     /// `itemid`, or the RDFa subject (`_:label` for a blank node).
@@ -245,7 +250,7 @@ public struct MarkupItem: Sendable, Hashable {
     }
 }
 
-public struct ItemProperty: Sendable, Hashable {
+public struct ItemProperty: Sendable, Hashable, Codable {
     public var name: String
     public var values: [ItemValue]
 
@@ -255,8 +260,8 @@ public struct ItemProperty: Sendable, Hashable {
     }
 }
 
-public struct ItemValue: Sendable, Hashable {
-    public indirect enum Kind: Sendable, Hashable {
+public struct ItemValue: Sendable, Hashable, Codable {
+    public indirect enum Kind: Sendable, Hashable, Codable {
         /// Text content or an attribute value.
         case text(String)
         /// A URL-valued property (`href`, `src` …), resolved against the base URL.
@@ -302,7 +307,7 @@ public struct ItemValue: Sendable, Hashable {
 }
 
 /// A link found in the page, as written.
-public struct OutgoingLink: Sendable, Hashable {
+public struct OutgoingLink: Sendable, Hashable, Codable {
     public var href: String
     public var rel: String?
     public var line: Int
@@ -311,8 +316,8 @@ public struct OutgoingLink: Sendable, Hashable {
 }
 
 /// A problem met while reading the page. `code` is stable; `message` names the actual values.
-public struct ExtractionDiagnostic: Sendable, Hashable {
-    public enum Code: String, Sendable, Hashable {
+public struct ExtractionDiagnostic: Sendable, Hashable, Codable {
+    public enum Code: String, Sendable, Hashable, Codable {
         case undecodableBytes = "undecodable-bytes"
         case unsupportedEncoding = "unsupported-encoding"
         case jsonLDSyntax = "jsonld-syntax"

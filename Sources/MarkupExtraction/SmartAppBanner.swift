@@ -1,13 +1,13 @@
 /// One `<meta name="apple-itunes-app">` tag, parsed tolerantly (reference §1.4), with every oddity
 /// recorded so the verifier can report it.
-public struct SmartAppBanner: Sendable, Hashable {
-    public struct Parameter: Sendable, Hashable {
+public struct SmartAppBanner: Sendable, Hashable, Codable {
+    public struct Parameter: Sendable, Hashable, Codable {
         public var key: String
         public var value: String
     }
 
     /// Something about the tag that Apple's examples would not write.
-    public enum Oddity: Sendable, Hashable {
+    public enum Oddity: Sendable, Hashable, Codable {
         /// `property="apple-itunes-app"` instead of `name=`.
         case writtenWithProperty
         /// The meta name is not lower-case (`Apple-iTunes-App`); HTML compares it case-insensitively.

@@ -1,5 +1,6 @@
 public import LenientJSON
 public import MarkupExtraction
+public import ReportModel
 public import Rulebook
 public import SpotlightModel
 public import Verification
@@ -86,6 +87,16 @@ public struct PageAnalyzer: Sendable {
 }
 
 extension AnalyzedPage {
+    /// The page as `validate`'s report.json shows it: a crawl page's shape, located at its file,
+    /// with its full markup.
+    public var report: PageReport {
+        PageReport(
+            url: markup.url, finalURL: markup.url, location: .file(input.path), findings: findings ?? [],
+            analysis: MarkupAnalysis(
+                attributes: attributes, summary: MarkupSummary(markup), failingConditions: candidacy.failing),
+            markup: markup)
+    }
+
     /// What the site-level rules compare of this page (noindex from candidacy, as in a crawl).
     public var sitePage: SitePage {
         SitePage(

@@ -1,16 +1,17 @@
 public import Foundation
 public import LenientJSON
 import NumericClamping
+public import ReportModel
 public import Rulebook
 public import Verification
 
-/// The JSON report `validate` writes: every page (the `extract` contract plus the attribute set),
-/// every input problem, and a summary. `kind` is `"validate"` (a crawl's report says `"crawl"`);
-/// both kinds are described by docs/report.schema.json under one `schemaVersion`, which changes
-/// when a key changes meaning (2: `kind` added, so one schema tells the two reports apart).
+/// The JSON report `validate` writes: every page (as a crawl's report shows one: `PageReport`,
+/// located at its file, with its full markup), every input problem, and a summary. `kind` is
+/// `"validate"` (a crawl's report says `"crawl"`); both kinds are described by
+/// docs/report.schema.json under one `schemaVersion` (`ReportFormat`).
 public struct ValidationReport: Sendable {
     public static let kind = "validate"
-    public static let schemaVersion = 2
+    public static let schemaVersion = ReportFormat.schemaVersion
 
     public var pages: [AnalyzedPage] = []
     public var problems: [InputProblem] = []
@@ -64,7 +65,7 @@ public struct ValidationReport: Sendable {
                 }))
         object.append(
             "pages",
-            .array(pages.map { .object($0.json) }))
+            .array(pages.map { .object($0.report.json(includingMarkup: true)) }))
         object.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
         return .object(object)
     }

@@ -18,9 +18,9 @@ enum CompletePage: StoreStatement {
     private static let parameterGroups: [[PostgresDataType]] = [
         [.int8],
         [
-            .int8, .text, .text, .text, .text, .int8, .int8, .text, .text, .text, .text, .int8, .text, .text, .text,
-            .bool, .text, .text, .text, .text, .text, .bool, .float8, .text, .text, .text, .text, .text, .text, .bool,
-            .text, .int8, .int8, .int8, .int8, .text,
+            .int8, .text, .text, .text, .text, .int8, .int8, .text, .int8, .text, .text, .text, .bool, .text, .text,
+            .bool, .float8, .text, .text, .text, .text, .text, .text, .bool, .text, .int8, .int8, .int8, .int8,
+            .bytea, .bytea,
         ],
         [.textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array, .float8Array, .int8Array],
         Array(repeating: .textArray, count: 5),
@@ -50,8 +50,8 @@ enum CompletePage: StoreStatement {
             WITH done AS (
                 UPDATE frontier SET state = 2 WHERE crawl_id = $1 AND id = \(page[0]) AND state IN (0, 1) RETURNING id
             ), stored AS (
-                INSERT INTO page (crawl_id, \(CrawlStore.pageColumns))
-                SELECT $1, \(page.joined(separator: ", ")) FROM done
+                INSERT INTO page (crawl_id, \(CrawlStore.emptyLegacyColumns.names), \(CrawlStore.pageColumns))
+                SELECT $1, \(CrawlStore.emptyLegacyColumns.values), \(page.joined(separator: ", ")) FROM done
                 ON CONFLICT (crawl_id, key) DO UPDATE SET \(updates)
             ), added AS (
                 INSERT INTO frontier (crawl_id, url, key, host, depth, discovery, found_on, attempts, not_before, state)

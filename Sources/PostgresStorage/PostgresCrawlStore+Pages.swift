@@ -99,9 +99,6 @@ extension PostgresCrawlStore {
         bindings.append(page.depth)
         bindings.append(page.status)
         bindings.append(page.contentType)
-        bindings.append(page.headersJSON)
-        bindings.append(page.redirectsJSON)
-        bindings.append(page.timingsJSON)
         bindings.append(page.bodyBytes)
         bindings.append(page.bodySHA256)
         bindings.append(page.etag)
@@ -109,9 +106,6 @@ extension PostgresCrawlStore {
         bindings.append(page.notModified)
         bindings.append(page.errorKind)
         bindings.append(page.errorMessage)
-        bindings.append(page.markupJSON)
-        bindings.append(page.attributeSetJSON)
-        bindings.append(page.findingsJSON)
         bindings.append(page.applebotAllowed)
         bindings.append(page.fetchedAt)
         bindings.append(page.verdict?.uniqueIdentifier)
@@ -126,7 +120,9 @@ extension PostgresCrawlStore {
         bindings.append(page.findingCounts.warnings)
         bindings.append(page.findingCounts.infos)
         bindings.append(page.payloadVersion)
-        bindings.append(page.markupDumpJSON)
+        // A ByteBuffer binds as bytea; a [UInt8] would bind as an array of "char".
+        bindings.append(page.payload.map { ByteBuffer(bytes: $0) })
+        bindings.append(page.markup.map { ByteBuffer(bytes: $0) })
     }
 
     /// Frontier entries as `unnest` takes them: one array per column, and the state of each.
@@ -147,22 +143,24 @@ extension PostgresCrawlStore {
         func value<T: PostgresDecodable>(_ index: Int, as type: T.Type = T.self) throws -> T {
             try cells[index].decode(T.self)
         }
-        let failing: String? = try value(30)
+        func bytes(_ index: Int) throws -> [UInt8]? {
+            try value(index, as: ByteBuffer?.self).map { Array($0.readableBytesView) }
+        }
+        let failing: String? = try value(24)
         let verdict: PageVerdict? =
             try failing.map {
                 try PageVerdict(
-                    uniqueIdentifier: value(23), canonical: value(24), appArgument: value(25), title: value(26),
-                    contentDescription: value(27), thumbnailURL: value(28), isCandidate: value(29),
+                    uniqueIdentifier: value(17), canonical: value(18), appArgument: value(19), title: value(20),
+                    contentDescription: value(21), thumbnailURL: value(22), isCandidate: value(23),
                     failingConditions: $0.split(separator: " ").map(String.init))
             }
         return try PageRecord(
             frontierID: value(0), requestedURL: value(1), finalURL: value(2), key: value(3), finalKey: value(4),
-            depth: value(5), status: value(6), contentType: value(7), headersJSON: value(8), redirectsJSON: value(9),
-            timingsJSON: value(10), bodyBytes: value(11), bodySHA256: value(12), etag: value(13),
-            lastModified: value(14), notModified: value(15), errorKind: value(16), errorMessage: value(17),
-            markupJSON: value(18), markupDumpJSON: value(35), attributeSetJSON: value(19), findingsJSON: value(20),
-            applebotAllowed: value(21), fetchedAt: value(22), verdict: verdict,
-            findingCounts: FindingCounts(errors: value(31), warnings: value(32), infos: value(33)),
-            payloadVersion: value(34))
+            depth: value(5), status: value(6), contentType: value(7), bodyBytes: value(8), bodySHA256: value(9),
+            etag: value(10), lastModified: value(11), notModified: value(12), errorKind: value(13),
+            errorMessage: value(14), payload: bytes(29), markup: bytes(30), applebotAllowed: value(15),
+            fetchedAt: value(16), verdict: verdict,
+            findingCounts: FindingCounts(errors: value(25), warnings: value(26), infos: value(27)),
+            payloadVersion: value(28))
     }
 }

@@ -10,13 +10,22 @@ enum PostgresSchema {
     static let migrationLock: Int64 = 0x5350_4F54
 
     /// The migrations, oldest first; version `n` is `migrations[n - 1]`.
-    static let migrations: [String] = [v1, v2, v3]
+    static let migrations: [String] = [v1, v2, v3, v4]
 
     /// Until when the process reading the sitemaps is known to be alive: set with the pending
     /// harvest and renewed with its host leases, so a starter killed while it reads sitemaps no
     /// longer keeps the crawl from ending once this time has passed.
     private static let v2 = """
         ALTER TABLE crawl ADD COLUMN harvest_until double precision NOT NULL DEFAULT 0
+        """
+
+    /// A page's payload and markup as binary values (payload version 5, as the SQLite store's v5),
+    /// in place of the JSON text columns, which new pages leave empty; lz4 where the server has it.
+    private static let v4 = """
+        ALTER TABLE page ADD COLUMN payload bytea, ADD COLUMN markup bytea;
+        DO $$BEGIN ALTER TABLE page ALTER COLUMN payload SET COMPRESSION lz4, \
+        ALTER COLUMN markup SET COMPRESSION lz4; \
+        EXCEPTION WHEN feature_not_supported THEN NULL; END$$
         """
 
     /// What storing a page costs the server (issue 32):

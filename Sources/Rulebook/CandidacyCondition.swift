@@ -1,6 +1,6 @@
 /// A condition a page must meet to be a public-index candidate (DESIGN.md, apple-markup-rules.md
 /// §2.6), by the token reports and the store use for it when it fails.
-public enum CandidacyCondition: String, Sendable, Hashable, CaseIterable {
+public enum CandidacyCondition: String, Sendable, Hashable, Codable, CaseIterable {
     case notOK = "not-200-html"
     case notAtCanonicalURL = "not-at-canonical-url"
     case blockedForApplebot = "blocked-for-applebot"

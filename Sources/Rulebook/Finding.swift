@@ -2,7 +2,7 @@ public import LenientJSON
 
 /// One rule broken on one page: which rule, how bad (as configured), where (URL, line, column when
 /// known), the markup that broke it, what is wrong with the actual values, and how to fix it.
-public struct Finding: Sendable, Hashable {
+public struct Finding: Sendable, Hashable, Codable {
     public var rule: RuleID
     public var severity: Severity
     public var url: String

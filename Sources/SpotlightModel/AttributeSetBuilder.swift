@@ -48,7 +48,7 @@ public struct DeepLink: Sendable, Hashable, Codable {
 }
 
 /// What the builder made of one page.
-public struct PageAttributes: Sendable, Hashable {
+public struct PageAttributes: Sendable, Hashable, Codable {
     /// The normalised canonical URL: the item's `uniqueIdentifier` and the join key.
     public var uniqueIdentifier: String
     public var attributeSet: AttributeSet

@@ -19,13 +19,15 @@ struct MigrationTests {
         do {
             let store = try folder.storeWithRun()
             let home = try store.enqueue([entry("/", depth: 0, discovery: .seed)])[0]
-            var record = page(for: try store.claim(host: home.host, limit: 1, now: 0)[0], markup: payload)
-            record.findingsJSON = #"[{"rule":"IX002","severity":"error"},{"rule":"SAB007","severity":"warning"}]"#
+            let record = page(for: try store.claim(host: home.host, limit: 1, now: 0)[0])
             _ = try store.complete(record, discovered: [], skipped: [])
         }
-        // Make it the store an earlier SpotCheck wrote: no v3 columns, v3 not applied.
+        // Make it the store an earlier SpotCheck wrote: its JSON text columns, no v3 columns, v3 not applied.
         let queue = try DatabaseQueue(path: folder.database)
         try queue.write { db in
+            try db.execute(
+                sql: "UPDATE page SET markup_json = ?, findings_json = ?",
+                arguments: [payload, #"[{"rule":"IX002","severity":"error"},{"rule":"SAB007","severity":"warning"}]"#])
             for column in [
                 "unique_identifier", "canonical", "app_argument", "title", "description", "thumbnail_url",
                 "is_candidate", "failing_conditions", "error_count", "warning_count", "info_count", "payload_version",

@@ -154,7 +154,7 @@ struct RunTests {
 
         let previous = try #require(try store.previousPage(key: "a.test/a"))
         #expect(previous.etag == "\"e1\"")
-        #expect(previous.markupJSON == "gen1 a.test/a")
+        #expect(previous.payload == Array("gen1 a.test/a".utf8))
         #expect(previous == page(for: claimed[1], markup: "gen1 a.test/a"))
 
         // The new run sees "/" and "/a" again (the ids are new), "/gone" disappeared.

@@ -36,14 +36,14 @@ func entry(
         foundOn: "https://\(host)/", notBefore: notBefore)
 }
 
-/// A plain 200 page completing `entry`, with a marker in its markup.
+/// A plain 200 page completing `entry`, with a marker as its payload (the store keeps the bytes as given).
 func page(for entry: FrontierEntry, markup: String = "[]", finalURL: String? = nil, finalKey: String? = nil)
     -> PageRecord
 {
     PageRecord(
         frontierID: entry.id ?? -1, requestedURL: entry.url, finalURL: finalURL ?? entry.url, key: entry.key,
         finalKey: finalKey, depth: entry.depth, status: 200, contentType: "text/html",
-        headersJSON: #"[["content-type","text/html"]]"#, redirectsJSON: "[]", timingsJSON: #"{"total":0.01}"#,
         bodyBytes: 1234, bodySHA256: "abc", etag: "\"e1\"", lastModified: "Mon, 01 Jan 2024 00:00:00 GMT",
-        markupJSON: markup, attributeSetJSON: "{}", findingsJSON: "[]", applebotAllowed: true, fetchedAt: 200)
+        payload: Array(markup.utf8), markup: Array("markup of \(entry.key)".utf8), applebotAllowed: true, fetchedAt: 200
+    )
 }

@@ -14,10 +14,7 @@ struct ConsumerCrawlTests {
     static func consumerFindings(_ store: CrawlStore) throws -> [String: [String]] {
         var found: [String: [String]] = [:]
         for (_, page) in try store.pagesByURL() {
-            let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value?.arrayValue } ?? []
-            let messages = findings.filter { $0["rule"]?.stringValue == "IX010" }.compactMap {
-                $0["message"]?.stringValue
-            }
+            let messages = page.storedFindings.filter { $0.rule == .ix010 }.map(\.message)
             if !messages.isEmpty { found[page.finalURL, default: []] += messages }
         }
         return found
@@ -45,7 +42,7 @@ struct ConsumerCrawlTests {
         // report.json's analysis shows what each consumer got.
         let pages = try store.pagesByURL()
         let analysis = try #require(
-            pages[base + "consumers/cloaked"]?.markupJSON.flatMap { JSONParser.parse($0, lenient: false).value })
+            pages[base + "consumers/cloaked"]?.shownMarkup())
         let views = try #require(analysis["consumers"]?.arrayValue)
         #expect(views.map { $0["consumer"]?.stringValue ?? "" } == Consumer.all.map(\.name))
         let applebot = try #require(views.first { $0["consumer"]?.stringValue == "applebot" })
@@ -58,6 +55,6 @@ struct ConsumerCrawlTests {
         let (store, _) = try await CrawlTests.crawl(seedPath: "consumers/", folder: folder)
         #expect(try Self.consumerFindings(store).isEmpty)
         let cloaked = try #require(try store.pagesByURL()[try await TestSite.baseURL() + "consumers/cloaked"])
-        #expect(cloaked.markupJSON?.contains("\"consumers\"") == false)
+        #expect(cloaked.storedAnalysis?.consumers.isEmpty == true)
     }
 }

@@ -35,13 +35,13 @@ struct CrawlTests {
         #expect(home.status == 200)
         #expect(home.applebotAllowed == true)
         #expect(home.bodySHA256?.count == 64)
-        let markup = try #require(home.markupJSON)
+        let analysis = try #require(home.storedAnalysis)
         // Extraction saw the public URL, not the loopback one.
-        #expect(markup.contains("\"url\":\"https://www.example.com/\""))
+        #expect(analysis.summary.url == "https://www.example.com/")
 
         let movie = try #require(pages[base + "movies/the-incredibles.html"])
         #expect(movie.status == 200)
-        #expect(movie.attributeSetJSON?.contains("The Incredibles") == true)
+        #expect(movie.storedAnalysis?.attributes.attributeSet.title?.contains("The Incredibles") == true)
 
         // robots.txt disallows /private/ for every agent: recorded, not fetched.
         let skipped = try store.skippedURLs()
@@ -74,11 +74,11 @@ struct CrawlTests {
         let second = try await Crawler(settings: settings, store: store).run(resume: false)
         #expect(second.generation == 2)
         let pages = try store.pagesByURL()
-        let html = pages.values.filter { $0.markupJSON != nil }
+        let html = pages.values.filter { $0.storedAnalysis != nil }
         #expect(!html.isEmpty)
         #expect(html.allSatisfy { $0.notModified })
-        // The pages a 304 kept still lead to the pages they link (from the kept raw markup dump).
-        #expect(html.allSatisfy { $0.markupDumpJSON?.contains("\"links\"") == true })
+        // The pages a 304 kept still lead to the pages they link (from the kept markup).
+        #expect(html.allSatisfy { $0.storedMarkup?.links.isEmpty == false })
         #expect(pages.count == first.fetched)
         #expect(try store.stalePages().isEmpty)
     }
@@ -109,11 +109,11 @@ struct CrawlTests {
         #expect(page("torture/wrong-type")?.errorKind == "not-html")
         #expect(page("torture/soft-404")?.errorKind == "soft-404")
         #expect(page("torture/drop")?.errorKind == "connection-dropped")
-        let charset = try #require(page("torture/charset")?.markupJSON)
-        #expect(charset.contains("charset-conflict"))
+        let charset = try #require(page("torture/charset")?.storedAnalysis)
+        #expect(charset.summary.diagnostics.contains { $0.code == .charsetConflict })
         // The redirect chain is kept hop by hop.
-        let chain = try #require(page("torture/chain/15")?.redirectsJSON)
-        #expect(JSONParser.parse(chain, lenient: false).value?.arrayValue?.count == 11)
+        let chain = try #require(page("torture/chain/15")?.storedPayload?.redirects)
+        #expect(chain.count == 11)
     }
 
     /// `--per-host 1 --concurrency 8 --delay 0` against a host that is not loopback to the

@@ -65,7 +65,7 @@ struct ImageBoundsTests {
     static let origin = "http://site.test"
 
     func analysis(_ page: PageRecord?) -> JSONObject? {
-        page?.markupJSON.flatMap { JSONParser.parse($0, lenient: false).value?.objectValue }
+        page?.shownMarkup()
     }
 
     @Test func aPageNamingAThousandImagesHasTheFirstTenChecked() async throws {

@@ -71,16 +71,16 @@ struct InMemoryCrawlTests {
         #expect(Set(pages.keys) == Set(["/", "/a.html", "/old.html", "/flaky.html"].map { Self.origin + $0 }))
         #expect(summary.fetched == 4)
         #expect(summary.errors == 0)
-        #expect(pages.values.allSatisfy { $0.status == 200 && $0.errorKind == nil && $0.markupJSON != nil })
+        #expect(pages.values.allSatisfy { $0.status == 200 && $0.errorKind == nil && $0.storedAnalysis != nil })
 
         // The redirect was followed by hand, and its target is known by its own key.
         let moved = try #require(pages[Self.origin + "/old.html"])
         #expect(moved.finalURL == Self.origin + "/b.html")
-        #expect(moved.markupJSON?.contains("\"title\"") == true)
-        let hops = JSONParser.parse(moved.redirectsJSON, lenient: false).value?.arrayValue
-        #expect(hops?.count == 1)
-        #expect(hops?.first?["status"]?.intValue == 301)
-        #expect(hops?.first?["location"]?.stringValue == "/b.html")
+        #expect(moved.storedAnalysis?.summary.title != nil)
+        let hops = try #require(moved.storedPayload?.redirects)
+        #expect(hops.count == 1)
+        #expect(hops.first?.status == 301)
+        #expect(hops.first?.location == "/b.html")
         #expect(await site.requestCount(Self.origin + "/b.html") == 1)
 
         // 503 then 200: asked twice, stored once with the 200.
@@ -178,9 +178,8 @@ struct InMemoryCrawlTests {
         _ = try await Crawler(settings: settings, store: store, fetcher: site).run(resume: false)
 
         let home = try #require(try store.pagesByURL()[Self.origin + "/"])
-        let findings = JSONParser.parse(try #require(home.findingsJSON), lenient: false).value?.arrayValue ?? []
-        let image = findings.first { $0["rule"]?.stringValue == "CT010" }
-        #expect(image?["message"]?.stringValue?.contains("redirect loop: http://site.test/img/a.png") == true)
+        let image = home.storedFindings.first { $0.rule == .ct010 }
+        #expect(image?.message.contains("redirect loop: http://site.test/img/a.png") == true)
         #expect(await site.requestCount(Self.origin + "/img/a.png") == 1)
         #expect(await site.requestCount(Self.origin + "/img/b.png") == 1)
 
@@ -214,12 +213,11 @@ struct InMemoryCrawlTests {
         let title = try #require(home.verdict?.title)
         #expect(title.hasPrefix("DeepMind") && title.count > 20)
         #expect(home.verdict?.contentDescription?.hasPrefix("DeepMind") == true)
-        #expect(home.markupJSON?.contains(#""encoding":"GBK""#) == true)
-        #expect(home.markupJSON?.contains("charset-conflict") == true)
-        let findings = JSONParser.parse(try #require(home.findingsJSON), lenient: false).value?.arrayValue ?? []
-        let rules = findings.compactMap { $0["rule"]?.stringValue }
-        #expect(!rules.contains("CT002"))
-        let mismatch = findings.first { $0["rule"]?.stringValue == "CT016" }?["message"]?.stringValue
+        #expect(home.storedAnalysis?.summary.encoding == "GBK")
+        #expect(home.storedAnalysis?.summary.diagnostics.contains { $0.code == .charsetConflict } == true)
+        let findings = home.storedFindings
+        #expect(!findings.contains { $0.rule == .ct002 })
+        let mismatch = findings.first { $0.rule == .ct016 }?.message
         #expect(mismatch?.contains("the charset gb2312 given for the page (HTTP Content-Type") == true)
         #expect(mismatch?.contains("its bytes are UTF-8") == true)
     }

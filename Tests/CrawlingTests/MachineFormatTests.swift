@@ -199,7 +199,7 @@ struct MachineFormatTests {
         let check = JSONSchemaCheck(root: schema)
         #expect(check.problems(report) == [])
         #expect(report["kind"] == (run == .crawlWithItems ? "crawl" : "validate"))
-        #expect(report["schemaVersion"] == 2)
+        #expect(report["schemaVersion"] == 3)
         // The kind decides which keys are required: a report that claims the other kind fails.
         var claimed = report.objectValue ?? JSONObject()
         claimed.set("kind", run == .crawlWithItems ? "validate" : "crawl")

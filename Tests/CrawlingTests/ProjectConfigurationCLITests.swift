@@ -219,19 +219,19 @@ struct ProjectConfigurationCLITests {
             command: "validate", key: "microdataWhatwg", value: "true", pages: ["{tmp}/latin1.html"],
             check: { tmp, _ in
                 let json = try Self.report(tmp + "/out")
-                #expect(json["pages"]?[0]?["microdata"]?[0]?["properties"]?["name"] == ["B"])
+                #expect(json["pages"]?[0]?["markup"]?["microdata"]?[0]?["properties"]?["name"] == ["B"])
             }),
         ConfiguredKey(
             command: "validate", key: "noRdfa", value: "true", pages: ["{fixtures}/markup-tests.html"],
             check: { tmp, _ in
                 let json = try Self.report(tmp + "/out")
-                #expect(json["pages"]?[0]?["rdfa"] == [])
+                #expect(json["pages"]?[0]?["markup"]?["rdfa"] == [])
             }),
         ConfiguredKey(
             command: "validate", key: "encoding", value: #""windows-1252""#, pages: ["{tmp}/latin1.html"],
             check: { tmp, _ in
                 let json = try Self.report(tmp + "/out")
-                #expect(json["pages"]?[0]?["encoding"] == "windows-1252")
+                #expect(json["pages"]?[0]?["markup"]?["encoding"] == "windows-1252")
             }),
         ConfiguredKey(
             command: "validate", key: "aasa", value: #""{fixtures}/.well-known/apple-app-site-association""#,

@@ -24,19 +24,16 @@ struct RenderCrawlTests {
         var found: [String: [String]] = [:]
         var analysed = 0
         for (_, page) in try store.pagesByURL() {
-            let analysis = page.markupJSON.flatMap { JSONParser.parse($0, lenient: false).value }
-            if let rendered = analysis?["rendered"] {
+            if let rendered = page.storedAnalysis?.rendered.map(JSONValue.object) {
                 analysed += 1
                 #expect(rendered["failure"] == nil, "\(page.finalURL): \(rendered)")
                 #expect(rendered["timedOut"]?.boolValue == false, "\(page.finalURL)")
             }
-            let findings = page.findingsJSON.flatMap { JSONParser.parse($0, lenient: false).value?.arrayValue } ?? []
-            for finding in findings {
-                guard let rule = finding["rule"]?.stringValue, Self.renderRules.contains(rule) else { continue }
-                found[page.finalURL, default: []].append(rule)
+            for finding in page.storedFindings where Self.renderRules.contains(finding.ruleID) {
+                found[page.finalURL, default: []].append(finding.ruleID)
             }
         }
-        #expect(analysed == (try store.pagesByURL().values.filter { $0.markupJSON != nil }.count))
+        #expect(analysed == (try store.pagesByURL().values.filter { $0.storedAnalysis != nil }.count))
         let base = try await TestSite.baseURL()
         #expect(
             found.mapValues { $0.sorted() } == [
@@ -44,9 +41,7 @@ struct RenderCrawlTests {
                 base + "rendered/blocked-script.html": ["IX016"],
             ])
         let injected = try #require(
-            try store.pagesByURL()[base + "rendered/injected.html"]?.markupJSON.flatMap {
-                JSONParser.parse($0, lenient: false).value
-            })
+            try store.pagesByURL()[base + "rendered/injected.html"]?.shownMarkup())
         #expect(
             injected["rendered"]?["onlyAfterJavaScript"]?.arrayValue?.compactMap(\.stringValue)
                 == ["meta description", "og:image", "JSON-LD types", "apple-itunes-app"])
@@ -60,7 +55,7 @@ struct RenderCrawlTests {
             settings.maximumPages = 1
         }
         let page = try #require(try store.pagesByURL().values.first)
-        #expect(page.markupJSON?.contains("\"rendered\"") == false)
+        #expect(page.storedAnalysis != nil && page.storedAnalysis?.rendered == nil)
     }
 
     /// The crawl's Chromium processes: their command lines name the crawl's own temporary folder.

@@ -3,6 +3,7 @@ import CrawlStore
 import Crawling
 import Foundation
 import LenientJSON
+import ReportModel
 import Reports
 import Synchronization
 import Testing
@@ -121,94 +122,49 @@ struct ReportPassTests {
         #expect(leanSize < fullSize)
     }
 
-    /// A page as payload version 3 stored it: the attribute set inside the analysis too.
-    @Sendable static func payloadThree(_ page: PageRecord) -> PageRecord {
-        var page = page
-        if let markup = page.markupJSON, let attributes = page.attributeSetJSON {
-            var analysis = JSONObject()
-            analysis.append("attributeSet", JSONParser.parse(attributes, lenient: false).value ?? .null)
-            analysis.members += (JSONParser.parse(markup, lenient: false).value?.objectValue ?? JSONObject()).members
-            page.markupJSON = JSONValue.object(analysis).serialized()
-        }
-        page.payloadVersion = 3
-        return page
-    }
-
-    /// A page as payload version 2 stored it: the analysis and the raw dump in one object.
-    @Sendable static func payloadTwo(_ page: PageRecord) -> PageRecord {
-        var page = payloadThree(page)
-        if let markup = page.markupJSON, let dump = page.markupDumpJSON {
-            var merged = JSONParser.parse(markup, lenient: false).value?.objectValue ?? JSONObject()
-            merged.members += (JSONParser.parse(dump, lenient: false).value?.objectValue ?? JSONObject()).members
-            page.markupJSON = JSONValue.object(merged).serialized()
-        }
-        page.markupDumpJSON = nil
-        page.payloadVersion = 2
-        return page
-    }
-
-    @Test("the stored analysis is report.json's markup verbatim after the attribute set; the raw dump is beside it")
-    func storedAnalysisIsWhatTheReportShows() async throws {
+    @Test("report.json's page is the stored payload, decoded: the fetch facts, findings and analysis")
+    func reportShowsTheStoredPayload() async throws {
         let folder = try temporaryFolder("report-payload")
         let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
         var analysed: [PageRecord] = []
-        try store.forEachPage { analysed += $0.filter { $0.markupJSON != nil } }
+        try store.forEachPage { analysed += $0.filter { $0.storedAnalysis != nil } }
         #expect(analysed.count > 10)
-        let report = try String(
-            contentsOfFile: try CrawlReportWriter(store: store, mapping: nil).write(into: folder).path, encoding: .utf8)
+        let path = try CrawlReportWriter(store: store, mapping: nil).write(into: folder).path
+        let report = try #require(
+            JSONParser.parse(try String(contentsOfFile: path, encoding: .utf8), lenient: false).value)
+        let shown = Dictionary(
+            (report["pages"]?.arrayValue ?? []).map { ($0["url"]?.stringValue ?? "", $0) },
+            uniquingKeysWith: { a, _ in a })
         for page in analysed {
-            #expect(page.payloadVersion == 4)
-            let analysisText = try #require(page.markupJSON)
-            let attributeSetText = try #require(page.attributeSetJSON)
-            let dumpText = try #require(page.markupDumpJSON)
-            let analysis = try #require(JSONParser.parse(analysisText, lenient: false).value)
-            let dump = try #require(JSONParser.parse(dumpText, lenient: false).value)
-            for key in ["jsonLD", "openGraph", "links", "rdfa", "sources"] {
-                #expect(analysis[key] == nil, "\(key)")
-                #expect(dump[key] != nil, "\(key)")
-            }
-            // The attribute set is stored once, in its own column (issue 17 §2.10).
-            #expect(analysis["attributeSet"] == nil && analysis["candidate"] != nil)
-            #expect(JSONParser.parse(attributeSetText, lenient: false).value?.objectValue != nil)
-            let shown = #"{"attributeSet":"# + attributeSetText + "," + analysisText.dropFirst()
-            #expect(report.contains("\"markup\":" + shown + "}"), "\(page.finalURL)")
+            #expect(page.payloadVersion == PagePayload.version)
+            let json = try #require(shown[page.requestedURL], "\(page.requestedURL)")
+            #expect(json["markup"]?.objectValue == page.shownMarkup(), "\(page.finalURL)")
+            #expect(json["findings"]?.arrayValue?.count == page.storedFindings.count)
+            #expect(json["headers"]?.arrayValue?.count == page.storedPayload?.headers.count)
+            // The raw markup is in its own column, and not in the analysis.
+            #expect(page.storedMarkup?.url == page.storedAnalysis?.summary.url)
         }
     }
 
     @Test(
-        "pages stored by payload versions 2 and 3 give the same report.json pages",
-        arguments: [2, 3], [false, true])
-    func olderPayloadsReportTheSame(version: Int, includingMarkup: Bool) async throws {
-        let folder = try temporaryFolder("report-payload-two")
+        "a page stored by an earlier SpotCheck (JSON text, payload version 4) is refused, naming the page and what to do"
+    )
+    func earlierPayloadsAreRefused() async throws {
+        let folder = try temporaryFolder("report-payload-four")
         let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
-        func pages(_ source: any CrawlRecordSource, _ name: String) throws -> [JSONValue] {
-            var writer = CrawlReportWriter(store: source, mapping: nil, now: 0)
-            writer.includesMarkup = includingMarkup
-            try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: true)
-            let path = try writer.write(into: folder + "/" + name).path
-            let report = JSONParser.parse(try String(contentsOfFile: path, encoding: .utf8), lenient: false).value
-            return report?["pages"]?.arrayValue ?? []
+        let older = CountingSource(store) { page in
+            var page = page
+            page.payload = nil
+            page.payloadVersion = 4
+            return page
         }
-        let current = try pages(store, "current")
-        let older = try pages(
-            CountingSource(store, storedAs: version == 2 ? Self.payloadTwo : Self.payloadThree), "v\(version)")
-        #expect(current.count == older.count && current.count > 10)
-        /// Members in key order: with --include-markup the dump follows the analysis in payload 3.
-        func sorted(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .object(let object):
-                .object(JSONObject(object.members.sorted { $0.key < $1.key }.map { ($0.key, sorted($0.value)) }))
-            case .array(let array): .array(array.map(sorted))
-            default: value
-            }
+        let error = #expect(throws: (any Error).self) {
+            try CrawlReportWriter(store: older, mapping: nil).write(into: folder)
         }
-        for (new, old) in zip(current, older) {
-            if includingMarkup {
-                #expect(sorted(new) == sorted(old), "\(new["url"]?.stringValue ?? "")")
-            } else {
-                #expect(new == old, "\(new["url"]?.stringValue ?? "")")
-            }
-        }
+        let message = "\(error.map { "\($0)" } ?? "")"
+        #expect(message.contains("payload version 4"), "\(message)")
+        #expect(message.contains("crawl again into a new --output folder"), "\(message)")
+        #expect(message.hasPrefix("http://"), "names the page: \(message)")
     }
 
     @Test("index.html streamed from the pass is the document rendered from the report.json it wrote")
@@ -252,9 +208,12 @@ struct BigValueTests {
         let record = try #require(try store.pagesByURL()[origin + "/"])
         let marker = String(description.prefix(4_096))
 
-        #expect(record.attributeSetJSON?.contains(description) == true)
-        #expect(record.markupDumpJSON?.contains(description) == true)
-        #expect(record.markupJSON?.contains(marker) == false)
+        func occurrences(_ bytes: [UInt8]?) -> Int {
+            String(decoding: bytes ?? [], as: UTF8.self).components(separatedBy: marker).count - 1
+        }
+        #expect(occurrences(record.payload) == 1, "in the attribute set, not in its provenance")
+        #expect(occurrences(record.markup) == 1, "in the raw JSON-LD")
+        #expect(record.storedAnalysis?.attributes.attributeSet.contentDescription == description)
         let typed = try #require(record.verdict?.contentDescription)
         #expect(typed.utf8.count < 1_200)
         #expect(typed.contains("(\(description.utf8.count) bytes in all) sha256:"), "\(typed.suffix(120))")

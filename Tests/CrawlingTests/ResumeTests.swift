@@ -1,6 +1,7 @@
 import CrawlStore
 import Crawling
 import Foundation
+import ReportModel
 import SpotCheckTestSupport
 import Testing
 import TortureServer
@@ -76,10 +77,8 @@ struct ResumeTests {
         ].map { try entry(base + $0, depth: 1, discovery: .link) }
         let record = PageRecord(
             frontierID: try #require(seed.id), requestedURL: seed.url, finalURL: seed.url, key: seed.key,
-            finalKey: seed.key, depth: 0, status: 200, contentType: "text/html", headersJSON: "[]",
-            redirectsJSON: "[]", timingsJSON: "{}", bodyBytes: 1, bodySHA256: nil, etag: nil, lastModified: nil,
-            notModified: false, errorKind: nil, errorMessage: nil, markupJSON: nil, attributeSetJSON: nil,
-            findingsJSON: nil, applebotAllowed: true, fetchedAt: Crawler.wallClock())
+            finalKey: seed.key, depth: 0, status: 200, contentType: "text/html", bodyBytes: 1,
+            payload: try PagePayload().stored(), applebotAllowed: true, fetchedAt: Crawler.wallClock())
         #expect(try store.complete(record, discovered: links, skipped: []).count == 12)
         let claimed = try store.claim(host: host, limit: 20, now: Crawler.wallClock())
         let secret = try #require(claimed.last)

@@ -38,7 +38,7 @@ struct ValidationReportTests {
         let json = Self.report().json
         #expect(json["tool"] == "spotcheck")
         #expect(json["kind"] == "validate")
-        #expect(json["schemaVersion"] == 2)
+        #expect(json["schemaVersion"] == 3)
         #expect(json["generatedAt"] == "2024-05-01T10:00:00Z")
         #expect(json["inputs"] == ["Fixtures/html"])
         #expect(
@@ -57,23 +57,26 @@ struct ValidationReportTests {
             json["problems"] == [["file": "logo.html", "code": "binary", "message": "is binary (PNG image), not HTML"]])
     }
 
-    @Test("each page is the extract contract plus file, attribute set, provenance and deep links")
+    @Test("each page has a crawl page's shape: URL, file, findings, and the analysis and extract contract under markup")
     func pages() throws {
         let pages = try #require(Self.report().json["pages"]?.arrayValue)
         #expect(pages.count == 2)
         let first = try #require(pages.first?.objectValue)
         #expect(first["file"] == "a.html")
         #expect(first["url"] == "https://www.example.com/a.html")
-        #expect(first["jsonLD"] == [["@type": "A"], ["@type": "B"]])
-        #expect(first["smartAppBanner"]?["appID"] == "1")
-        #expect(first["uniqueIdentifier"] == "https://www.example.com/a.html")
-        #expect(first["deepLinks"]?[0]?["url"] == "https://x/a")
-        #expect(first["appStoreIDs"]?[0]?["id"] == "1")
-        for key in ["attributeSet", "provenance", "openGraph", "microdata", "rdfa", "diagnostics"] {
-            #expect(first.contains(key: key), "page key \(key)")
+        #expect(first["finalURL"] == "https://www.example.com/a.html")
+        #expect(first["status"] == nil, "a file has no fetch facts")
+        let markup = try #require(first["markup"]?.objectValue)
+        #expect(markup["jsonLD"] == [["@type": "A"], ["@type": "B"]])
+        #expect(markup["smartAppBanner"]?["appID"] == "1")
+        #expect(markup["uniqueIdentifier"] == "https://www.example.com/a.html")
+        #expect(markup["deepLinks"]?[0]?["url"] == "https://x/a")
+        #expect(markup["appStoreIDs"]?[0]?["id"] == "1")
+        for key in ["attributeSet", "provenance", "candidate", "openGraph", "microdata", "rdfa", "diagnostics"] {
+            #expect(markup.contains(key: key), "markup key \(key)")
         }
-        #expect(pages[1]["title"] == "B")
-        #expect(pages[1]["attributeSet"]?["title"] == "B")
+        #expect(pages[1]["markup"]?["title"] == "B")
+        #expect(pages[1]["markup"]?["attributeSet"]?["title"] == "B")
     }
 
     @Test("write(into:) creates the folder and a report.json that parses back to the same JSON")

@@ -177,11 +177,9 @@ struct PostgresCrawlStoreTests {
         let page = PageRecord(
             frontierID: try #require(added[0].id), requestedURL: "http://a.example/page",
             finalURL: "http://a.example/final", key: "a.example/page", finalKey: "a.example/final", depth: 1,
-            status: 200, contentType: "text/html", headersJSON: #"[["a","b"]]"#, redirectsJSON: "[]",
-            timingsJSON: #"{"total":0.5}"#, bodyBytes: 1234, bodySHA256: "abc", etag: "\"e\"",
+            status: 200, contentType: "text/html", bodyBytes: 1234, bodySHA256: "abc", etag: "\"e\"",
             lastModified: "yesterday", notModified: false, errorKind: nil, errorMessage: nil,
-            markupJSON: #"{"m":1}"#, markupDumpJSON: #"{"d":2}"#, attributeSetJSON: "{}", findingsJSON: "[]",
-            applebotAllowed: true, fetchedAt: 12.5,
+            payload: [0, 1, 2, 0xFF, 0x80], markup: Array("the markup".utf8), applebotAllowed: true, fetchedAt: 12.5,
             verdict: PageVerdict(
                 uniqueIdentifier: "u", canonical: "c", appArgument: "app://x", title: "T", contentDescription: "D",
                 thumbnailURL: "http://a.example/t.png", isCandidate: false, failingConditions: ["noindex", "no-title"]),
@@ -194,7 +192,7 @@ struct PostgresCrawlStoreTests {
         #expect(pages == [page])
         var withoutDump: [PageRecord] = []
         try second.forEachPage(batchSize: 10, includingMarkupDump: false) { withoutDump += $0 }
-        #expect(withoutDump.first?.markupDumpJSON == nil)
+        #expect(withoutDump.first?.markup == nil)
         #expect(try second.skippedURLs() == [SkippedURL(url: "mailto:x", reason: "scheme", detail: "d", foundOn: "f")])
         #expect(try second.counts() == FrontierCounts(done: 2))
         #expect(try second.page(url: "http://a.example/page")?.verdict?.title == "T")

@@ -2,30 +2,18 @@ import CrawlStore
 import Foundation
 import LoopbackServer
 import MarkupExtraction
+import ReportModel
 import Reports
 import Synchronization
 import URLNormalization
 
-/// Where a served folder's page is in the folder: the file that answered it, or, for a URL no file
-/// answers (a link that ends in a 404), the link to it in the file of the page it was found on, as
-/// link checkers place a broken link.
-public enum PageSource: Sendable, Hashable {
-    case file(String)
-    case linkedFrom(file: String, line: Int, column: Int?)
-
+extension PageLocation {
     var isLinkedFrom: Bool {
         if case .linkedFrom = self { true } else { false }
     }
-
-    /// The file, as every output names it.
-    public var file: String {
-        switch self {
-        case .file(let file), .linkedFrom(let file, _, _): file
-        }
-    }
 }
 
-/// Finds each page's `PageSource` in a served folder. For the pages no file answers (few), the
+/// Finds each page's `PageLocation` in a served folder. For the pages no file answers (few), the
 /// link is found again: in a sitemap, from the line the store kept for each location; in a page,
 /// by reading the referring file's links once.
 final class ServedFolderSources: Sendable {
@@ -48,7 +36,7 @@ final class ServedFolderSources: Sendable {
         self.store = store
     }
 
-    func source(of page: PageRecord) -> PageSource? {
+    func source(of page: PageRecord) -> PageLocation? {
         if let file = FolderServer.file(answering: page.finalURL, in: folder) {
             return .file(names.path(ofFile: file))
         }
