@@ -126,19 +126,14 @@ public struct CrawlReportWriter: Sendable {
         public var candidateItem: JSONObject?
         /// The candidacy conditions that fail (`Candidacy.Condition` raw values).
         public var failingConditions: [String]
-        /// The page as report.json has it: compact JSON text.
-        public var jsonText: String
+        /// The page as report.json has it (`PageReport.json`), for the outputs that read its
+        /// members (the HTML report, the baseline comparison): built once, never parsed back.
+        public var json: JSONObject
         /// The page as every output sees it.
         public var report: PageReport
 
         /// The findings the baseline does not know (all of them without a baseline).
         public var newFindings: [Finding] { findings.filter { !$0.isSuppressed } }
-
-        /// The page as report.json has it, parsed (for the consumers that read its members: the
-        /// HTML report, the baseline comparison); report.json itself is written from `jsonText`.
-        public var json: JSONObject {
-            JSONParser.parse(jsonText, lenient: false).value?.objectValue ?? JSONObject()
-        }
     }
 
     /// Writes `report.json` and `candidates.jsonl` into `folder`, reading the store's pages once.
@@ -160,15 +155,16 @@ public struct CrawlReportWriter: Sendable {
                 // The baseline is applied here, once: report.json and every output read the marks.
                 page.findings = pass.marked(page.findings)
                 pass.add(record, page: page, shown: shown)
-                let text = JSONValue.object(page.json(includingMarkup: includesMarkup)).serialized(pretty: false)
-                pagesOutput.write((pass.totals.pages == 1 ? "\n    " : ",\n    ") + text)
+                let json = page.json(includingMarkup: includesMarkup)
+                pagesOutput.write(
+                    (pass.totals.pages == 1 ? "\n    " : ",\n    ") + JSONValue.object(json).serialized(pretty: false))
                 let item = candidateItem(record, page)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
                 onPage(
                     StreamedPage(
                         url: page.finalURL, file: page.location?.file, findings: page.findings,
                         candidateItem: item, failingConditions: record.verdict?.failingConditions ?? [],
-                        jsonText: text, report: page))
+                        json: json, report: page))
             }
         }
         try candidates.commit()

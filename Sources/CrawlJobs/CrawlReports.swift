@@ -61,9 +61,8 @@ struct CrawlReports: Sendable {
             if reportFiles.formats.contains(.html) { html = try HTMLReportStream(folder: folder) }
             written = try writer.write(into: folder, collectingFindings: reportFiles.wantsMore) { page in
                 if html != nil || comparing {
-                    let json = page.json  // parsed only for the outputs that read the page's members
-                    html?.add(page: .object(json))
-                    if comparing { comparablePages.append(ReportDiff.comparablePage(json)) }
+                    html?.add(page: .object(page.json))
+                    if comparing { comparablePages.append(ReportDiff.comparablePage(page.json)) }
                 }
                 accepted?.add(page.findings)
                 let failing = page.failingConditions.compactMap(Candidacy.Condition.init(rawValue:))
@@ -80,6 +79,8 @@ struct CrawlReports: Sendable {
                 }
             }
         } catch let error as CrawlStoreError {
+            throw CrawlJobError(.storeUnusable, "report.json not written: \(error)")
+        } catch let error as StoredPageUnreadable {
             throw CrawlJobError(.storeUnusable, "report.json not written: \(error)")
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): report.json not written: \(error)")
