@@ -264,9 +264,7 @@ public struct CrawlJob: Sendable {
         outcome.publicOriginHint = publicOriginHint
         outcome.invalidLocalRecords = local.invalid
         outcome.resumed = request.resume
-        for member in written.reportWithoutPages["summary"]?["skipped"]?.objectValue ?? JSONObject() {
-            outcome.skippedByReason[member.key] = member.value.intValue ?? 0
-        }
+        outcome.skippedByReason = written.report.summary.skipped
         outcome.maximumPages = settings.maximumPages
         let answered = written.totals.byStatus.contains { $0.key != "none" && $0.value > 0 }
         if !answered, !request.resume {

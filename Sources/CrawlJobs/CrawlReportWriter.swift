@@ -107,9 +107,12 @@ public struct CrawlReportWriter: Sendable {
         public var sourcePaths: [String: String]
         /// How the findings matched the baseline (nil without one).
         public var baselineMatch: BaselineMatch?
-        /// report.json without its pages: the header, summary, site findings, linking, universal
-        /// links and coverage (what `index.html` shows around the pages).
-        public var reportWithoutPages: JSONValue
+        /// report.json around its pages: the header, summary, site findings, linking, universal
+        /// links and coverage.
+        public var report: CrawlReport
+
+        /// report.json without its pages (what `index.html` shows around them).
+        public var reportWithoutPages: JSONValue { .object(report.jsonWithoutPages) }
 
         /// The site findings the baseline does not know (all of them without a baseline).
         public var newSiteFindings: [Finding] { siteFindings.filter { !$0.isSuppressed } }
@@ -174,13 +177,12 @@ public struct CrawlReportWriter: Sendable {
         var totals = pass.totals
         totals.add(siteFindings)
         let markedSiteFindings = pass.marked(siteFindings)
-        let rest = try assemble(
-            path, pagesFile: pagesOutput.partialPath, totals: totals, siteFindings: markedSiteFindings,
-            linking: linking,
-            baseline: pass.match?.summaryJSON)
+        let report = try crawlReport(
+            totals: totals, siteFindings: markedSiteFindings, linking: linking, baseline: pass.match?.summaryJSON)
+        try assemble(path, pagesFile: pagesOutput.partialPath, pageCount: totals.pages, report: report)
         return Written(
             path: path, totals: totals, siteFindings: markedSiteFindings, pageFindings: pass.pageFindings,
-            sourcePaths: pass.sourcePaths, baselineMatch: pass.match, reportWithoutPages: rest)
+            sourcePaths: pass.sourcePaths, baselineMatch: pass.match, report: report)
     }
 
     /// What the pass gathers for the outputs that need every page first.
@@ -211,133 +213,82 @@ public struct CrawlReportWriter: Sendable {
     }
 
     /// report.json: the header with the totals, the pages the pass wrote, the site-level results.
-    /// Returns the report without its pages.
-    private func assemble(
-        _ path: String, pagesFile: String, totals: Totals, siteFindings: [Finding], linking: LinkReport?,
-        baseline: JSONValue?
-    ) throws -> JSONValue {
+    private func assemble(_ path: String, pagesFile: String, pageCount: Int, report: CrawlReport) throws {
         let output = try PartialFile(path)
-        let coverage = try Coverage(store, listing: CoverageListing.limit)
-        var headerValue = try header(totals: totals, coverage: coverage)
-        if let baseline, case .object(var header) = headerValue, var summary = header["summary"]?.objectValue {
-            summary.append("baseline", baseline)
-            header.set("summary", .object(summary))
-            headerValue = .object(header)
-        }
-        var rest = headerValue.objectValue ?? JSONObject()
-        var text = headerValue.serialized(pretty: true)
+        var text = JSONValue.object(report.header).serialized(pretty: true)
         text.removeLast()  // "}": the header object is left open for "pages".
         while text.last == "\n" || text.last == " " { text.removeLast() }
         output.write(text + ",\n  \"pages\": [")
         try output.append(contentsOf: pagesFile)
         try FileManager.default.removeItem(atPath: pagesFile)
-        output.write(totals.pages == 0 ? "],\n" : "\n  ],\n")
+        output.write(pageCount == 0 ? "],\n" : "\n  ],\n")
+        // One finding, linking and association file per line; the coverage as the header is.
         output.write("  \"siteFindings\": [")
-        for (index, finding) in siteFindings.enumerated() {
+        for (index, finding) in report.siteFindings.enumerated() {
             output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
         }
-        output.write(siteFindings.isEmpty ? "],\n" : "\n  ],\n")
-        rest.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
-        if let linking {
-            output.write("  \"linking\": " + Self.linkingJSON(linking).serialized(pretty: false) + ",\n")
-            rest.append("linking", Self.linkingJSON(linking))
+        output.write(report.siteFindings.isEmpty ? "],\n" : "\n  ],\n")
+        if let linking = report.linking {
+            output.write("  \"linking\": " + linking.serialized(pretty: false) + ",\n")
         }
-        // Site files checked once per host (apple-app-site-association).
-        let files = try store.siteFiles().filter { $0.kind == "aasa" }
         output.write("  \"universalLinks\": [")
-        for (index, file) in files.enumerated() {
-            output.write((index == 0 ? "\n    " : ",\n    ") + file.summaryJSON)
+        for (index, file) in report.universalLinks.enumerated() {
+            output.write((index == 0 ? "\n    " : ",\n    ") + file.serialized(pretty: false))
         }
-        output.write(files.isEmpty ? "],\n" : "\n  ],\n")
-        rest.append("universalLinks", .array(files.map { Self.parsed($0.summaryJSON) }))
-        let coverageValue = coverageJSON(coverage)
-        var tail = JSONValue.object(["coverage": coverageValue]).serialized(pretty: true)
+        output.write(report.universalLinks.isEmpty ? "],\n" : "\n  ],\n")
+        var tail = JSONValue.object(["coverage": .object(report.tail["coverage"]?.objectValue ?? [:])])
+            .serialized(pretty: true)
         tail.removeFirst()  // "{"
         output.write(tail + "\n")
         try output.commit()
-        rest.append("coverage", coverageValue)
-        return .object(rest)
     }
 
-    private func header(totals: Totals, coverage: Coverage) throws -> JSONValue {
+    /// The report around the pages, from the pass's totals and what the store says of the run.
+    private func crawlReport(
+        totals: Totals, siteFindings: [Finding], linking: LinkReport?, baseline: JSONValue?
+    ) throws -> CrawlReport {
         let run = try store.currentRun()
-        var header = JSONObject()
-        header.append("tool", "spotcheck")
-        header.append("kind", "crawl")
-        header.append("schemaVersion", JSONValue(Self.schemaVersion))
-        header.append("generatedAt", .string(ISO8601DateFormatter().string(from: Date())))
-        var crawl = JSONObject()
-        crawl.append("seed", .string(run?.seed ?? ""))
-        if let mapping { crawl.append("publicOrigin", .string(mapping.publicOrigin)) }
-        crawl.append("generation", JSONValue(run?.generation ?? 0))
-        crawl.append("startedAt", run.map { .string(Self.timestamp($0.startedAt)) } ?? .null)
-        crawl.append("finishedAt", run?.finishedAt.map { .string(Self.timestamp($0)) } ?? .null)
-        if let settings = run?.settingsJSON, let value = JSONParser.parse(settings, lenient: false).value {
-            crawl.append("settings", value)
+        let limit = CoverageListing.limit
+        var summary = CrawlSummary()
+        summary.pages = totals.pages
+        summary.byStatus = totals.byStatus
+        summary.problems = totals.problems
+        summary.notModified = totals.notModified
+        summary.candidates = totals.candidates
+        summary.notCandidatesBecause = totals.notCandidates
+        summary.applebotBlocked = totals.applebotBlocked
+        summary.bodyBytes = totals.bytes
+        summary.findings.errors = totals.findingsBySeverity["error"] ?? 0
+        summary.findings.warnings = totals.findingsBySeverity["warning"] ?? 0
+        summary.findings.infos = totals.findingsBySeverity["info"] ?? 0
+        summary.findings.byRule = totals.findingsByRule
+        summary.skipped = try store.skippedCountsByReason()
+        let notCrawled = try store.sitemapLocationsNotCrawled(first: limit)
+        let notInSitemaps = try store.pagesNotInSitemaps(first: limit)
+        let stale = try store.stalePageURLs(first: limit)
+        summary.sitemapLocationsNotCrawled = notCrawled.total
+        summary.pagesNotInSitemaps = notInSitemaps.total
+        summary.stalePages = stale.total
+        summary.baseline = baseline
+        var coverage = CrawlCoverage()
+        coverage.skipped = try store.skippedURLs(first: limit).map {
+            SkippedLink(url: shown($0.url), reason: $0.reason, detail: $0.detail, foundOn: $0.foundOn.map(shown))
         }
-        header.append("crawl", .object(crawl))
-        var summary = JSONObject()
-        summary.append("pages", JSONValue(totals.pages))
-        summary.append("byStatus", .object(Self.counts(totals.byStatus)))
-        summary.append("problems", .object(Self.counts(totals.problems)))
-        summary.append("notModified", JSONValue(totals.notModified))
-        summary.append("candidates", JSONValue(totals.candidates))
-        summary.append("notCandidatesBecause", .object(Self.counts(totals.notCandidates)))
-        summary.append("applebotBlocked", JSONValue(totals.applebotBlocked))
-        summary.append("bodyBytes", JSONValue(totals.bytes))
-        var findings = JSONObject()
-        for severity in ["error", "warning", "info"] {
-            findings.append(severity, JSONValue(totals.findingsBySeverity[severity] ?? 0))
+        coverage.sitemapLocationsNotCrawled = notCrawled.first.map {
+            SitemapLocation(location: $0.location, sitemap: $0.sitemapURL, line: $0.line)
         }
-        findings.append("byRule", .object(Self.counts(totals.findingsByRule)))
-        summary.append("findings", .object(findings))
-        summary.append("skipped", .object(Self.counts(coverage.skippedByReason)))
-        summary.append("sitemapLocationsNotCrawled", JSONValue(coverage.notCrawled.total))
-        summary.append("pagesNotInSitemaps", JSONValue(coverage.notInSitemaps.total))
-        summary.append("stalePages", JSONValue(coverage.stale.total))
-        header.append("summary", .object(summary))
-        return .object(header)
-    }
-
-    /// What the crawl did not reach, as report.json lists it: the first `listing` items of each
-    /// list, with their counts.
-    struct Coverage {
-        var skippedByReason: [String: Int]
-        var skipped: [SkippedURL]
-        var notCrawled: ListSample<CrawlStore.SitemapEntryRecord>
-        var notInSitemaps: ListSample<String>
-        var stale: ListSample<String>
-
-        init(_ store: any CrawlRecordSource, listing limit: Int) throws {
-            skippedByReason = try store.skippedCountsByReason()
-            skipped = try store.skippedURLs(first: limit)
-            notCrawled = try store.sitemapLocationsNotCrawled(first: limit)
-            notInSitemaps = try store.pagesNotInSitemaps(first: limit)
-            stale = try store.stalePageURLs(first: limit)
-        }
-    }
-
-    private func coverageJSON(_ coverage: Coverage) -> JSONValue {
-        var object = JSONObject()
-        object.append(
-            "skipped",
-            .array(
-                coverage.skipped.map { item in
-                    var object: JSONObject = [
-                        "url": .string(shown(item.url)), "reason": .string(item.reason), "detail": .string(item.detail),
-                    ]
-                    if let foundOn = item.foundOn { object.append("foundOn", .string(shown(foundOn))) }
-                    return .object(object)
-                }))
-        object.append(
-            "sitemapLocationsNotCrawled",
-            .array(
-                coverage.notCrawled.first.map {
-                    ["location": .string($0.location), "sitemap": .string($0.sitemapURL), "line": JSONValue($0.line)]
-                }))
-        object.append("pagesNotInSitemaps", .array(coverage.notInSitemaps.first.map { .string(shown($0)) }))
-        object.append("stalePages", .array(coverage.stale.first.map { .string(shown($0)) }))
-        return .object(object)
+        coverage.pagesNotInSitemaps = notInSitemaps.first.map(shown)
+        coverage.stalePages = stale.first.map(shown)
+        let crawl = CrawlRunFacts(
+            seed: run?.seed ?? "", publicOrigin: mapping?.publicOrigin, generation: run?.generation ?? 0,
+            startedAt: run.map { Self.timestamp($0.startedAt) }, finishedAt: run?.finishedAt.map(Self.timestamp),
+            settings: run.flatMap { JSONParser.parse($0.settingsJSON, lenient: false).value })
+        // Site files checked once per host (apple-app-site-association).
+        let files = try store.siteFiles().filter { $0.kind == "aasa" }
+        return CrawlReport(
+            generatedAt: ISO8601DateFormatter().string(from: Date()), crawl: crawl, summary: summary,
+            siteFindings: siteFindings, linking: linking.map(Self.linkingJSON),
+            universalLinks: files.map { Self.parsed($0.summaryJSON) }, coverage: coverage)
     }
 
     func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
@@ -406,12 +357,6 @@ public struct CrawlReportWriter: Sendable {
 
     static func parsed(_ json: String) -> JSONValue {
         JSONParser.parse(json, lenient: false).value ?? .null
-    }
-
-    private static func counts(_ counts: [String: Int]) -> JSONObject {
-        var object = JSONObject()
-        for (key, value) in counts.sorted(by: { $0.key < $1.key }) { object.append(key, JSONValue(value)) }
-        return object
     }
 
     static func timestamp(_ seconds: Double) -> String {

@@ -1,0 +1,104 @@
+public import LenientJSON
+import Rulebook
+
+extension CrawlReport {
+    /// What report.json says before `pages`: `tool`, `kind`, `schemaVersion`, `generatedAt`,
+    /// `crawl`, `summary` (docs/report.schema.json).
+    public var header: JSONObject {
+        var header = JSONObject()
+        header.append("tool", "spotcheck")
+        header.append("kind", "crawl")
+        header.append("schemaVersion", JSONValue(ReportFormat.schemaVersion))
+        header.append("generatedAt", .string(generatedAt))
+        header.append("crawl", .object(crawl.json))
+        header.append("summary", .object(summary.json))
+        return header
+    }
+
+    /// What report.json says after `pages`: `siteFindings`, `linking` (with local items),
+    /// `universalLinks`, `coverage`.
+    public var tail: JSONObject {
+        var tail = JSONObject()
+        tail.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
+        if let linking { tail.append("linking", linking) }
+        tail.append("universalLinks", .array(universalLinks))
+        tail.append("coverage", .object(coverage.json))
+        return tail
+    }
+
+    /// report.json without its pages (what `index.html` shows around them).
+    public var jsonWithoutPages: JSONObject {
+        var object = header
+        object.members += tail.members
+        return object
+    }
+}
+
+extension CrawlRunFacts {
+    var json: JSONObject {
+        var object = JSONObject()
+        object.append("seed", .string(seed))
+        if let publicOrigin { object.append("publicOrigin", .string(publicOrigin)) }
+        object.append("generation", JSONValue(generation))
+        object.append("startedAt", startedAt.map(JSONValue.string) ?? .null)
+        object.append("finishedAt", finishedAt.map(JSONValue.string) ?? .null)
+        if let settings { object.append("settings", settings) }
+        return object
+    }
+}
+
+extension CrawlSummary {
+    var json: JSONObject {
+        var object = JSONObject()
+        object.append("pages", JSONValue(pages))
+        object.append("byStatus", .object(Self.counts(byStatus)))
+        object.append("problems", .object(Self.counts(problems)))
+        object.append("notModified", JSONValue(notModified))
+        object.append("candidates", JSONValue(candidates))
+        object.append("notCandidatesBecause", .object(Self.counts(notCandidatesBecause)))
+        object.append("applebotBlocked", JSONValue(applebotBlocked))
+        object.append("bodyBytes", JSONValue(bodyBytes))
+        object.append(
+            "findings",
+            .object([
+                "error": JSONValue(findings.errors), "warning": JSONValue(findings.warnings),
+                "info": JSONValue(findings.infos), "byRule": .object(Self.counts(findings.byRule)),
+            ]))
+        object.append("skipped", .object(Self.counts(skipped)))
+        object.append("sitemapLocationsNotCrawled", JSONValue(sitemapLocationsNotCrawled))
+        object.append("pagesNotInSitemaps", JSONValue(pagesNotInSitemaps))
+        object.append("stalePages", JSONValue(stalePages))
+        if let baseline { object.append("baseline", baseline) }
+        return object
+    }
+
+    /// Counts by key, in key order.
+    static func counts(_ counts: [String: Int]) -> JSONObject {
+        JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue($0.value)) })
+    }
+}
+
+extension CrawlCoverage {
+    var json: JSONObject {
+        var object = JSONObject()
+        object.append(
+            "skipped",
+            .array(
+                skipped.map { item in
+                    var object: JSONObject = [
+                        "url": .string(item.url), "reason": .string(item.reason), "detail": .string(item.detail),
+                    ]
+                    if let foundOn = item.foundOn { object.append("foundOn", .string(foundOn)) }
+                    return .object(object)
+                }))
+        object.append(
+            "sitemapLocationsNotCrawled",
+            .array(
+                sitemapLocationsNotCrawled.map {
+                    ["location": .string($0.location), "sitemap": .string($0.sitemap), "line": JSONValue($0.line)]
+                }))
+        object.append("pagesNotInSitemaps", .array(pagesNotInSitemaps.map(JSONValue.string)))
+        object.append("stalePages", .array(stalePages.map(JSONValue.string)))
+        return object
+    }
+}

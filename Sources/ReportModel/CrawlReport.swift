@@ -1,0 +1,125 @@
+public import LenientJSON
+public import Rulebook
+
+/// A crawl's report.json around its pages (which the report pass streams between `header` and
+/// `tail`): how the crawl ran, its totals, the findings about the whole site, the local-item
+/// linking, the association files and what the crawl did not reach.
+public struct CrawlReport: Sendable, Hashable, Codable {
+    public var generatedAt: String
+    public var crawl: CrawlRunFacts
+    public var summary: CrawlSummary
+    /// The site rules' and the association files' findings, the baseline's marks applied.
+    public var siteFindings: [Finding]
+    /// `--items`/`--index`: ItemLinking's report, in that module's encoding.
+    public var linking: JSONValue?
+    /// Each host's apple-app-site-association summary, as the crawl stored it.
+    public var universalLinks: [JSONValue]
+    public var coverage: CrawlCoverage
+
+    public init(
+        generatedAt: String, crawl: CrawlRunFacts, summary: CrawlSummary, siteFindings: [Finding] = [],
+        linking: JSONValue? = nil, universalLinks: [JSONValue] = [], coverage: CrawlCoverage = CrawlCoverage()
+    ) {
+        self.generatedAt = generatedAt
+        self.crawl = crawl
+        self.summary = summary
+        self.siteFindings = siteFindings
+        self.linking = linking
+        self.universalLinks = universalLinks
+        self.coverage = coverage
+    }
+}
+
+/// The crawl as it ran: its seed, the public origin it reported, its generation, when it ran and
+/// the settings it stored for `--resume`.
+public struct CrawlRunFacts: Sendable, Hashable, Codable {
+    public var seed: String
+    public var publicOrigin: String?
+    public var generation: Int
+    public var startedAt: String?
+    public var finishedAt: String?
+    public var settings: JSONValue?
+
+    public init(
+        seed: String, publicOrigin: String? = nil, generation: Int, startedAt: String? = nil,
+        finishedAt: String? = nil, settings: JSONValue? = nil
+    ) {
+        self.seed = seed
+        self.publicOrigin = publicOrigin
+        self.generation = generation
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.settings = settings
+    }
+}
+
+/// The crawl's totals: pages by status and problem, candidates and why the others are not,
+/// findings by severity and rule, and what the crawl did not reach, counted.
+public struct CrawlSummary: Sendable, Hashable, Codable {
+    public var pages = 0
+    public var byStatus: [String: Int] = [:]
+    public var problems: [String: Int] = [:]
+    public var notModified = 0
+    public var candidates = 0
+    public var notCandidatesBecause: [String: Int] = [:]
+    public var applebotBlocked = 0
+    public var bodyBytes = 0
+    public var findings = FindingTotals()
+    /// Skipped URLs by reason.
+    public var skipped: [String: Int] = [:]
+    public var sitemapLocationsNotCrawled = 0
+    public var pagesNotInSitemaps = 0
+    public var stalePages = 0
+    /// `--baseline`: what it suppressed and what is new (Reports' encoding).
+    public var baseline: JSONValue?
+
+    public init() {}
+}
+
+public struct FindingTotals: Sendable, Hashable, Codable {
+    public var errors = 0
+    public var warnings = 0
+    public var infos = 0
+    public var byRule: [String: Int] = [:]
+
+    public init() {}
+}
+
+/// What the crawl did not reach, as report.json lists it: the first items of each list (the
+/// summary counts them all).
+public struct CrawlCoverage: Sendable, Hashable, Codable {
+    public var skipped: [SkippedLink] = []
+    public var sitemapLocationsNotCrawled: [SitemapLocation] = []
+    public var pagesNotInSitemaps: [String] = []
+    public var stalePages: [String] = []
+
+    public init() {}
+}
+
+/// A URL the crawl did not fetch, why, and the page that linked it.
+public struct SkippedLink: Sendable, Hashable, Codable {
+    public var url: String
+    public var reason: String
+    public var detail: String
+    public var foundOn: String?
+
+    public init(url: String, reason: String, detail: String, foundOn: String? = nil) {
+        self.url = url
+        self.reason = reason
+        self.detail = detail
+        self.foundOn = foundOn
+    }
+}
+
+/// A sitemap's `<loc>` the crawl did not fetch, with the sitemap and line that list it.
+public struct SitemapLocation: Sendable, Hashable, Codable {
+    public var location: String
+    public var sitemap: String
+    public var line: Int
+
+    public init(location: String, sitemap: String, line: Int) {
+        self.location = location
+        self.sitemap = sitemap
+        self.line = line
+    }
+}
