@@ -3,7 +3,7 @@ import Synchronization
 public import UniversalLinks
 import Verification
 
-/// `validate` as a library call: files and folders in, a `ValidationReport` out (pages in
+/// `validate` as a library call: files and folders in, a `ValidationRun` out (pages in
 /// argument order, input problems, the site rules over the pages), each page handed to `onPage`
 /// as soon as it and every earlier one are done.
 public struct PageValidation: Sendable {
@@ -47,7 +47,7 @@ public struct PageValidation: Sendable {
     public func run(
         _ paths: [String], onProblem: @Sendable (InputProblem) -> Void = { _ in },
         onPage: @Sendable (AnalyzedPage) -> Void = { _ in }
-    ) -> ValidationReport {
+    ) -> ValidationRun {
         let (inputs, problems, ignored) = InputCollector(baseURL: baseURL).collect(paths, ignoring: ignore)
         for problem in problems { onProblem(problem) }
         let collected = Mutex<[Result<AnalyzedPage, InputProblem>]>([])
@@ -61,7 +61,7 @@ public struct PageValidation: Sendable {
             case .failure(let problem): onProblem(problem)
             }
         }
-        var report = ValidationReport(arguments: paths)
+        var report = ValidationRun(arguments: paths)
         report.inputCount = inputs.count
         report.ignored = ignored
         report.problems = problems

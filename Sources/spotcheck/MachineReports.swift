@@ -35,7 +35,7 @@ struct ReportFormats: ParsableArguments {
     }
 }
 
-extension ValidationReport {
+extension ValidationRun {
     /// `root` with each page's URL → the file it was read from, named relative to the repository's
     /// root (or the working folder outside one), as every output locates findings.
     func sourceFiles(in root: SourceFiles) -> SourceFiles {

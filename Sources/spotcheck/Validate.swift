@@ -109,7 +109,7 @@ struct Validate: ParsableCommand {
         let name = paths.count == 1 ? URL(fileURLWithPath: paths[0]).lastPathComponent : "pages"
         do {
             guard let output else {
-                return (try OutputFolder.createUnique(ValidationReport.defaultFolder(name: name)), true)
+                return (try OutputFolder.createUnique(ValidationRun.defaultFolder(name: name)), true)
             }
             return (output, try OutputFolder.claim(output))
         } catch {
@@ -159,7 +159,7 @@ struct Validate: ParsableCommand {
 
     /// report.json and the files of `--format`, then the totals line; returns report.json's path.
     private func write(
-        _ report: ValidationReport, into folder: String, baseline: FindingBaseline?, sources: SourceFiles
+        _ report: ValidationRun, into folder: String, baseline: FindingBaseline?, sources: SourceFiles
     ) throws -> String {
         let reportPath: String
         // SARIF names the files under the working directory relative to it (%SRCROOT%).
@@ -197,7 +197,7 @@ struct Validate: ParsableCommand {
 
 extension BaselineMatch {
     /// Marks the findings of `report` the baseline accepts, pages first, then the site's.
-    mutating func mark(_ report: inout ValidationReport) {
+    mutating func mark(_ report: inout ValidationRun) {
         for index in report.pages.indices {
             report.pages[index].findings = report.pages[index].findings.map { marked($0) }
         }
@@ -207,7 +207,7 @@ extension BaselineMatch {
 
 extension FindingsListing {
     /// Every page's listed findings (those the baseline accepted left out), then the site's.
-    func text(_ report: ValidationReport, files: SourceFiles) -> String {
+    func text(_ report: ValidationRun, files: SourceFiles) -> String {
         let pages = report.pages.map { page in
             text(
                 place: files[page.markup.url] ?? files.path(ofFile: page.input.path),

@@ -10,13 +10,13 @@ import Verification
 struct ValidationReportTests {
     static let date = Date(timeIntervalSince1970: 1_714_557_600)  // 2024-05-01T10:00:00Z
 
-    static func report() -> ValidationReport {
+    static func report() -> ValidationRun {
         var analyzer = PageAnalyzer()
         // The Smart App Banner rules only: these pages test the report, not the other groups.
         let others = RuleCatalogue.all.filter { $0.group != "SAB" }.map { ($0.id, RuleConfiguration.Setting.off) }
         analyzer.verifier = PageVerifier(
             configuration: RuleConfiguration(settings: Dictionary(uniqueKeysWithValues: others)))
-        var report = ValidationReport(arguments: ["Fixtures/html"], generatedAt: date)
+        var report = ValidationRun(arguments: ["Fixtures/html"], generatedAt: date)
         report.pages = [
             analyzer.analyze(
                 html: Array(
@@ -95,10 +95,10 @@ struct ValidationReportTests {
     @Test("default folder: reports/<safe name>-<compact UTC time>")
     func defaultFolder() {
         #expect(
-            ValidationReport.defaultFolder(name: "Fixtures html/ä", date: Self.date)
+            ValidationRun.defaultFolder(name: "Fixtures html/ä", date: Self.date)
                 == "reports/Fixtures-html-ä-20240501T100000Z")
         #expect(
-            ValidationReport.defaultFolder(root: "out", name: "", date: Date(timeIntervalSince1970: 0))
+            ValidationRun.defaultFolder(root: "out", name: "", date: Date(timeIntervalSince1970: 0))
                 == "out/pages-19700101T000000Z")
     }
 

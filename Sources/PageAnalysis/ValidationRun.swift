@@ -5,14 +5,10 @@ public import ReportModel
 public import Rulebook
 public import Verification
 
-/// The JSON report `validate` writes: every page (as a crawl's report shows one: `PageReport`,
-/// located at its file, with its full markup), every input problem, and a summary. `kind` is
-/// `"validate"` (a crawl's report says `"crawl"`); both kinds are described by
-/// docs/report.schema.json under one `schemaVersion` (`ReportFormat`).
-public struct ValidationReport: Sendable {
-    public static let kind = "validate"
-    public static let schemaVersion = ReportFormat.schemaVersion
-
+/// What `validate` found: every page analysed (`AnalyzedPage`, for the text outputs and the site
+/// rules), every input problem, the site findings, and what the arguments named. Its report.json
+/// is ReportModel's `ValidationReport` (`report`), whose pages are `PageReport`s, as a crawl's.
+public struct ValidationRun: Sendable {
     public var pages: [AnalyzedPage] = []
     public var problems: [InputProblem] = []
     /// Findings of the rules over all the pages (duplicates, canonical targets).
@@ -31,44 +27,31 @@ public struct ValidationReport: Sendable {
         self.generatedAt = generatedAt
     }
 
-    public var json: JSONValue {
-        var object = JSONObject()
-        object.append("tool", "spotcheck")
-        object.append("kind", .string(Self.kind))
-        object.append("schemaVersion", JSONValue(Self.schemaVersion))
-        object.append("generatedAt", .string(Self.timestamp(generatedAt, compact: false)))
-        object.append("inputs", .array(arguments.map(JSONValue.string)))
-        var summary = JSONObject()
-        summary.append("pages", JSONValue(pages.count))
-        summary.append("problems", JSONValue(problems.count))
-        summary.append("ignored", JSONValue(ignored.count))
-        summary.append("pagesWithSmartAppBanner", JSONValue(pages.filter { $0.markup.smartAppBanner != nil }.count))
-        summary.append("pagesWithDeepLink", JSONValue(pages.filter { !$0.attributes.deepLinks.isEmpty }.count))
-        summary.append("jsonLDScripts", JSONValue(pages.reduce(0) { $0 + $1.markup.jsonLD.count }))
-        summary.append("extractionDiagnostics", JSONValue(pages.reduce(0) { $0 + $1.markup.diagnostics.count }))
-        var bySeverity = JSONObject()
-        for severity in Severity.allCases.reversed() {
-            bySeverity.append(
-                severity.rawValue,
-                JSONValue(
-                    pages.reduce(0) { $0 + ($1.findings ?? []).filter { $0.severity == severity }.count }
-                        + siteFindings.filter { $0.severity == severity }.count))
+    /// The report as report.json has it.
+    public var report: ValidationReport {
+        var summary = ValidationSummary()
+        summary.pages = pages.count
+        summary.problems = problems.count
+        summary.ignored = ignored.count
+        summary.pagesWithSmartAppBanner = pages.filter { $0.markup.smartAppBanner != nil }.count
+        summary.pagesWithDeepLink = pages.filter { !$0.attributes.deepLinks.isEmpty }.count
+        summary.jsonLDScripts = pages.reduce(0) { $0 + $1.markup.jsonLD.count }
+        summary.extractionDiagnostics = pages.reduce(0) { $0 + $1.markup.diagnostics.count }
+        for finding in pages.flatMap({ $0.findings ?? [] }) + siteFindings {
+            switch finding.severity {
+            case .error: summary.findings.errors += 1
+            case .warning: summary.findings.warnings += 1
+            case .info: summary.findings.infos += 1
+            }
         }
-        summary.append("findings", .object(bySeverity))
-        if let baselineSummary { summary.append("baseline", baselineSummary) }
-        object.append("summary", .object(summary))
-        object.append(
-            "problems",
-            .array(
-                problems.map {
-                    ["file": .string($0.path), "code": .string($0.code.rawValue), "message": .string($0.message)]
-                }))
-        object.append(
-            "pages",
-            .array(pages.map { .object($0.report.json(includingMarkup: true)) }))
-        object.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
-        return .object(object)
+        summary.baseline = baselineSummary
+        return ValidationReport(
+            generatedAt: Self.timestamp(generatedAt, compact: false), inputs: arguments, summary: summary,
+            problems: problems.map { InputProblemEntry(file: $0.path, code: $0.code.rawValue, message: $0.message) },
+            pages: pages.map(\.report), siteFindings: siteFindings)
     }
+
+    public var json: JSONValue { .object(report.json) }
 
     /// Writes `report.json` into `folder` (created if needed) and returns its path.
     public func write(into folder: String) throws -> String {
