@@ -3,7 +3,7 @@ public import LenientJSON
 import NumericClamping
 public import ReportModel
 public import Rulebook
-public import Verification
+import Verification
 
 /// What `validate` found: every page analysed (`AnalyzedPage`, for the text outputs and the site
 /// rules), every input problem, the site findings, and what the arguments named. Its report.json

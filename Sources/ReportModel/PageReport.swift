@@ -1,7 +1,7 @@
-public import LenientJSON
+import LenientJSON
 public import MarkupExtraction
 public import Rulebook
-public import SpotlightModel
+import SpotlightModel
 
 /// One page as every output sees it: where it is (URL, and the file for a served folder or
 /// `validate`), how it was served, its findings (the baseline's marks applied) and the analysis.
