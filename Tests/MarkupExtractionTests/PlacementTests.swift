@@ -187,6 +187,21 @@ struct PlacementTests {
         (#"<head></head><noscript></noscript><meta property="og:title" content="a">"#, [.body]),
         // Whatever is inside a <template> moves nothing.
         (#"<head><template><p>x</p></template><meta property="og:title" content="a">"#, [.head]),
+        // "in head", "after head", "before head": </body>, </html> and </br> act as "anything else",
+        // so they open the body (html5lib-tests tests1.dat#93); other stray end tags are ignored.
+        (#"<head></body><meta property="og:title" content="a">"#, [.body]),
+        (#"<head></br><meta property="og:title" content="a">"#, [.body]),
+        (#"<head></head></html><meta property="og:title" content="a">"#, [.body]),
+        (#"</body><meta property="og:title" content="a">"#, [.body]),
+        (#"<head></p></div><meta property="og:title" content="a">"#, [.head]),
+        // Not when the end tag is text (the head's noscript with scripting enabled, a title, a
+        // script or style that starts with it) or in a template.
+        (
+            #"<head><noscript></br></noscript><title></body></title><template></html></template>"#
+                + #"<title></html></title><script></html></script><style></body></style>"#
+                + #"<meta property="og:title" content="a">"#,
+            [.head]
+        ),
     ]
 
     @Test("head and body as HTML's tree construction places them", arguments: treeConstructionCases)
