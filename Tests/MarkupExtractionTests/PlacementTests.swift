@@ -145,9 +145,9 @@ struct PlacementTests {
 
     /// Cases of HTML's tree construction (§13.2.6.4.3 "before head", §13.2.6.4.4 "in head",
     /// §13.2.6.4.6 "after head"; the scripting flag enabled, as in Safari) for the elements SpotCheck reports,
-    /// in the shape of html5lib-tests' tree-construction data, which is not in ../shared/corpora:
-    /// each case written by hand from the section its comment names. The page, then the section of
-    /// each Open Graph tag in order.
+    /// in the shape of html5lib-tests' tree-construction data (which `HTML5LibTreeConstructionTests`
+    /// reads): each case written by hand from the section its comment names. The page, then the
+    /// section of each Open Graph tag in order.
     static let treeConstructionCases: [(String, [DocumentSection])] = [
         // "in head", anything else: a <div> closes the head.
         (#"<head><div></div><meta property="og:title" content="a"></head>"#, [.body]),
