@@ -42,6 +42,9 @@ typedef struct sc_state {
     /// so nothing in it moves the head's end (§13.2.6.4.4, "noscript", scripting flag enabled); its
     /// tags are still reported, as a client without scripting reads them, in the head.
     int headNoscriptDepth;
+    /// Where the parser stood when libxml2 closed a template or the head's noscript for an end tag
+    /// written inside it: the other ends it reports there are not the source's end tags.
+    const xmlChar *inertEndTagAt;
     int skipsUnreadText;
     /// The element whose start was the last callback (its end may come next, with no text between).
     const xmlChar *justOpened;
@@ -531,6 +534,12 @@ static int sc_has_raw_text_content(const char *name) {
     }
 }
 
+/// Elements whose content a browser's tokenizer reads as text up to their own end tag: the raw text
+/// elements above, and `script` and `style`.
+static int sc_has_text_content(const char *name) {
+    return sc_has_raw_text_content(name) || sc_is(name, "script") || sc_is(name, "style");
+}
+
 static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag);
 
 /// True for the elements HTML's "in head" insertion mode keeps in the head (§13.2.6.4.4), but
@@ -609,22 +618,53 @@ static void sc_place_text(sc_state *state, const xmlChar *container, const unsig
     }
 }
 
-/// The end tags that move the phase: `</head>` ends the head; the ends of a template and of the
-/// head's noscript (and of what libxml2 opened in them) close what they opened. (`</body>`,
-/// `</html>` and `</br>` before the body would open it; libxml2 reports no end for an element it
-/// has not opened, so those are not seen here.)
+/// HTML §13.2.6.4.3 "before head", §13.2.6.4.4 "in head" and §13.2.6.4.6 "after head": an end
+/// tag `</body>`, `</html>` or `</br>` acts as "anything else" there, so it closes the head and
+/// opens the body (`</br>` then inserts a `<br>`); what follows is in the body. Not inside the
+/// head's noscript (raw text with scripting enabled), a template or a raw text element.
+static void sc_place_body_opening_end_tag(sc_state *state, const char *name) {
+    if (state->phase == SC_IN_BODY || state->templateDepth > 0 || state->headNoscriptDepth > 0 ||
+        state->rawTextDepth > 0) {
+        return;
+    }
+    if (strcasecmp(name, "body") == 0 || strcasecmp(name, "html") == 0 || strcasecmp(name, "br") == 0) {
+        state->phase = SC_IN_BODY;
+    }
+}
+
+/// The end tags that move the phase: `</head>` ends the head; `</body>` and `</html>` before the
+/// body open it (`sc_place_body_opening_end_tag`; libxml2 reports their end when it has the element
+/// open, an "Unexpected end tag" error when not, which `sc_structured_error` passes on, as it does
+/// for `</br>`); the ends of a template and of the head's noscript (and of what libxml2 opened in
+/// them) close what they opened.
 static void sc_place_end_tag(sc_state *state, const char *name) {
+    const xmlChar *cur = state->context->input != NULL ? state->context->input->cur : NULL;
+    const xmlChar *base = cur != NULL ? state->context->input->base : NULL;
     int isTemplate = sc_is(name, "template");
-    if (isTemplate && state->templateDepth > 0) state->templateDepth--;
+    if (isTemplate && state->templateDepth > 0) {
+        state->templateDepth--;
+        // Closed by libxml2 for another end tag (`</html>` written in it): that tag is the
+        // template's content, which moves nothing; so do the other ends it makes libxml2 report.
+        if (cur != NULL && !sc_follows_own_end_tag(base, cur, "template")) state->inertEndTagAt = cur;
+    }
     if (state->headNoscriptDepth > 0) {
-        state->headNoscriptDepth--;
+        // Likewise for the head's noscript, whose content is text.
+        if (--state->headNoscriptDepth == 0 && cur != NULL && !sc_follows_own_end_tag(base, cur, "noscript")) {
+            state->inertEndTagAt = cur;
+        }
         return;
     }
     if (isTemplate || state->templateDepth > 0) return;
-    const xmlChar *cur = state->context->input != NULL ? state->context->input->cur : NULL;
-    if (cur == NULL || !sc_follows_own_end_tag(state->context->input->base, cur, name)) return;
+    if (cur == NULL) return;
+    // An element whose content is text to a browser (a title, a script …) closed by libxml2 for an
+    // end tag written in it: that tag is text, and the ends libxml2 reports after it there are not
+    // the source's end tags either.
+    if (sc_has_text_content(name) && !sc_follows_own_end_tag(base, cur, name)) state->inertEndTagAt = cur;
+    if (cur == state->inertEndTagAt || !sc_follows_own_end_tag(base, cur, name)) return;
     if (sc_is(name, "head") && (state->phase == SC_IN_HEAD || state->phase == SC_BEFORE_HEAD)) {
         state->phase = SC_AFTER_HEAD;
+    } else if (sc_is(name, "body") || sc_is(name, "html")) {
+        sc_place_body_opening_end_tag(state, name);
     }
 }
 
@@ -853,6 +893,15 @@ static void sc_structured_error(void *userData, xmlErrorPtr error) {
             state->templateDepth == 0) {
             state->phase = SC_IN_BODY;
             sc_merge_misplaced_body(state);
+        }
+        // An end tag for an element libxml2 does not have open ("Unexpected end tag : body", its
+        // name in `str1`): `</body>`, `</html>` or `</br>` before the body opens it in a browser,
+        // unless it is written where a browser reads text (libxml2's current element a title, a
+        // script …, which libxml2 reads an end tag in when it comes first).
+        if (error->code == XML_ERR_TAG_NAME_MISMATCH && error->str1 != NULL && state->context != NULL &&
+            error->ctxt == state->context &&
+            (state->context->name == NULL || !sc_has_text_content((const char *)state->context->name))) {
+            sc_place_body_opening_end_tag(state, error->str1);
         }
         state->report->parseErrors++;
         break;

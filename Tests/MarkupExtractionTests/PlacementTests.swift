@@ -145,9 +145,9 @@ struct PlacementTests {
 
     /// Cases of HTML's tree construction (§13.2.6.4.3 "before head", §13.2.6.4.4 "in head",
     /// §13.2.6.4.6 "after head"; the scripting flag enabled, as in Safari) for the elements SpotCheck reports,
-    /// in the shape of html5lib-tests' tree-construction data, which is not in ../shared/corpora:
-    /// each case written by hand from the section its comment names. The page, then the section of
-    /// each Open Graph tag in order.
+    /// in the shape of html5lib-tests' tree-construction data (which `HTML5LibTreeConstructionTests`
+    /// reads): each case written by hand from the section its comment names. The page, then the
+    /// section of each Open Graph tag in order.
     static let treeConstructionCases: [(String, [DocumentSection])] = [
         // "in head", anything else: a <div> closes the head.
         (#"<head><div></div><meta property="og:title" content="a"></head>"#, [.body]),
@@ -187,6 +187,21 @@ struct PlacementTests {
         (#"<head></head><noscript></noscript><meta property="og:title" content="a">"#, [.body]),
         // Whatever is inside a <template> moves nothing.
         (#"<head><template><p>x</p></template><meta property="og:title" content="a">"#, [.head]),
+        // "in head", "after head", "before head": </body>, </html> and </br> act as "anything else",
+        // so they open the body (html5lib-tests tests1.dat#93); other stray end tags are ignored.
+        (#"<head></body><meta property="og:title" content="a">"#, [.body]),
+        (#"<head></br><meta property="og:title" content="a">"#, [.body]),
+        (#"<head></head></html><meta property="og:title" content="a">"#, [.body]),
+        (#"</body><meta property="og:title" content="a">"#, [.body]),
+        (#"<head></p></div><meta property="og:title" content="a">"#, [.head]),
+        // Not when the end tag is text (the head's noscript with scripting enabled, a title, a
+        // script or style that starts with it) or in a template.
+        (
+            #"<head><noscript></br></noscript><title></body></title><template></html></template>"#
+                + #"<title></html></title><script></html></script><style></body></style>"#
+                + #"<meta property="og:title" content="a">"#,
+            [.head]
+        ),
     ]
 
     @Test("head and body as HTML's tree construction places them", arguments: treeConstructionCases)
