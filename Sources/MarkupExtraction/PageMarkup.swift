@@ -2,10 +2,10 @@ public import LenientJSON
 
 /// Everything SpotCheck reads from one HTML page: a value, free of any parser state.
 ///
-/// Every value keeps the line it came from. `section` says where the tag was written in the source
-/// (before or after the `<body>` tag), which is not always where libxml2's tree would put it: the
-/// HTML 4 parser closes `<head>` at the first body-only element, so later `<meta>` tags land in
-/// `<body>`. The extractors read the whole document and report the written place.
+/// Every value keeps the line it came from. `section` says whether a browser's tree puts the tag
+/// in the head or the body (HTML's insertion modes, followed by the C scanner: a `<div>` or text in
+/// the head closes it, a stray `</body>` before the body opens it), checked against html5lib-tests'
+/// tree-construction data (HTML5LibTreeConstructionTests).
 public struct PageMarkup: Sendable, Hashable, Codable {
     /// The URL the page was read as (the document URL).
     public var url: String
@@ -107,7 +107,7 @@ public struct EncodingMismatch: Sendable, Hashable, Codable {
     }
 }
 
-/// Where a tag was written: before the `<body>` tag (head) or after it.
+/// Where a browser's tree puts a tag: in the head or in the body.
 public enum DocumentSection: String, Sendable, Hashable, Codable {
     case head
     case body
