@@ -5,8 +5,9 @@
 # ASan aborts on the first error and UBSan is built not to recover.
 #
 # Which tests: every suite that parses, builds, checks, stores or reports (the C scanner, the
-# lenient JSON parser, robots.txt, sitemaps, AASA, URLs, images, the attribute set, the rules, the
-# stores, the reports), the crawls over an in-memory fetcher, and the suites on real loopback
+# lenient JSON parser, the binary payload codec and the typed report, robots.txt, sitemaps, AASA,
+# URLs, images, the attribute set, the rules, the stores, the reports), the crawls over an
+# in-memory fetcher, and the suites on real loopback
 # sockets where C meets the network: libcurl's multi loop (PageFetchingTests: timeouts, TLS,
 # HTTP/2 and raw-reply torture), the loopback servers, and the crawls of the torture site
 # (CrawlTests). Left out for CI's time: the suites that run the spotcheck executable as a child
@@ -31,7 +32,7 @@ scratch_tmp=$(mktemp -d /tmp/spotcheck-sanitize.XXXXXX)
 trap 'rm -rf "$scratch_tmp"' EXIT
 export TMPDIR="$scratch_tmp"
 if [ $# -eq 0 ]; then
-    set -- --filter '^(MarkupExtractionTests|LenientJSONTests|RobotsExclusionTests|SitemapsTests|UniversalLinksTests|ImageSniffingTests|URLNormalizationTests|SpotlightModelTests|VerificationTests|PageAnalysisTests|CrawlStoreTests|CrawlSchedulingTests|RedirectFollowingTests|ProjectConfigurationTests|ReportsTests|SpotlightIndexTests)\.' \
+    set -- --filter '^(MarkupExtractionTests|LenientJSONTests|RobotsExclusionTests|SitemapsTests|UniversalLinksTests|ImageSniffingTests|URLNormalizationTests|SpotlightModelTests|VerificationTests|PageAnalysisTests|CrawlStoreTests|CrawlSchedulingTests|RedirectFollowingTests|ProjectConfigurationTests|ReportsTests|SpotlightIndexTests|CompactBinaryTests|ReportModelTests)\.' \
         --filter '^CrawlingTests\.(InMemoryCrawlTests|ImageBoundsTests|SitemapConcurrencyTests|HostGateTests|CrawlTests|ReportPassTests|BigValueTests)' \
         --filter '^(PageFetchingTests|LoopbackServerTests)\.'
 fi
