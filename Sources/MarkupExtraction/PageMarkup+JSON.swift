@@ -17,8 +17,7 @@ extension PageMarkup {
         object.append("title", title.map { .string($0.text) } ?? .null)
         object.append("description", descriptions.first.map { .string($0.content) } ?? .null)
         object.append("canonical", .array(canonicals.map { .string($0.content) }))
-        object.append(
-            "robots", .array(robots.map { .string($0.key == "robots" ? $0.content : "\($0.key): \($0.content)") }))
+        object.append("robots", .array(robotsDirectives.map(JSONValue.string)))
         object.append("lang", lang.map { .string($0.text) } ?? .null)
         object.append("baseURL", .string(baseURL))
         object.append("encoding", .string(encoding))
@@ -27,6 +26,12 @@ extension PageMarkup {
         object.append("sources", .object(sourceLines))
         object.append("diagnostics", .array(diagnostics.map { .object($0.json) }))
         return object
+    }
+
+    /// The robots meta tags as the contract lists them: the content for `robots`, `agent: content`
+    /// for another agent's (`applebot: noindex`).
+    public var robotsDirectives: [String] {
+        robots.map { $0.key == "robots" ? $0.content : "\($0.key): \($0.content)" }
     }
 
     /// Lines of the page facts, so every value in the contract can be traced to the source.

@@ -5,11 +5,7 @@ extension CrawlReport {
     /// What report.json says before `pages`: `tool`, `kind`, `schemaVersion`, `generatedAt`,
     /// `crawl`, `summary` (docs/report.schema.json).
     public var header: JSONObject {
-        var header = JSONObject()
-        header.append("tool", "spotcheck")
-        header.append("kind", "crawl")
-        header.append("schemaVersion", JSONValue(ReportFormat.schemaVersion))
-        header.append("generatedAt", .string(generatedAt))
+        var header = ReportFormat.header(kind: "crawl", generatedAt: generatedAt)
         header.append("crawl", .object(crawl.json))
         header.append("summary", .object(summary.json))
         return header

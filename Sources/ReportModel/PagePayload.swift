@@ -145,7 +145,7 @@ public struct MarkupSummary: Sendable, Hashable, Codable {
         title = markup.title?.text
         description = markup.descriptions.first?.content
         canonicals = markup.canonicals.map(\.content)
-        robots = markup.robots.map { $0.key == "robots" ? $0.content : "\($0.key): \($0.content)" }
+        robots = markup.robotsDirectives
         lang = markup.lang?.text
         baseURL = markup.baseURL
         encoding = markup.encoding
@@ -159,4 +159,12 @@ public enum ReportFormat {
     /// positions of the findings that say why; `validate`'s pages have a crawl page's shape (the
     /// analysis under `markup`). 2: `kind` added; a crawl page's markup holds its analysis.
     public static let schemaVersion = 3
+
+    /// The members every report.json begins with: `tool`, `kind`, `schemaVersion`, `generatedAt`.
+    static func header(kind: String, generatedAt: String) -> JSONObject {
+        [
+            "tool": "spotcheck", "kind": .string(kind), "schemaVersion": JSONValue(schemaVersion),
+            "generatedAt": .string(generatedAt),
+        ]
+    }
 }

@@ -26,11 +26,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
 
     /// report.json (docs/report.schema.json, `kind` "validate").
     public var json: JSONObject {
-        var object = JSONObject()
-        object.append("tool", "spotcheck")
-        object.append("kind", "validate")
-        object.append("schemaVersion", JSONValue(ReportFormat.schemaVersion))
-        object.append("generatedAt", .string(generatedAt))
+        var object = ReportFormat.header(kind: "validate", generatedAt: generatedAt)
         object.append("inputs", .array(inputs.map(JSONValue.string)))
         object.append("summary", .object(summary.json))
         object.append(
