@@ -121,20 +121,21 @@ public struct CrawlReportWriter: Sendable {
     /// One page as the report pass hands it on: its public URL, its findings and, for a
     /// candidate, the searchable item written to candidates.jsonl.
     public struct StreamedPage: Sendable {
-        public var url: String
-        /// The file a served folder answered the page from, as the outputs name it.
-        public var file: String?
-        /// The page's findings, those the baseline knows marked `isSuppressed`.
-        public var findings: [Finding]
-        public var candidateItem: JSONObject?
-        /// The candidacy conditions that fail (`Candidacy.Condition` raw values).
-        public var failingConditions: [String]
+        /// The page as every output sees it.
+        public var report: PageReport
         /// The page as report.json has it (`PageReport.json`), for the outputs that read its
         /// members (the HTML report, the baseline comparison): built once, never parsed back.
         public var json: JSONObject
-        /// The page as every output sees it.
-        public var report: PageReport
+        public var candidateItem: JSONObject?
 
+        /// The page's public URL (its final one).
+        public var url: String { report.finalURL }
+        /// The file a served folder answered the page from, as the outputs name it.
+        public var file: String? { report.location?.file }
+        /// The page's findings, those the baseline knows marked `isSuppressed`.
+        public var findings: [Finding] { report.findings }
+        /// The candidacy conditions that fail; none for a page that was not analysed.
+        public var failingConditions: [CandidacyCondition] { report.analysis?.failingConditions ?? [] }
         /// The findings the baseline does not know (all of them without a baseline).
         public var newFindings: [Finding] { findings.filter { !$0.isSuppressed } }
     }
@@ -161,13 +162,9 @@ public struct CrawlReportWriter: Sendable {
                 let json = page.json(includingMarkup: includesMarkup)
                 pagesOutput.write(
                     (pass.totals.pages == 1 ? "\n    " : ",\n    ") + JSONValue.object(json).serialized(pretty: false))
-                let item = candidateItem(record, page)
+                let item = candidateItem(record, page, attributeSet: json["markup"]?["attributeSet"]?.objectValue)
                 if let item { candidates.write(JSONValue.object(item).serialized(pretty: false) + "\n") }
-                onPage(
-                    StreamedPage(
-                        url: page.finalURL, file: page.location?.file, findings: page.findings,
-                        candidateItem: item, failingConditions: record.verdict?.failingConditions ?? [],
-                        json: json, report: page))
+                onPage(StreamedPage(report: page, json: json, candidateItem: item))
             }
         }
         try candidates.commit()
@@ -337,13 +334,10 @@ public struct CrawlReportWriter: Sendable {
 
     /// A candidate page as a searchable item (`index import` takes it): the canonical URL as
     /// `uniqueIdentifier` (reference §5.5) and in `attributeSet.url`, `web-<host with dashes>` as
-    /// `domainIdentifier`.
-    func candidateItem(_ record: PageRecord, _ page: PageReport) -> JSONObject? {
-        guard let verdict = record.verdict, verdict.isCandidate == true,
-            let attributes = page.analysis?.attributes.attributeSet.json
-        else { return nil }
+    /// `domainIdentifier`. `attributeSet` is the page's, as report.json's page has it.
+    func candidateItem(_ record: PageRecord, _ page: PageReport, attributeSet: JSONObject?) -> JSONObject? {
+        guard let verdict = record.verdict, verdict.isCandidate == true, var attributeSet else { return nil }
         let identifier = verdict.uniqueIdentifier ?? page.finalURL
-        var attributeSet = attributes
         if attributeSet["url"] == nil { attributeSet.append("url", .string(identifier)) }
         var item = JSONObject()
         item.append("uniqueIdentifier", .string(identifier))

@@ -65,13 +65,12 @@ struct CrawlReports: Sendable {
                     if comparing { comparablePages.append(ReportDiff.comparablePage(page.json)) }
                 }
                 accepted?.add(page.findings)
-                let failing = page.failingConditions.compactMap(Candidacy.Condition.init(rawValue:))
-                if !page.newFindings.isEmpty || !failing.isEmpty {
+                if !page.newFindings.isEmpty || !page.failingConditions.isEmpty {
                     events(
                         .page(
                             ReportedPage(
-                                url: page.url, file: page.file, findings: page.newFindings, failingConditions: failing))
-                    )
+                                url: page.url, file: page.file, findings: page.newFindings,
+                                failingConditions: page.failingConditions)))
                 }
                 if collectingCandidates, let item = page.candidateItem, let searchable = try? SearchableItem(json: item)
                 {
