@@ -102,7 +102,7 @@ let package = Package(
         ),
         .target(
             name: "MarkupExtraction",
-            dependencies: ["CHTMLScanner", "LenientJSON"],
+            dependencies: ["CHTMLScanner", "LenientJSON", "URLNormalization"],
             swiftSettings: strictSettings
         ),
         .target(
