@@ -281,7 +281,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
-            dependencies: ["MarkupExtraction", "LenientJSON"],
+            dependencies: ["MarkupExtraction", "LenientJSON", "URLNormalization"],
             exclude: ["Golden"],
             resources: [.copy("Pages")],
             swiftSettings: strictSettings
