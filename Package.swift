@@ -102,7 +102,7 @@ let package = Package(
         ),
         .target(
             name: "MarkupExtraction",
-            dependencies: ["CHTMLScanner", "LenientJSON"],
+            dependencies: ["CHTMLScanner", "LenientJSON", "URLNormalization"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -281,7 +281,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
-            dependencies: ["MarkupExtraction", "LenientJSON"],
+            dependencies: ["MarkupExtraction", "LenientJSON", "URLNormalization"],
             exclude: ["Golden", "HTML5Lib"],
             resources: [.copy("Pages")],
             swiftSettings: strictSettings

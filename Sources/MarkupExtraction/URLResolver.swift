@@ -1,28 +1,28 @@
-import Foundation
+import URLNormalization
 
-/// Resolves references found in a page against its base URL (RFC 3986 via Foundation), after the
-/// clean-up WHATWG URL parsing does first: leading/trailing whitespace trimmed, tabs and newlines
-/// removed, spaces and non-ASCII percent-encoded. A reference that cannot be resolved is returned
-/// as written, so nothing is lost.
+/// Resolves references found in a page against its base URL as the WHATWG URL Standard does, with
+/// the crawler's parser (`URLParser`), so that extraction, the rules and the crawl read every link
+/// as a browser does. A reference the standard cannot parse is returned as written (trimmed, tabs
+/// and newlines removed, what no URL may hold percent-encoded), so nothing is lost.
 public struct URLResolver: Sendable {
     public let base: String
-    private let baseURL: URL?
+    /// The base as the standard parses it; nil where it does not parse, and then only absolute
+    /// references resolve.
+    private let parsedBase: ParsedURL?
 
     public init(base: String) {
         self.base = base
-        self.baseURL = URL(string: Self.clean(base))
+        self.parsedBase = URLParser.parse(base)
     }
 
     /// `reference` resolved against the base.
     public func resolve(_ reference: String) -> String {
-        if let opaque = Self.opaqueURL(reference) { return opaque }
+        if let nonSpecial = Self.nonSpecialURL(reference) { return nonSpecial }
+        if let url = URLParser.parse(reference, base: parsedBase) { return url.description }
         let cleaned = Self.clean(reference)
-        guard let baseURL else { return cleaned }
-        if cleaned.isEmpty {
-            return Self.withoutFragment(baseURL.absoluteString)
-        }
-        guard let url = URL(string: cleaned, relativeTo: baseURL) else { return cleaned }
-        return url.absoluteString
+        // The standard fails an empty reference against an opaque base (`about:blank`) or none;
+        // it stands for the page itself, as it did before.
+        return cleaned.isEmpty ? Self.withoutFragment(Self.clean(base)) : cleaned
     }
 
     /// A resolver for `<base href>`, itself resolved against this one.
@@ -38,14 +38,16 @@ public struct URLResolver: Sendable {
     /// Schemes the URL Standard calls special: their URLs have a host and a hierarchical path.
     private static let specialSchemes: Set<String> = ["http", "https", "ftp", "ws", "wss", "file"]
 
-    /// An absolute URL with an opaque path (`mailto:`, `data:`, `tel:`, `javascript:` … — a scheme
-    /// that is not special, and no `/` after its colon) as the URL Standard's basic URL parser
-    /// gives it: leading and trailing C0 controls and spaces stripped, tabs and newlines removed,
-    /// the scheme lower-cased, and only what the standard encodes percent-encoded — C0 controls
-    /// and non-ASCII in the path ("opaque path state"; a space there stays, or is %20 before a `?`
-    /// or `#`), plus space, `"`, `<`, `>` in the query and `` ` `` too in the fragment. Nil for any
-    /// other reference, which `clean` and Foundation resolve.
-    static func opaqueURL(_ reference: String) -> String? {
+    /// An absolute URL of a scheme that is not special (`mailto:`, `data:`, `tel:`, `javascript:`,
+    /// `android-app://` …) as the URL Standard's basic URL parser gives it, where `URLParser` (which
+    /// keeps every such URL opaque, only C0 controls and non-ASCII encoded) does not: leading and
+    /// trailing C0 controls and spaces stripped, tabs and newlines removed, the scheme lower-cased,
+    /// and only what the standard encodes percent-encoded — in an opaque path (no `/` after the
+    /// colon; "opaque path state") C0 controls and non-ASCII, and a space only right before a `?`
+    /// or `#`; in a path that starts with `/` the path percent-encode set (space, `"`, `<`, `>`,
+    /// `` ` ``, `{`, `}` too); space, `"`, `<`, `>` in the query and `` ` `` too in the fragment.
+    /// Nil for any other reference, which `URLParser` resolves.
+    static func nonSpecialURL(_ reference: String) -> String? {
         var bytes = Array(reference.utf8)
         while let first = bytes.first, first <= 0x20 { bytes.removeFirst() }
         while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
@@ -60,9 +62,8 @@ public struct URLResolver: Sendable {
             })
         else { return nil }
         let loweredScheme = String(decoding: scheme.map { isAlpha($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
-        guard !specialSchemes.contains(loweredScheme), colon + 1 < bytes.count,
-            bytes[colon + 1] != UInt8(ascii: "/")
-        else { return nil }
+        guard !specialSchemes.contains(loweredScheme), colon + 1 < bytes.count else { return nil }
+        let hierarchical = bytes[colon + 1] == UInt8(ascii: "/")
         let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
         var output = Array(loweredScheme.utf8) + [UInt8(ascii: ":")]
         enum Part { case path, query, fragment }
@@ -79,6 +80,11 @@ public struct URLResolver: Sendable {
             } else {
                 let encodes: Bool
                 switch part {
+                case .path where hierarchical:
+                    encodes =
+                        byte <= 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
+                        || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "{")
+                        || byte == UInt8(ascii: "}")
                 case .path:
                     let next = index + 1 < bytes.count ? bytes[index + 1] : 0
                     encodes =
@@ -104,8 +110,9 @@ public struct URLResolver: Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Trims ASCII whitespace, drops tab/CR/LF, and percent-encodes spaces, `"`, `<`, `>`, `` ` ``,
-    /// `{`, `}`, `|`, `\`-free control characters and non-ASCII bytes.
+    /// A reference the standard cannot parse, as written: ASCII whitespace trimmed, tab/CR/LF
+    /// dropped, and spaces, `"`, `<`, `>`, `` ` ``, `{`, `}`, `|`, `^`, control characters and
+    /// non-ASCII bytes percent-encoded.
     static func clean(_ reference: String) -> String {
         let trimmed = reference.trimmingASCIIWhitespace()
         var needsWork = false
