@@ -131,7 +131,7 @@ struct MicrodataBuilder {
             }
         }
         let types = (node.itemtype ?? "").split(whereSeparator: \.isASCIIWhitespace).map(String.init)
-        let id = node.itemid.map { resolver.resolve($0) }
+        let id = node.itemid.map { resolver.resolveStructuredDataURL($0) }
         return MarkupItem(types: types, id: id, properties: properties, line: node.line, column: node.column)
     }
 
@@ -156,7 +156,7 @@ struct MicrodataBuilder {
                 empty.lazySource = node.lazySource
                 return empty
             }
-            return ItemValue(.url(resolver.resolve(raw)), line: node.line, column: node.column)
+            return ItemValue(.url(resolver.resolveStructuredDataURL(raw)), line: node.line, column: node.column)
         case .data, .meter:
             return ItemValue(.text(node.valueAttribute ?? ""), line: node.line, column: node.column)
         case .time:

@@ -164,7 +164,7 @@ struct RDFaBuilder {
             if trimmed.isEmpty {
                 context.vocabulary = nil
             } else {
-                let iri = resolver.resolve(trimmed)
+                let iri = resolver.resolveStructuredDataURL(trimmed)
                 context.vocabulary = iri
                 emit(
                     .iri(URLResolver.withoutFragment(resolver.base)), Self.usesVocabulary, .term(.iri(iri)), node.line,
@@ -181,9 +181,10 @@ struct RDFaBuilder {
 
         let isHeadOrBody = node.tag == .head || node.tag == .body
         let about = node.about.flatMap { safeCURIEOrIRI($0, context) }
+        let linked = node.href ?? node.src
         let resourceIRI =
-            node.resource.flatMap { safeCURIEOrIRI($0, context) } ?? node.href.map { Term.iri(resolver.resolve($0)) }
-            ?? node.src.map { Term.iri(resolver.resolve($0)) }
+            node.resource.flatMap { safeCURIEOrIRI($0, context) }
+            ?? linked.map { Term.iri(resolver.resolveStructuredDataURL($0)) }
         let types = (node.typeOf ?? "").split(whereSeparator: \.isASCIIWhitespace).compactMap {
             expand(String($0), context)
         }
@@ -353,7 +354,7 @@ struct RDFaBuilder {
             return expand(String(trimmed.dropFirst().dropLast()), context)
         }
         if trimmed.hasPrefix("_:") { return .iri(trimmed) }
-        return .iri(resolver.resolve(trimmed))
+        return .iri(resolver.resolveStructuredDataURL(trimmed))
     }
 
     private func expandIRI(_ value: String, _ context: Context) -> String? {

@@ -25,6 +25,50 @@ public struct URLResolver: Sendable {
         return cleaned.isEmpty ? Self.withoutFragment(Self.clean(base)) : cleaned
     }
 
+    /// A URL written as a structured-data value (a Microdata `href`/`src`/`itemid`, an RDFa IRI)
+    /// resolved as RFC 3986 (§5.2.2) does, which RDFa Core names and the structured-data references
+    /// follow (the W3C RDFa suite, extruct): an absolute reference of a special scheme is kept as
+    /// written, only its dot segments removed, where the URL Standard would also add a `/` to an
+    /// empty path and lower-case the host. Relative references resolve as `resolve` does; the two
+    /// standards agree on them against an HTTP base.
+    public func resolveStructuredDataURL(_ reference: String) -> String {
+        let cleaned = Self.clean(reference)
+        guard let colon = cleaned.firstIndex(of: ":"),
+            Self.specialSchemes.contains(cleaned[..<colon].lowercased())
+        else { return resolve(reference) }
+        return Self.removingDotSegments(fromAbsolute: cleaned, afterScheme: cleaned.index(after: colon))
+    }
+
+    /// RFC 3986 §5.2.4 applied to the path of an absolute reference: the part after the authority
+    /// (when `//` starts one) up to `?` or `#`.
+    static func removingDotSegments(fromAbsolute url: String, afterScheme start: String.Index) -> String {
+        var pathStart = start
+        if url[start...].hasPrefix("//") {
+            let authority = url.index(start, offsetBy: 2)
+            pathStart = url[authority...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        }
+        let pathEnd = url[pathStart...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
+        let path = url[pathStart..<pathEnd]
+        guard path.contains(".") else { return url }
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (position, segment) in segments.enumerated() {
+            let isLast = position == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if output.count > 1 { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        var joined = output.joined(separator: "/")
+        if path.hasPrefix("/"), !joined.hasPrefix("/") { joined = "/" + joined }
+        return String(url[..<pathStart]) + joined + String(url[pathEnd...])
+    }
+
     /// A resolver for `<base href>`, itself resolved against this one.
     public func rebased(onto href: String) -> URLResolver {
         URLResolver(base: resolve(href))

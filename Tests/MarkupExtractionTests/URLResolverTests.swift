@@ -209,4 +209,26 @@ struct URLResolverTests {
         }
         #expect(failures.isEmpty, "\(failures.count) differ:\n\(failures.joined(separator: "\n"))")
     }
+
+    /// Structured-data URLs (Microdata, RDFa) follow RFC 3986 (RDFa Core §7.4.1): an absolute one is
+    /// kept as written, with only its dot segments removed; relative ones resolve as every other
+    /// reference does.
+    @Test(
+        "structured-data URLs resolve as RFC 3986 does",
+        arguments: [
+            ("http://www.example.org", "http://www.example.org"),
+            ("HTTP://WWW.Example.org/a/./b/../c?q=1#f", "HTTP://WWW.Example.org/a/c?q=1#f"),
+            ("https://example.org/a/..", "https://example.org/"),
+            ("https://example.org/../x", "https://example.org/x"),
+            (" https://example.org/a b ", "https://example.org/a%20b"),
+            ("../c", "http://example.org/c"),
+            ("mailto:Someone@Example.org", "mailto:Someone@Example.org"),
+        ])
+    func structuredDataURLs(reference: String, expected: String) {
+        #expect(URLResolver(base: Self.base).resolveStructuredDataURL(reference) == expected)
+        // The URL Standard, which every other attribute follows, writes the same absolute URL otherwise.
+        if reference == "http://www.example.org" {
+            #expect(URLResolver(base: Self.base).resolve(reference) == "http://www.example.org/")
+        }
+    }
 }
