@@ -229,6 +229,12 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
         if let earliest = hostsWithWork[host], earliest <= now { hostsWithWork[host] = now + 0.05 }
     }
 
+    /// A shared crawl: this process holds `slots` of `host`'s requests in flight (other processes
+    /// work on it too), or, nil, the whole host (after `.claim`).
+    public mutating func holdSlots(_ slots: Int?, on host: String) {
+        scheduler.holdSlots(slots, on: host)
+    }
+
     /// A sitemap harvest started (`true`) or delivered its entries (`false`).
     public mutating func harvest(pending: Bool) {
         harvestPending = pending

@@ -55,6 +55,8 @@ public struct HostScheduler: Sendable {
         var lastDispatch: Double = -Double.infinity
         var crawlDelay: Double?
         var backoff: Double = 1
+        /// The requests in flight this process may have on a host it shares with other processes.
+        var slots: Int?
     }
 
     public let policy: PolitenessPolicy
@@ -78,6 +80,25 @@ public struct HostScheduler: Sendable {
         return min(policy.maximumDelay, base * state.backoff)
     }
 
+    /// Requests the policy lets `host` have in flight at once: the per-host limit, or the global
+    /// one for an unthrottled loopback host. A host shared by several processes has this many
+    /// across all of them.
+    public func policyLimit(for host: String) -> Int {
+        Self.isLoopback(host) && !policy.throttleLoopback ? policy.globalConcurrency : policy.perHostConcurrency
+    }
+
+    /// Requests `host` may have in flight here: the policy's limit, or fewer while this process
+    /// holds only some of a shared host's slots (`holdSlots`).
+    public func concurrencyLimit(for host: String) -> Int {
+        min(policyLimit(for: host), hosts[host]?.slots ?? .max)
+    }
+
+    /// This process now holds `slots` of `host`'s requests in flight (another process works on it
+    /// too), or, nil, the whole host.
+    public mutating func holdSlots(_ slots: Int?, on host: String) {
+        hosts[host, default: HostState()].slots = slots.map { max(0, $0) }
+    }
+
     /// Requests to `host` in flight now.
     public func inFlight(on host: String) -> Int {
         hosts[host]?.inFlight ?? 0
@@ -96,8 +117,10 @@ public struct HostScheduler: Sendable {
         var earliest: Double?
         for host in hostsWithWork {
             let state = hosts[host] ?? HostState()
-            let loopback = Self.isLoopback(host) && !policy.throttleLoopback
-            if !loopback, state.inFlight >= policy.perHostConcurrency { continue }
+            // A shared host of which this process holds no slot is still dispatched once nothing
+            // of it runs here: its next claim is how the process asks for slots again.
+            let asksForSlots = state.slots == 0 && state.inFlight == 0
+            if state.inFlight >= concurrencyLimit(for: host), !asksForSlots { continue }
             if state.nextStart > now {
                 earliest = min(earliest ?? state.nextStart, state.nextStart)
                 continue
@@ -115,15 +138,13 @@ public struct HostScheduler: Sendable {
     }
 
     /// Whether one more request to `host` may start at `now`: a free global slot, a free slot on
-    /// the host (loopback hosts, unless throttled, have only the global limit) and the host's delay
-    /// elapsed. A dispatch loop may start requests on one host while this holds: with no delay a
-    /// host still gets at most `perHostConcurrency` at once.
+    /// the host (`concurrencyLimit`: loopback hosts, unless throttled, have only the global limit)
+    /// and the host's delay elapsed. A dispatch loop may start requests on one host while this
+    /// holds: with no delay a host still gets at most its limit at once.
     public func mayStart(_ host: String, now: Double) -> Bool {
         guard inFlight < policy.globalConcurrency else { return false }
         let state = hosts[host] ?? HostState()
-        let loopback = Self.isLoopback(host) && !policy.throttleLoopback
-        if !loopback, state.inFlight >= policy.perHostConcurrency { return false }
-        return state.nextStart <= now
+        return state.inFlight < concurrencyLimit(for: host) && state.nextStart <= now
     }
 
     /// Records that a request to `host` started at `now`.

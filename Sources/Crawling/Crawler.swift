@@ -394,10 +394,11 @@ extension Crawler {
                 case .claim(let host, let limit):
                     // Claimed in batches (one write per batch, not per page); a batch not started
                     // at a kill is simply queued again by --resume.
-                    let batch = try await store.run { try $0.claim(host: host, limit: limit, now: now) }
+                    let (batch, slots) = try await claim(host, limit: limit, now: now)
                     if batch.isEmpty {
-                        if store.store.isShared, frontier.scheduler.inFlight(on: host) == 0 {
-                            // Nothing of the host left here: other processes may lease it.
+                        if store.store.isShared, slots != 0, frontier.scheduler.inFlight(on: host) == 0 {
+                            // Nothing of the host left here: other processes may lease it. (With no
+                            // slots, the request for a share stands while it is asked again.)
                             try await release(host)
                         }
                         let hosts = try await store.run { try $0.hostsWithWork() }
@@ -445,7 +446,15 @@ extension Crawler {
                             return .tick
                         }
                     }
-                    guard let result = try await group.next() else { return }
+                    guard let result = try await group.next() else {
+                        // Nothing runs here and nothing may start: a shared crawl waits for the
+                        // other processes (who hold the hosts or their slots), as when finished.
+                        guard store.store.isShared, !(try await store.run { try $0.awaitWork(timeout: 1) }) else {
+                            return
+                        }
+                        frontier.learn(hostsWithWork: try await store.run { try $0.hostsWithWork() })
+                        continue
+                    }
                     switch result {
                     case .tick:
                         tickPending = false
@@ -461,6 +470,28 @@ extension Crawler {
                     }
                 }
             }
+        }
+
+        /// Claims entries of `host`. In a shared crawl, a host whose requests need no spacing is
+        /// shared with the other processes, this one starting only the slots it holds (`slots`, 0
+        /// for none now); any other host is leased whole (`slots` nil), its spacing kept by one
+        /// process at a time.
+        mutating func claim(_ host: String, limit: Int, now: Double) async throws -> (
+            entries: [FrontierEntry], slots: Int?
+        ) {
+            guard store.store.isShared, frontier.scheduler.delay(for: host) == 0 else {
+                frontier.holdSlots(nil, on: host)
+                return (try await store.run { try $0.claim(host: host, limit: limit, now: now) }, nil)
+            }
+            let scheduler = frontier.scheduler
+            let (capacity, inFlight) = (scheduler.policyLimit(for: host), scheduler.inFlight(on: host))
+            let notBefore = scheduler.nextStart(for: host)
+            let share = try await store.run {
+                try $0.claimShare(
+                    host: host, limit: limit, capacity: capacity, inFlight: inFlight, notBefore: notBefore, now: now)
+            }
+            frontier.holdSlots(share.slots, on: host)
+            return share
         }
 
         /// A shared crawl: a host this process has nothing more of (nothing in flight, claimed or

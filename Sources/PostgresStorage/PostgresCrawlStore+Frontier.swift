@@ -114,7 +114,7 @@ extension PostgresCrawlStore {
             guard try lease(host, statements, crawl: id, now: now) else { return [] }
             return try statements.rows(
                 """
-                UPDATE frontier SET state = 1 WHERE id IN (
+                UPDATE frontier SET state = 1, claimed_by = \(worker) WHERE id IN (
                     SELECT id FROM frontier
                     WHERE crawl_id = \(id) AND host = \(host) AND state = 0 AND not_before <= \(now)
                     ORDER BY id LIMIT \(limit) FOR UPDATE
@@ -124,6 +124,81 @@ extension PostgresCrawlStore {
             ).map(Self.frontierEntry).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
         }
     }
+
+    /// A host shared by several workers (`CrawlStoring.claimShare`). The host's row is locked (a
+    /// worker waits for another's claim on it rather than skipping it), so the shares are decided
+    /// one at a time: this worker's is a fair part of `capacity` among the workers holding or asking
+    /// for one (`capacity` divided by their number, rounded up), no more than the others leave
+    /// free; its row counts its requests in flight if they are more. A share asked for and not
+    /// given (no slots) is kept for `shareRequestSeconds`, so that the holders' next claims make
+    /// room.
+    public func claimShare(
+        host: String, limit: Int, capacity: Int, inFlight: Int, notBefore: Double, now: Double
+    ) throws(CrawlStoreError) -> (entries: [FrontierEntry], slots: Int) {
+        try withCrawl("claimShare") { statements, id in
+            try statements.execute(
+                "INSERT INTO crawl_host (crawl_id, host) VALUES (\(id), \(host)) ON CONFLICT DO NOTHING")
+            let (owner, until, storedNextAllowed) = try statements.rows(
+                """
+                SELECT lease_owner, lease_until, next_allowed FROM crawl_host
+                WHERE crawl_id = \(id) AND host = \(host) FOR UPDATE
+                """
+            )[0].decode((String?, Double, Double).self)
+            if let owner, owner != worker, until >= now { return ([], 0) }
+            if let owner {
+                if owner != worker {
+                    // Leased whole by a worker that is gone: what it had in flight is fetched again.
+                    try statements.execute(
+                        "UPDATE frontier SET state = 0 WHERE crawl_id = \(id) AND host = \(host) AND state = 1")
+                }
+                try statements.execute(
+                    "UPDATE crawl_host SET lease_owner = NULL, lease_until = 0 WHERE crawl_id = \(id) AND host = \(host)"
+                )
+            }
+            try Self.recoverExpiredShares(statements, crawl: id, host: host, except: worker, now: now)
+            if notBefore > storedNextAllowed {
+                try statements.execute(
+                    "UPDATE crawl_host SET next_allowed = \(notBefore) WHERE crawl_id = \(id) AND host = \(host)")
+            }
+            let (others, othersHeld) = try statements.rows(
+                """
+                SELECT COUNT(*), COALESCE(SUM(slots), 0)::bigint FROM crawl_host_slot
+                WHERE crawl_id = \(id) AND host = \(host) AND worker <> \(worker)
+                """
+            )[0].decode((Int, Int).self)
+            let fairShare = (capacity + others) / (others + 1)
+            let due = max(storedNextAllowed, notBefore) <= now
+            let slots = due ? max(0, min(fairShare, capacity - othersHeld)) : 0
+            // The others leave free what this worker has in flight until its next claim, when
+            // those above its new share have ended (it starts none while they run).
+            let counted = max(inFlight, slots)
+            let holdsUntil = now + (counted > 0 ? leaseSeconds : min(leaseSeconds, Self.shareRequestSeconds))
+            try statements.execute(
+                """
+                INSERT INTO crawl_host_slot (crawl_id, host, worker, slots, lease_until)
+                VALUES (\(id), \(host), \(worker), \(counted), \(holdsUntil))
+                ON CONFLICT (crawl_id, host, worker) DO UPDATE SET slots = EXCLUDED.slots, lease_until = EXCLUDED.lease_until
+                """)
+            guard slots > 0, limit > 0 else { return ([], slots) }
+            // Entries in proportion to the share: a narrow queue is spread over the workers
+            // instead of going whole to whichever claims first.
+            let batch = min(limit, 2 * slots)
+            let entries = try statements.rows(
+                """
+                UPDATE frontier SET state = 1, claimed_by = \(worker) WHERE id IN (
+                    SELECT id FROM frontier
+                    WHERE crawl_id = \(id) AND host = \(host) AND state = 0 AND not_before <= \(now)
+                    ORDER BY id LIMIT \(batch) FOR UPDATE
+                )
+                RETURNING \(unescaped: Self.frontierColumns)
+                """
+            ).map(Self.frontierEntry).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+            return (entries, slots)
+        }
+    }
+
+    /// How long a worker's request for a share of a host holds without being asked again.
+    static let shareRequestSeconds = 2.0
 
     /// Whether this worker holds `host`'s lease now, taking it when it may. Inside `claim`'s
     /// transaction: the host's row is locked, or skipped when another worker has it locked.
@@ -144,6 +219,19 @@ extension PostgresCrawlStore {
         if owner == worker { return true }
         if owner != nil, until >= now { return false }
         if nextAllowed > now { return false }
+        // Shared (`claimShare`) while its spacing allowed it: leased whole only once no other worker
+        // holds a share of it.
+        try Self.recoverExpiredShares(statements, crawl: id, host: host, except: worker, now: now)
+        guard
+            try statements.rows(
+                """
+                SELECT NOT EXISTS (SELECT 1 FROM crawl_host_slot
+                    WHERE crawl_id = \(id) AND host = \(host) AND worker <> \(worker) AND slots > 0)
+                """
+            )[0].decode(Bool.self)
+        else { return false }
+        try statements.execute(
+            "DELETE FROM crawl_host_slot WHERE crawl_id = \(id) AND host = \(host) AND worker = \(worker)")
         let held = try statements.rows(
             """
             SELECT COUNT(*) FROM crawl_host
@@ -315,15 +403,18 @@ extension PostgresCrawlStore {
 
     // MARK: - The cluster
 
-    /// Gives `host` back (when this worker holds it): no request to it may start before
-    /// `notBefore` (the holder's delay, Crawl-delay and back-off), whoever leases it next.
+    /// Gives `host` back (when this worker holds it, whole or a share of it): no request to it may
+    /// start before `notBefore` (the holder's delay, Crawl-delay and back-off), whoever leases it next.
     public func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError) {
         try withCrawl("releaseHost") { statements, id in
+            let share = try statements.execute(
+                "DELETE FROM crawl_host_slot WHERE crawl_id = \(id) AND host = \(host) AND worker = \(worker)")
             let released = try statements.execute(
                 """
-                UPDATE crawl_host SET lease_owner = NULL, lease_until = 0,
-                    next_allowed = GREATEST(next_allowed, \(notBefore))
-                WHERE crawl_id = \(id) AND host = \(host) AND lease_owner = \(worker)
+                UPDATE crawl_host SET next_allowed = GREATEST(next_allowed, \(notBefore)),
+                    lease_owner = CASE WHEN lease_owner = \(worker) THEN NULL ELSE lease_owner END,
+                    lease_until = CASE WHEN lease_owner = \(worker) THEN 0 ELSE lease_until END
+                WHERE crawl_id = \(id) AND host = \(host) AND (lease_owner = \(worker) OR \(share) > 0)
                 """)
             if released > 0 { try Self.notify(statements, crawl: id) }
         }

@@ -84,9 +84,9 @@ public final class PostgresCrawlStore: Sendable {
         public var startedAt: Double
         public var finishedAt: Double?
         public var counts: FrontierCounts
-        /// Hosts whose lease is held now.
+        /// Hosts whose lease, or a share of it, is held now.
         public var leasedHosts: Int
-        /// Workers holding a lease now.
+        /// Workers holding a lease or a share now.
         public var workers: Int
     }
 
@@ -96,15 +96,19 @@ public final class PostgresCrawlStore: Sendable {
         return try session.transaction("crawls") { statements in
             try statements.rows(
                 """
+                WITH held AS (
+                    SELECT crawl_id, host, lease_owner AS worker FROM crawl_host
+                    WHERE lease_owner IS NOT NULL AND lease_until >= \(now)
+                    UNION ALL
+                    SELECT crawl_id, host, worker FROM crawl_host_slot WHERE slots > 0 AND lease_until >= \(now)
+                )
                 SELECT c.id, c.seed, c.started_at, c.finished_at,
                     (SELECT COUNT(*) FROM frontier f WHERE f.crawl_id = c.id AND f.state = 0),
                     (SELECT COUNT(*) FROM frontier f WHERE f.crawl_id = c.id AND f.state = 1),
                     (SELECT COUNT(*) FROM frontier f WHERE f.crawl_id = c.id AND f.state = 2),
                     (SELECT COUNT(*) FROM frontier f WHERE f.crawl_id = c.id AND f.state = 3),
-                    (SELECT COUNT(*) FROM crawl_host h
-                        WHERE h.crawl_id = c.id AND h.lease_owner IS NOT NULL AND h.lease_until >= \(now)),
-                    (SELECT COUNT(DISTINCT h.lease_owner) FROM crawl_host h
-                        WHERE h.crawl_id = c.id AND h.lease_owner IS NOT NULL AND h.lease_until >= \(now))
+                    (SELECT COUNT(DISTINCT held.host) FROM held WHERE held.crawl_id = c.id),
+                    (SELECT COUNT(DISTINCT held.worker) FROM held WHERE held.crawl_id = c.id)
                 FROM crawl c ORDER BY c.id DESC
                 """
             ).map { row in
@@ -187,6 +191,11 @@ public final class PostgresCrawlStore: Sendable {
         _ = try? session.transaction("renewLeases") { statements in
             try statements.execute(
                 "UPDATE crawl_host SET lease_until = \(until) WHERE crawl_id = \(id) AND lease_owner = \(worker)")
+            try statements.execute(
+                """
+                UPDATE crawl_host_slot SET lease_until = \(until)
+                WHERE crawl_id = \(id) AND worker = \(worker) AND slots > 0
+                """)
             if harvesting {
                 try statements.execute(
                     "UPDATE crawl SET harvest_until = \(until) WHERE id = \(id) AND harvest_pending")
@@ -204,13 +213,42 @@ public final class PostgresCrawlStore: Sendable {
             RETURNING host
             """
         ).map { try $0.decode(String.self) }
-        guard !expired.isEmpty else { return }
-        try statements.execute(
-            """
-            UPDATE frontier SET state = 0
-            WHERE crawl_id = \(id) AND state = 1 AND host = ANY(\(expired))
-            """)
+        let sharesRecovered = try recoverExpiredShares(statements, crawl: id, host: nil, now: now)
+        guard !expired.isEmpty || sharesRecovered else { return }
+        if !expired.isEmpty {
+            try statements.execute(
+                """
+                UPDATE frontier SET state = 0
+                WHERE crawl_id = \(id) AND state = 1 AND host = ANY(\(expired))
+                """)
+        }
         try notify(statements, crawl: id)
+    }
+
+    /// Drops the shares of hosts (`host`, or every host) that were not renewed in time (their worker
+    /// is gone, or a request for a share was not asked again) and queues again the in-flight
+    /// entries those workers had claimed. A worker claiming (`except`) is alive: its own share is
+    /// renewed by the claim. Whether any was dropped.
+    @discardableResult
+    static func recoverExpiredShares(
+        _ statements: PostgresSession.Statements, crawl id: Int64, host: String?, except worker: String? = nil,
+        now: Double
+    ) throws -> Bool {
+        try statements.rows(
+            """
+            WITH gone AS (
+                DELETE FROM crawl_host_slot
+                WHERE crawl_id = \(id) AND lease_until < \(now) AND (\(host)::text IS NULL OR host = \(host))
+                    AND (\(worker)::text IS NULL OR worker <> \(worker))
+                RETURNING host, worker, slots
+            ), requeued AS (
+                UPDATE frontier f SET state = 0 FROM gone g
+                WHERE f.crawl_id = \(id) AND f.state = 1 AND f.host = g.host AND f.claimed_by = g.worker
+                RETURNING f.id
+            )
+            SELECT (SELECT COUNT(*) FROM gone WHERE slots > 0) + (SELECT COUNT(*) FROM requeued)
+            """
+        )[0].decode(Int.self) > 0
     }
 
     /// Wakes the workers waiting for work on crawl `id` (delivered when the transaction commits).

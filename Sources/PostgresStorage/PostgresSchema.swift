@@ -10,7 +10,7 @@ enum PostgresSchema {
     static let migrationLock: Int64 = 0x5350_4F54
 
     /// The migrations, oldest first; version `n` is `migrations[n - 1]`.
-    static let migrations: [String] = [v1, v2, v3, v4]
+    static let migrations: [String] = [v1, v2, v3, v4, v5]
 
     /// Until when the process reading the sitemaps is known to be alive: set with the pending
     /// harvest and renewed with its host leases, so a starter killed while it reads sitemaps no
@@ -26,6 +26,22 @@ enum PostgresSchema {
         DO $$BEGIN ALTER TABLE page ALTER COLUMN payload SET COMPRESSION lz4, \
         ALTER COLUMN markup SET COMPRESSION lz4; \
         EXCEPTION WHEN feature_not_supported THEN NULL; END$$
+        """
+
+    /// A host several workers work on at once (issue 32): each worker's share of its requests in
+    /// flight (`slots`; 0 while it asks for a share), until when the share holds, and which worker
+    /// claimed each in-flight entry, so that a gone worker's entries, not the host's, are queued
+    /// again.
+    private static let v5 = """
+        ALTER TABLE frontier ADD COLUMN claimed_by text;
+        CREATE TABLE crawl_host_slot (
+            crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,
+            host text NOT NULL,
+            worker text NOT NULL,
+            slots integer NOT NULL CHECK (slots >= 0),
+            lease_until double precision NOT NULL,
+            PRIMARY KEY (crawl_id, host, worker)
+        )
         """
 
     /// What storing a page costs the server (issue 32):

@@ -126,4 +126,30 @@ struct HostSchedulerBurstTests {
             policy: PolitenessPolicy(perHostConcurrency: 1, globalConcurrency: 8, delay: 0, throttleLoopback: true))
         #expect(Self.burst(&throttled, "127.0.0.1:8080", now: 0) == 1)
     }
+
+    @Test(
+        "a host shared with other processes: this one starts only the slots it holds, and the whole limit again once it holds the host",
+        arguments: [("127.0.0.1:8080", 8), ("a.com", 3)])
+    func sharedHostSlots(host: String, policyLimit: Int) {
+        var scheduler = HostScheduler(policy: PolitenessPolicy(perHostConcurrency: 3, globalConcurrency: 8, delay: 0))
+        #expect(scheduler.policyLimit(for: host) == policyLimit)
+        scheduler.holdSlots(2, on: host)
+        #expect(scheduler.concurrencyLimit(for: host) == 2)
+        #expect(Self.burst(&scheduler, host, now: 0) == 2)
+        #expect(scheduler.next(hostsWithWork: [host], now: 0) == .idle)
+        scheduler.holdSlots(0, on: host)
+        scheduler.finished(host, at: 1, outcome: .answered(status: 200, seconds: 0.1, retryAfter: nil))
+        #expect(Self.burst(&scheduler, host, now: 1) == 0)
+        #expect(scheduler.next(hostsWithWork: [host], now: 1) == .idle)
+        // With none of its slots and nothing of it running here, the host is dispatched, so that
+        // the crawl claims again (and asks for slots), though no request may start.
+        scheduler.finished(host, at: 1, outcome: .answered(status: 200, seconds: 0.1, retryAfter: nil))
+        #expect(scheduler.next(hostsWithWork: [host], now: 1) == .dispatch(host))
+        #expect(!scheduler.mayStart(host, now: 1))
+        // More slots than the policy allows never lift its limit.
+        scheduler.holdSlots(100, on: host)
+        #expect(scheduler.concurrencyLimit(for: host) == policyLimit)
+        scheduler.holdSlots(nil, on: host)
+        #expect(Self.burst(&scheduler, host, now: 1) == policyLimit)
+    }
 }

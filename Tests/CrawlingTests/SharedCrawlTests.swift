@@ -124,6 +124,83 @@ struct SharedCrawlTests {
         #expect(fetchedByWorkers.filter { $0 > 0 }.count >= 2, "\(fetchedByWorkers)")
     }
 
+    /// The pages each worker says it fetched, once all have ended (each exiting 0).
+    static func pagesFetched(by workers: [(process: Process, outputPath: String)]) async -> [Int] {
+        var fetched: [Int] = []
+        for worker in workers {
+            let status = await waitForExit(worker.process)
+            let output = Self.output(worker.outputPath)
+            #expect(status == 0, "\(output)")
+            if let range = output.range(of: #"fetched (\d+) pages"#, options: .regularExpression) {
+                fetched.append(Int(output[range].split(separator: " ")[1]) ?? 0)
+            }
+        }
+        return fetched
+    }
+
+    @Test func oneHostWithNoSpacingIsSharedByEveryProcessWithinItsLimit() async throws {
+        // An unthrottled loopback host may have --concurrency (3) requests in flight: across the
+        // crawl and its two workers, not in each.
+        let site = try await ClusterSite.start(
+            hostCount: 1, pagesPerHost: 150, linksPerPage: 20, answerDelay: .milliseconds(40))
+        let crawl = try await Self.startCrawl([
+            site.seed, "--no-sitemaps", "--concurrency", "3", "--max-pages", "100000", "--depth", "1000",
+        ])
+        let workers = try (0..<2).map { _ in try Self.startWorker(crawl) }
+        let crawlStatus = await waitForExit(crawl.process)
+        let fetchedByWorkers = await Self.pagesFetched(by: workers)
+        await site.stop()
+        #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
+        try Self.expectEveryPage(of: site, in: crawl.folder)
+        #expect(site.largestInFlightPerHost() <= 3)
+        #expect(site.requests.count == site.pageCount)
+        // The one host's pages were fetched by the workers too, not only by the crawl.
+        #expect(fetchedByWorkers.count == 2)
+        #expect(fetchedByWorkers.reduce(0, +) >= site.pageCount / 10, "\(fetchedByWorkers)")
+    }
+
+    @Test func aWorkerKilledWhileSharingAHostLosesNothingAndItsSlotsComeBack() async throws {
+        let site = try await ClusterSite.start(
+            hostCount: 1, pagesPerHost: 150, linksPerPage: 20, answerDelay: .milliseconds(40))
+        let crawl = try await Self.startCrawl(
+            [site.seed, "--no-sitemaps", "--concurrency", "3", "--max-pages", "100000", "--depth", "1000"],
+            extra: ["--lease", "3"])
+        let doomed = try Self.startWorker(crawl, extra: ["--lease", "3"])
+        try await Self.waitForRequests(40, on: site, while: doomed.process)
+        kill(doomed.process.processIdentifier, SIGKILL)
+        _ = await waitForExit(doomed.process)
+        let crawlStatus = await waitForExit(crawl.process)
+        await site.stop()
+        #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
+        try Self.expectEveryPage(of: site, in: crawl.folder)
+        // Fetched twice: at most what the killed worker had in flight (its slots: 3 at most);
+        // the entries it had claimed and not started were queued again, not lost.
+        let refetched = site.requests.count - Set(site.requests.map { "\($0.host)\($0.path)" }).count
+        #expect(refetched <= 3, "\(refetched) pages fetched twice")
+        #expect(site.largestInFlightPerHost() <= 3)
+    }
+
+    @Test func threeProcessesOnOneThrottledHostKeepItsLimitAndItsSpacing() async throws {
+        // Answers slower than the delay: one process alone would have two requests in flight.
+        let site = try await ClusterSite.start(hostCount: 1, pagesPerHost: 16, answerDelay: .milliseconds(300))
+        let crawl = try await Self.startCrawl([
+            site.seed, "--no-sitemaps", "--per-host", "2", "--concurrency", "4", "--delay", "0.2",
+            "--throttle-loopback", "--max-pages", "100000", "--depth", "1000",
+        ])
+        let workers = try (0..<2).map { _ in try Self.startWorker(crawl) }
+        let crawlStatus = await waitForExit(crawl.process)
+        let fetchedByWorkers = await Self.pagesFetched(by: workers)
+        await site.stop()
+        #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
+        try Self.expectEveryPage(of: site, in: crawl.folder)
+        #expect(fetchedByWorkers.count == 2)
+        // The server's log: never more than two at once, and 0.2 s between two starts (half of it
+        // allowed for how much later one request than the next reaches the server, as above).
+        #expect(site.largestInFlightPerHost() == 2)
+        #expect(site.shortestGapBetweenStarts() >= 0.1)
+        #expect(site.requests.count == site.pageCount)
+    }
+
     @Test func aWorkerKilledMidCrawlLosesNothingAndIsRefetchedAtMostItsInFlightPages() async throws {
         let site = try await ClusterSite.start(hostCount: 6, pagesPerHost: 25, answerDelay: .milliseconds(40))
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.15), extra: ["--lease", "3"])
@@ -152,7 +229,7 @@ struct SharedCrawlTests {
         let crawl = try await Self.startCrawl(arguments)
         let workers = try (0..<2).map { _ in try Self.startWorker(crawl) }
         #expect(await waitForExit(crawl.process) == 0, "\(Self.output(crawl.outputPath))")
-        for worker in workers { #expect(await waitForExit(worker.process) == 0) }
+        for worker in workers { #expect(await waitForExit(worker.process) == 0, "\(Self.output(worker.outputPath))") }
         await site.stop()
         // Each process reads the crawl's count before it admits a page's links; two of them may
         // admit at the same moment, so the budget is exceeded by at most the links (4) of one

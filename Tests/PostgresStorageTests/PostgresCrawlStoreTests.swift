@@ -93,6 +93,66 @@ struct PostgresCrawlStoreTests {
         #expect(try first.knownKeys(["a.example/5"]).isEmpty)
     }
 
+    /// `claimShare` on "a.example" with room for `capacity` requests at once.
+    static func share(
+        _ store: PostgresCrawlStore, limit: Int = 4, capacity: Int = 4, inFlight: Int, notBefore: Double = 0,
+        now: Double
+    ) throws -> (keys: [String], slots: Int) {
+        let share = try store.claimShare(
+            host: "a.example", limit: limit, capacity: capacity, inFlight: inFlight, notBefore: notBefore, now: now)
+        return (share.entries.map(\.key), share.slots)
+    }
+
+    static func keys(_ range: ClosedRange<Int>) -> [String] { range.map { "a.example/\($0)" } }
+
+    @Test func aHostWithNoSpacingIsSharedAndTheSharesNeverAddUpToMoreThanItsCapacity() throws {
+        let (first, second) = try Self.twoWorkers()
+        _ = try first.enqueue((1...30).map { Self.entry("/\($0)") })
+        let now = Date().timeIntervalSince1970
+        // Alone, A holds all four slots; B asks for a share and gets none while A's are in flight.
+        #expect(try Self.share(first, inFlight: 0, now: now) == (Self.keys(1...4), 4))
+        #expect(try Self.share(second, inFlight: 0, now: now) == ([], 0))
+        // A's next claim halves its share, but its four in flight stay counted until they end.
+        #expect(try Self.share(first, inFlight: 4, now: now) == (Self.keys(5...8), 2))
+        #expect(try Self.share(second, inFlight: 0, now: now) == ([], 0))
+        #expect(try Self.share(first, inFlight: 1, now: now) == (Self.keys(9...12), 2))
+        #expect(try Self.share(second, inFlight: 0, now: now) == (Self.keys(13...16), 2))
+        // Shared, the host is offered to both, and leased whole by neither.
+        #expect(try second.hostsWithWork().map(\.host) == ["a.example"])
+        #expect(try first.claim(host: "a.example", limit: 2, now: now).isEmpty)
+        #expect(try first.crawls().first { $0.id == first.crawlID }?.workers == 2)
+        // B gives its share back: A's next claim takes the whole capacity again.
+        try second.releaseHost("a.example", notBefore: 0)
+        #expect(try Self.share(first, inFlight: 2, now: now) == (Self.keys(17...20), 4))
+    }
+
+    @Test func aGoneWorkersShareIsQueuedAgainAndTheOtherWorkersInFlightEntriesStay() throws {
+        let (first, second) = try Self.twoWorkers(leaseSeconds: 30)
+        _ = try first.enqueue((1...10).map { Self.entry("/\($0)") })
+        let now = Date().timeIntervalSince1970
+        #expect(try Self.share(first, limit: 2, inFlight: 0, now: now) == (Self.keys(1...2), 4))
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now).slots == 0)
+        #expect(try Self.share(first, limit: 2, inFlight: 2, now: now) == (Self.keys(3...4), 2))
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now) == (Self.keys(5...6), 2))
+        // 31 s later A has not renewed (as if it were gone): its four come back, B's two stay B's.
+        #expect(try Self.share(second, limit: 3, inFlight: 2, now: now + 31) == (Self.keys(1...3), 4))
+        #expect(try second.counts() == FrontierCounts(queued: 5, inFlight: 5))
+        // A worker whose share was given away takes no more than what is free.
+        #expect(try Self.share(first, inFlight: 0, now: now + 31).slots == 0)
+    }
+
+    @Test func aRetryAfterSeenByOneWorkerHoldsTheSharedHostForEveryWorker() throws {
+        let (first, second) = try Self.twoWorkers()
+        _ = try first.enqueue((1...10).map { Self.entry("/\($0)") })
+        let now = Date().timeIntervalSince1970
+        #expect(try Self.share(first, limit: 2, inFlight: 0, now: now).keys == Self.keys(1...2))
+        // A was told to wait 5 s: neither worker starts anything more on the host before then.
+        #expect(try Self.share(first, limit: 2, inFlight: 1, notBefore: now + 5, now: now + 1) == ([], 0))
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now + 4).keys.isEmpty)
+        #expect(try second.hostsWithWork().first?.earliest == now + 5)
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now + 5).keys == Self.keys(3...4))
+    }
+
     @Test func aHarvestWhoseProcessStoppedRenewingItNoLongerHoldsTheCrawlOpen() throws {
         let location = try TestDatabase.location()
         let starter = try PostgresCrawlStore(

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A site spread over several loopback hosts (127.0.0.2, 127.0.0.3 …, each a server of its own),
 /// for the shared-crawl tests: each host has `pagesPerHost` pages `/p/{i}.html` that link to the
-/// next three pages of their host and to the same page on the next host, and answers each page
+/// next `linksPerPage` (3) pages of their host and to the same page on the next host, and answers each page
 /// after `answerDelay`. Every page request is logged with its host and when it started and ended,
 /// so a test can show that no host ever had more requests in flight than the crawl's per-host
 /// limit, and that the delay between two starts held, across every process of the crawl.
@@ -31,7 +31,9 @@ public final class ClusterSite: Sendable {
     }
 
     /// Starts `hostCount` servers on 127.0.0.2 and up.
-    public static func start(hostCount: Int, pagesPerHost: Int, answerDelay: Duration) async throws -> ClusterSite {
+    public static func start(
+        hostCount: Int, pagesPerHost: Int, linksPerPage: Int = 3, answerDelay: Duration
+    ) async throws -> ClusterSite {
         let log = LogBox()
         var servers: [RunningServer] = []
         // The addresses are known before the servers start; their ports are not, so each page
@@ -50,7 +52,7 @@ public final class ClusterSite: Sendable {
                 try await Task.sleep(for: answerDelay)
                 let name = context.parameters.get("page") ?? "0.html"
                 let number = Int(name.split(separator: ".").first ?? "0") ?? 0
-                var links = (1...3).map { "<a href=\"/p/\(($0 + number) % pagesPerHost).html\">next</a>" }
+                var links = (1...linksPerPage).map { "<a href=\"/p/\(($0 + number) % pagesPerHost).html\">next</a>" }
                 let next = (index + 1) % hostCount
                 if let port = ports.port(next) {
                     links.append("<a href=\"http://127.0.0.\(next + 2):\(port)/p/\(number).html\">elsewhere</a>")
