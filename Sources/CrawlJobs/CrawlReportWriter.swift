@@ -123,8 +123,8 @@ public struct CrawlReportWriter: Sendable {
     public struct StreamedPage: Sendable {
         /// The page as every output sees it.
         public var report: PageReport
-        /// The page as report.json has it (`PageReport.json`), for the outputs that read its
-        /// members (the HTML report, the baseline comparison): built once, never parsed back.
+        /// The page as report.json has it (`PageReport.json`), for the baseline comparison, which
+        /// compares report.json pages (`ReportDiff`): built once, never parsed back.
         public var json: JSONObject
         public var candidateItem: JSONObject?
 
