@@ -144,10 +144,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The writers; each reads the typed pages and reports of ReportModel.
         .target(
             name: "Reports",
             dependencies: [
-                "LenientJSON", "NumericClamping", "Rulebook", .product(name: "Crypto", package: "swift-crypto"),
+                "LenientJSON", "NumericClamping", "ReportModel", "Rulebook", "SpotlightModel",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -277,7 +279,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Verification", "Rulebook", "LenientJSON", "SpotCheckTestSupport"],
+            dependencies: [
+                "Reports", "ReportModel", "PageAnalysis", "SpotlightModel", "Verification", "Rulebook", "LenientJSON",
+                "SpotCheckTestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",

@@ -2,7 +2,6 @@ import CrawlStore
 public import Crawling
 import Foundation
 import ItemLinking
-import LenientJSON
 import ReportModel
 import SpotlightIndex
 import SpotlightModel
@@ -36,15 +35,11 @@ extension CrawlReportWriter {
             .link(entries: localEntries, pages: pages, notFetched: notFetched)
     }
 
-    static func linkingJSON(_ report: LinkReport) -> JSONValue {
-        var object = JSONObject()
-        object.append(
-            "links",
-            .array(
-                report.links.map { ["entry": .string($0.entry), "page": .string($0.page), "key": .string($0.key)] }))
-        object.append(
-            "unmatched", .array(report.unmatched.map { ["entry": .string($0.entry), "reason": .string($0.reason)] }))
-        object.append("pagesWithoutEntries", .array(report.pagesWithoutEntries.map(JSONValue.string)))
-        return .object(object)
+    /// What the reports show of the linking (report.json's `linking`, the HTML report's local items).
+    static func linkingSummary(_ report: LinkReport) -> LocalItemLinking {
+        LocalItemLinking(
+            links: report.links.map { LocalItemLink(entry: $0.entry, page: $0.page, key: $0.key) },
+            unmatched: report.unmatched.map { UnmatchedEntry(entry: $0.entry, reason: $0.reason) },
+            pagesWithoutEntries: report.pagesWithoutEntries)
     }
 }

@@ -123,8 +123,8 @@ public struct CrawlReportWriter: Sendable {
     public struct StreamedPage: Sendable {
         /// The page as every output sees it.
         public var report: PageReport
-        /// The page as report.json has it (`PageReport.json`), for the outputs that read its
-        /// members (the HTML report, the baseline comparison): built once, never parsed back.
+        /// The page as report.json has it (`PageReport.json`), for the baseline comparison, which
+        /// compares report.json pages (`ReportDiff`): built once, never parsed back.
         public var json: JSONObject
         public var candidateItem: JSONObject?
 
@@ -226,7 +226,7 @@ public struct CrawlReportWriter: Sendable {
         }
         output.write(report.siteFindings.isEmpty ? "],\n" : "\n  ],\n")
         if let linking = report.linking {
-            output.write("  \"linking\": " + linking.serialized(pretty: false) + ",\n")
+            output.write("  \"linking\": " + JSONValue.object(linking.json).serialized(pretty: false) + ",\n")
         }
         output.write("  \"universalLinks\": [")
         for (index, file) in report.universalLinks.enumerated() {
@@ -284,7 +284,7 @@ public struct CrawlReportWriter: Sendable {
         let files = try store.siteFiles().filter { $0.kind == "aasa" }
         return CrawlReport(
             generatedAt: ISO8601DateFormatter().string(from: Date()), crawl: crawl, summary: summary,
-            siteFindings: siteFindings, linking: linking.map(Self.linkingJSON),
+            siteFindings: siteFindings, linking: linking.map(Self.linkingSummary),
             universalLinks: files.map { Self.parsed($0.summaryJSON) }, coverage: coverage)
     }
 

@@ -60,10 +60,8 @@ struct CrawlReports: Sendable {
         do {
             if reportFiles.formats.contains(.html) { html = try HTMLReportStream(folder: folder) }
             written = try writer.write(into: folder, collectingFindings: reportFiles.wantsMore) { page in
-                if html != nil || comparing {
-                    html?.add(page: .object(page.json))
-                    if comparing { comparablePages.append(ReportDiff.comparablePage(page.json)) }
-                }
+                html?.add(page: page.report)
+                if comparing { comparablePages.append(ReportDiff.comparablePage(page.json)) }
                 accepted?.add(page.findings)
                 if !page.newFindings.isEmpty || !page.failingConditions.isEmpty {
                     events(
@@ -119,7 +117,7 @@ struct CrawlReports: Sendable {
                 events(.wrote(path: path))
             }
             if var html {
-                events(.wrote(path: try html.finish(report: written.reportWithoutPages, baseline: baselineDiff)))
+                events(.wrote(path: try html.finish(report: written.report, baseline: baselineDiff)))
             }
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): \(error)")

@@ -16,7 +16,7 @@ extension CrawlReport {
     public var tail: JSONObject {
         var tail = JSONObject()
         tail.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
-        if let linking { tail.append("linking", linking) }
+        if let linking { tail.append("linking", .object(linking.json)) }
         tail.append("universalLinks", .array(universalLinks))
         tail.append("coverage", .object(coverage.json))
         return tail
@@ -26,6 +26,20 @@ extension CrawlReport {
     public var jsonWithoutPages: JSONObject {
         var object = header
         object.members += tail.members
+        return object
+    }
+}
+
+extension LocalItemLinking {
+    /// report.json's `linking`: `links`, `unmatched`, `pagesWithoutEntries`.
+    public var json: JSONObject {
+        var object = JSONObject()
+        object.append(
+            "links",
+            .array(links.map { ["entry": .string($0.entry), "page": .string($0.page), "key": .string($0.key)] }))
+        object.append(
+            "unmatched", .array(unmatched.map { ["entry": .string($0.entry), "reason": .string($0.reason)] }))
+        object.append("pagesWithoutEntries", .array(pagesWithoutEntries.map(JSONValue.string)))
         return object
     }
 }

@@ -10,15 +10,15 @@ public struct CrawlReport: Sendable, Hashable, Codable {
     public var summary: CrawlSummary
     /// The site rules' and the association files' findings, the baseline's marks applied.
     public var siteFindings: [Finding]
-    /// `--items`/`--index`: ItemLinking's report, in that module's encoding.
-    public var linking: JSONValue?
+    /// `--items`/`--index`: how the app's local entries were joined to the pages.
+    public var linking: LocalItemLinking?
     /// Each host's apple-app-site-association summary, as the crawl stored it.
     public var universalLinks: [JSONValue]
     public var coverage: CrawlCoverage
 
     public init(
         generatedAt: String, crawl: CrawlRunFacts, summary: CrawlSummary, siteFindings: [Finding] = [],
-        linking: JSONValue? = nil, universalLinks: [JSONValue] = [], coverage: CrawlCoverage = CrawlCoverage()
+        linking: LocalItemLinking? = nil, universalLinks: [JSONValue] = [], coverage: CrawlCoverage = CrawlCoverage()
     ) {
         self.generatedAt = generatedAt
         self.crawl = crawl
@@ -39,6 +39,9 @@ public struct CrawlRunFacts: Sendable, Hashable, Codable {
     public var startedAt: String?
     public var finishedAt: String?
     public var settings: JSONValue?
+
+    /// `crawl FOLDER`: the folder the crawl served (the stored settings' `source`); nil for a site.
+    public var sourceFolder: String? { settings?["source"]?.stringValue }
 
     public init(
         seed: String, publicOrigin: String? = nil, generation: Int, startedAt: String? = nil,
@@ -94,6 +97,44 @@ public struct CrawlCoverage: Sendable, Hashable, Codable {
     public var stalePages: [String] = []
 
     public init() {}
+}
+
+/// The app's local items and activities joined to the crawled pages (`--items`, `--index`):
+/// each link, the entries no page answers and why, and the candidate pages no entry names.
+public struct LocalItemLinking: Sendable, Hashable, Codable {
+    public var links: [LocalItemLink]
+    public var unmatched: [UnmatchedEntry]
+    public var pagesWithoutEntries: [String]
+
+    public init(links: [LocalItemLink] = [], unmatched: [UnmatchedEntry] = [], pagesWithoutEntries: [String] = []) {
+        self.links = links
+        self.unmatched = unmatched
+        self.pagesWithoutEntries = pagesWithoutEntries
+    }
+}
+
+/// A local entry joined to a page: the entry, the page's URL and the key they share.
+public struct LocalItemLink: Sendable, Hashable, Codable {
+    public var entry: String
+    public var page: String
+    public var key: String
+
+    public init(entry: String, page: String, key: String) {
+        self.entry = entry
+        self.page = page
+        self.key = key
+    }
+}
+
+/// A local entry no crawled page answers, and why.
+public struct UnmatchedEntry: Sendable, Hashable, Codable {
+    public var entry: String
+    public var reason: String
+
+    public init(entry: String, reason: String) {
+        self.entry = entry
+        self.reason = reason
+    }
 }
 
 /// A URL the crawl did not fetch, why, and the page that linked it.

@@ -1,6 +1,8 @@
 import LenientJSON
 import NumericClamping
+import ReportModel
 import Rulebook
+import SpotlightModel
 
 /// The page list: one `<details>` per page, its summary a row of the list (number, findings,
 /// URL and title, HTTP status, time, candidate), its body the page's details.
@@ -92,7 +94,7 @@ extension HTMLReport {
         html += candidate == "unknown" ? "–" : candidate == "yes" ? "\u{2713} yes" : "\u{2717} no"
         html += "</span></summary>\n<div class=\"body\">\n"
         html += pageFacts(page)
-        if !page.attributeSet.isEmpty { html += preview(page) }
+        if let attributes = page.attributeSet, attributes != AttributeSet() { html += preview(page, attributes) }
         html += candidacy(page)
         html += deepLinks(page)
         return html
@@ -101,9 +103,7 @@ extension HTMLReport {
     /// The findings by severity (errors first), each with its fix.
     func pageEnd(_ page: ReportPage, glossary: RuleGlossary) -> String {
         let findings = page.findings.enumerated().sorted { a, b in
-            let (rankA, rankB) = (
-                Self.rank(a.element["severity"]?.stringValue), Self.rank(b.element["severity"]?.stringValue)
-            )
+            let (rankA, rankB) = (Self.rank(a.element.severity.rawValue), Self.rank(b.element.severity.rawValue))
             return rankA != rankB ? rankA < rankB : a.offset < b.offset
         }
         var html = "<h4>Findings (\(findings.count))</h4>\n"
@@ -113,7 +113,7 @@ extension HTMLReport {
             findings.isEmpty
             ? "<p class=\"muted\">None.</p>\n"
             : findings.map { entry in
-                let rule = entry.element["rule"]?.stringValue ?? ""
+                let rule = entry.element.ruleID
                 let anchor = anchored.insert(rule).inserted ? Self.findingAnchor(page, rule: rule) : nil
                 return findingHTML(entry.element, glossary: glossary, anchor: anchor)
             }.joined()
@@ -124,9 +124,10 @@ extension HTMLReport {
     }
 
     /// `crawl --render`: the served attribute set beside the rendered one (differences marked),
-    /// what only JavaScript added, and the requests robots.txt kept from Applebot.
+    /// what only JavaScript added, and the requests robots.txt kept from Applebot. The rendered
+    /// view is the JSON the crawl stored in the page's payload (`MarkupAnalysis.rendered`).
     func renderedSection(_ page: ReportPage) -> String {
-        guard let rendered = page.analysis["rendered"] else { return "" }
+        guard let rendered = page.analysis?.rendered.map(JSONValue.object) else { return "" }
         var html = "<h4>Served and rendered (headless Chromium)</h4>\n"
         if let failure = rendered["failure"]?.stringValue {
             return html + "<p class=\"muted\">Not rendered: \(failure.htmlEscaped)</p>\n"
@@ -140,7 +141,7 @@ extension HTMLReport {
             html +=
                 "<p>Only after JavaScript: \(only.map { "<code>\($0.htmlEscaped)</code>" }.joined(separator: ", "))</p>\n"
         }
-        let served = page.attributeSet
+        let served = page.attributeSet?.json ?? JSONObject()
         let after = rendered["attributeSet"]?.objectValue ?? JSONObject()
         var keys = served.map(\.key)
         keys += after.map(\.key).filter { !keys.contains($0) }
@@ -167,9 +168,10 @@ extension HTMLReport {
         return html
     }
 
-    /// `crawl --consumers`: what each consumer got, the fields it reads side by side.
+    /// `crawl --consumers`: what each consumer got, the fields it reads side by side (the JSON the
+    /// crawl stored in the page's payload, `MarkupAnalysis.consumers`).
     func consumersSection(_ page: ReportPage) -> String {
-        guard let views = page.analysis["consumers"]?.arrayValue, !views.isEmpty else { return "" }
+        guard let views = page.analysis?.consumers.map(JSONValue.object), !views.isEmpty else { return "" }
         var html = "<h4>As each consumer gets it</h4>\n<table class=\"grid attrs\"><thead><tr><th>consumer</th>"
         html += "<th>answer</th><th>what it reads</th></tr></thead><tbody>"
         for view in views {
@@ -232,17 +234,15 @@ extension HTMLReport {
         if let status = page.status { facts.append(("HTTP", "\(status)")) }
         if let seconds = page.totalSeconds { facts.append(("time", "\(Self.decimal(seconds * 1000)) ms")) }
         if let problem = page.problem { facts.append(("problem", problem.htmlEscaped)) }
-        let redirects = page.json["redirects"]?.arrayValue ?? []
-        if !redirects.isEmpty { facts.append(("redirects", "\(redirects.count)")) }
+        if page.redirectCount > 0 { facts.append(("redirects", "\(page.redirectCount)")) }
         return "<dl class=\"facts\">" + facts.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" }.joined() + "</dl>\n"
     }
 
     /// The search result as Spotlight would show it: thumbnail, title, description, where it goes,
     /// rating stars, and call and directions actions when the attribute set supports them.
-    func preview(_ page: ReportPage) -> String {
-        let attributes = page.attributeSet
+    func preview(_ page: ReportPage, _ attributes: AttributeSet) -> String {
         var html = "<div class=\"preview\" role=\"group\" aria-label=\"search result preview\"><div class=\"thumb\">"
-        if let thumbnail = attributes["thumbnailURL"]?.stringValue {
+        if let thumbnail = attributes.thumbnailURL {
             if let source = HTMLEscaping.safeURL(thumbnail) {
                 // Loaded by the script when the details open: opening the report fetches nothing.
                 html +=
@@ -254,12 +254,12 @@ extension HTMLReport {
             html += "<span class=\"nothumb\">no thumbnail</span>"
         }
         html += "</div><div class=\"text\"><p class=\"ptitle\">\((page.title ?? "(no title)").htmlEscaped)</p>"
-        if let description = attributes["contentDescription"]?.stringValue {
+        if let description = attributes.contentDescription {
             html += "<p class=\"pdesc\">\(description.htmlEscaped)</p>"
         }
-        html += "<p class=\"purl\">\((attributes["url"]?.stringValue ?? page.finalURL).htmlEscaped)</p>"
-        if let rating = attributes["rating"]?.numberValue {
-            html += ratingHTML(rating, attributes["ratingDescription"]?.stringValue)
+        html += "<p class=\"purl\">\((attributes.url ?? page.finalURL).htmlEscaped)</p>"
+        if let rating = attributes.rating, rating.isFinite {
+            html += ratingHTML(rating, attributes.ratingDescription)
         }
         html += actions(attributes)
         return html + "</div></div>\n"
@@ -276,14 +276,14 @@ extension HTMLReport {
     }
 
     /// Call and Directions, as labels (never `tel:` or map links).
-    func actions(_ attributes: JSONObject) -> String {
+    func actions(_ attributes: AttributeSet) -> String {
         var buttons: [String] = []
-        let phones = attributes["phoneNumbers"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        if attributes["supportsPhoneCall"]?.boolValue == true || attributes["supportsPhoneCall"]?.intValue == 1 {
-            buttons.append("<span class=\"action\">\u{260E} Call \((phones.first ?? "").htmlEscaped)</span>")
+        if attributes.supportsPhoneCall == true {
+            buttons.append(
+                "<span class=\"action\">\u{260E} Call \((attributes.phoneNumbers.first ?? "").htmlEscaped)</span>")
         }
-        if attributes["supportsNavigation"]?.boolValue == true || attributes["supportsNavigation"]?.intValue == 1 {
-            let place = [attributes["latitude"], attributes["longitude"]].compactMap { $0?.displayText }.joined(
+        if attributes.supportsNavigation == true {
+            let place = [attributes.latitude, attributes.longitude].compactMap { $0.map(Self.number) }.joined(
                 separator: ", ")
             buttons.append("<span class=\"action\">\u{27A4} Directions \(place.htmlEscaped)</span>")
         }
@@ -296,10 +296,7 @@ extension HTMLReport {
         guard let isCandidate = page.isCandidate else { return "" }
         if isCandidate { return "<p class=\"verdict yes\">A public-index candidate: every condition holds.</p>\n" }
         let rules = Set(page.ruleIDs)
-        let failing = page.failingConditions.map { token -> String in
-            guard let condition = CandidacyCondition(rawValue: token) else {
-                return "<code>\(token.htmlEscaped)</code>"
-            }
+        let failing = page.failingConditions.map { condition -> String in
             let words = condition.explanation.htmlEscaped
             let rule = condition.rule.rawValue
             guard rules.contains(rule) else { return words }
@@ -321,9 +318,8 @@ extension HTMLReport {
         } else {
             html += "<table class=\"grid\"><thead><tr><th>link</th><th>from</th><th>line</th></tr></thead><tbody>"
             for link in page.deepLinks {
-                html += "<tr><td><code>\((link["url"]?.stringValue ?? "").htmlEscaped)</code></td>"
-                html +=
-                    "<td>\((link["source"]?.stringValue ?? "").htmlEscaped)</td><td>\(link["line"]?.displayText.htmlEscaped ?? "")</td></tr>"
+                html += "<tr><td><code>\(link.url.htmlEscaped)</code></td>"
+                html += "<td>\(link.source.source.htmlEscaped)</td><td>\(link.source.line)</td></tr>"
             }
             html += "</tbody></table>\n"
         }
@@ -335,22 +331,21 @@ extension HTMLReport {
 
     /// Every attribute-set value with where it came from and the values it won over.
     func attributeTable(_ page: ReportPage) -> String {
-        let attributes = page.attributeSet
+        // The set's fields as Core Spotlight names them, in its order, absent ones left out.
+        let attributes = page.attributeSet?.json ?? JSONObject()
         guard !attributes.isEmpty else { return "" }
-        var provenance: [String: JSONValue] = [:]
-        for entry in page.provenance {
-            if let field = entry["field"]?.stringValue { provenance[field] = entry }
-        }
+        var provenance: [String: Provenance] = [:]
+        for entry in page.provenance { provenance[entry.field] = entry }
         var html = "<h4>Attribute set and provenance</h4>\n<table class=\"grid attrs\"><thead><tr><th>attribute</th>"
         html += "<th>value</th><th>from</th><th>also found</th></tr></thead><tbody>"
         for member in attributes {
             let entry = provenance[member.key]
             html += "<tr><th>\(member.key.htmlEscaped)</th><td>\(member.value.displayText.htmlEscaped)</td><td>"
-            if let entry { html += origin(entry) }
+            if let entry { html += origin(entry.chosen.source) }
             html += "</td><td>"
-            let conflicting = entry?["conflicting"]?.arrayValue ?? []
+            let conflicting = entry?.conflicting ?? []
             html += conflicting.map {
-                "\(Self.shortened($0["value"]?.stringValue ?? "").htmlEscaped) <span class=\"muted\">(\(origin($0)))</span>"
+                "\(Self.shortened($0.value).htmlEscaped) <span class=\"muted\">(\(origin($0.source)))</span>"
             }
             .joined(separator: "<br>")
             html += "</td></tr>"
@@ -364,9 +359,14 @@ extension HTMLReport {
     }
 
     /// `source, line N`, escaped.
-    func origin(_ entry: JSONValue) -> String {
-        let source = (entry["source"]?.stringValue ?? "").htmlEscaped
-        guard let line = entry["line"]?.intValue, line > 0 else { return source }
-        return "\(source), line \(line)"
+    func origin(_ value: ValueSource) -> String {
+        let source = value.source.htmlEscaped
+        guard value.line > 0 else { return source }
+        return "\(source), line \(value.line)"
+    }
+
+    /// A number as report.json writes it (`2` for 2.0, `1.5`).
+    static func number(_ value: Double) -> String {
+        JSONValue(value).displayText
     }
 }

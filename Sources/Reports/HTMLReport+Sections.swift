@@ -1,11 +1,14 @@
 import LenientJSON
+import ReportModel
+import Rulebook
 
 /// The app, coverage and site-findings sections.
 extension HTMLReport {
     // MARK: - App
 
     func appSection(_ tally: PageTally) -> String {
-        let files = report["universalLinks"]?.arrayValue ?? []
+        // Each host's apple-app-site-association summary, as the crawl stored it (JSON text).
+        let files = crawl?.universalLinks ?? []
         var configured: [String] = []
         for file in files {
             for id in file["configuredAppIDs"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -70,30 +73,28 @@ extension HTMLReport {
     // MARK: - Coverage
 
     var coverageSection: String {
-        let coverage = report["coverage"]
         var html = "<section id=\"coverage\">\n<h2>Coverage</h2>\n"
-        guard let coverage else {
+        guard let crawl else {
             return html + "<p class=\"muted\">This report has no coverage data (a validate report).</p>\n</section>\n"
         }
         // report.json lists the first items of each list; the summary counts them all.
-        let summary = report["summary"]
-        let skipped = coverage["skipped"]?.arrayValue ?? []
-        var skippedTotals: [String: Int] = [:]
-        for (reason, count) in summary?["skipped"]?.objectValue ?? [:] { skippedTotals[reason] = count.intValue ?? 0 }
+        let coverage = crawl.coverage
+        let summary = crawl.summary
+        let skipped = coverage.skipped
+        let skippedTotals = summary.skipped
         if skipped.isEmpty && skippedTotals.values.allSatisfy({ $0 == 0 }) {
             html += "<p>Every URL found was crawled.</p>\n"
         }
-        var byReason: [String: [JSONValue]] = [:]
-        for item in skipped { byReason[item["reason"]?.stringValue ?? "other", default: []].append(item) }
+        var byReason: [String: [SkippedLink]] = [:]
+        for item in skipped { byReason[item.reason, default: []].append(item) }
         for reason in Set(byReason.keys).union(skippedTotals.keys).sorted() {
             let items = byReason[reason] ?? []
             let total = max(skippedTotals[reason] ?? 0, items.count)
             html +=
                 "<details class=\"coverage\"><summary>Not crawled: <b>\(reason.htmlEscaped)</b> (\(total))</summary><ul>"
             for item in items.prefix(coverageListLimit) {
-                html +=
-                    "<li><code>\((item["url"]?.stringValue ?? "").htmlEscaped)</code> – \((item["detail"]?.stringValue ?? "").htmlEscaped)"
-                if let foundOn = item["foundOn"]?.stringValue {
+                html += "<li><code>\(item.url.htmlEscaped)</code> – \(item.detail.htmlEscaped)"
+                if let foundOn = item.foundOn {
                     html += " <span class=\"muted\">(on \(foundOn.htmlEscaped))</span>"
                 }
                 html += "</li>"
@@ -102,16 +103,10 @@ extension HTMLReport {
         }
         html += urlList(
             "Sitemap locations not crawled",
-            (coverage["sitemapLocationsNotCrawled"]?.arrayValue ?? []).map {
-                "\($0["location"]?.stringValue ?? "") (\($0["sitemap"]?.stringValue ?? "") line \($0["line"]?.displayText ?? "?"))"
-            }, total: summary?["sitemapLocationsNotCrawled"]?.intValue)
-        html += urlList(
-            "Pages in no sitemap", coverage["pagesNotInSitemaps"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-            total: summary?["pagesNotInSitemaps"]?.intValue)
-        html += urlList(
-            "Stale pages (gone since the last crawl)",
-            coverage["stalePages"]?.arrayValue?.compactMap(\.stringValue) ?? [], total: summary?["stalePages"]?.intValue
-        )
+            coverage.sitemapLocationsNotCrawled.map { "\($0.location) (\($0.sitemap) line \($0.line))" },
+            total: summary.sitemapLocationsNotCrawled)
+        html += urlList("Pages in no sitemap", coverage.pagesNotInSitemaps, total: summary.pagesNotInSitemaps)
+        html += urlList("Stale pages (gone since the last crawl)", coverage.stalePages, total: summary.stalePages)
         return html + "</section>\n"
     }
 
@@ -140,21 +135,21 @@ extension HTMLReport {
 
     /// Site findings grouped by rule (errors first, then the most findings), each group listing
     /// at most `coverageListLimit` findings.
-    func siteFindingsSection(_ findings: [JSONValue], glossary: RuleGlossary) -> String {
+    func siteFindingsSection(_ findings: [Finding], glossary: RuleGlossary) -> String {
         var html = "<section id=\"site-findings\">\n<h2>Site findings (\(findings.count))</h2>\n"
         if findings.isEmpty { html += "<p>No rule over the whole site found anything.</p>\n" }
         var rules: [String] = []
-        var byRule: [String: [JSONValue]] = [:]
+        var byRule: [String: [Finding]] = [:]
         for finding in findings {
-            let rule = finding["rule"]?.stringValue ?? "?"
+            let rule = finding.ruleID
             if byRule[rule] == nil { rules.append(rule) }
             byRule[rule, default: []].append(finding)
         }
         let order = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($0.element, $0.offset) })
         rules.sort { a, b in
             let (rankA, rankB) = (
-                Self.rank(byRule[a]?.first?["severity"]?.stringValue),
-                Self.rank(byRule[b]?.first?["severity"]?.stringValue)
+                Self.rank(byRule[a]?.first?.severity.rawValue),
+                Self.rank(byRule[b]?.first?.severity.rawValue)
             )
             if rankA != rankB { return rankA < rankB }
             let (countA, countB) = (byRule[a]?.count ?? 0, byRule[b]?.count ?? 0)
@@ -162,16 +157,17 @@ extension HTMLReport {
         }
         for rule in rules {
             let group = byRule[rule] ?? []
-            let severity = Self.severityClass(group.first?["severity"]?.stringValue)
+            let severity = Self.severityClass(group.first?.severity.rawValue)
             html +=
                 "<details class=\"site\" id=\"site-\(RuleGlossary.fragment(rule))\"\(group.count <= 3 ? " open" : "")>"
             html += "<summary>\(badge(severity)) \(ruleLink(rule)) \(ruleTitle(rule)) (\(group.count))</summary>"
             html += "<ul class=\"site-findings\">"
             for finding in group.prefix(coverageListLimit) {
-                html += "<li><code>\((finding["url"]?.stringValue ?? "").htmlEscaped)</code>"
-                if let line = finding["line"]?.intValue, line > 0 { html += " line \(line)" }
-                html += ": \((finding["message"]?.stringValue ?? "").htmlEscaped)"
-                if let excerpt = finding["excerpt"]?.stringValue, !excerpt.isEmpty {
+                html += "<li><code>\(finding.url.htmlEscaped)</code>"
+                if finding.line > 0 { html += " line \(finding.line)" }
+                html += ": \(finding.message.htmlEscaped)"
+                if !finding.excerpt.isEmpty {
+                    let excerpt = finding.excerpt
                     html += " <code class=\"excerpt\">\(Self.shortened(excerpt).htmlEscaped)</code>"
                 }
                 html += "</li>"
@@ -222,26 +218,27 @@ extension HTMLReport {
     /// message, excerpt, and its fix; the source only when it differs from the rule's.
     /// One finding: severity, rule, title, where, message, markup, fix; `anchor` gives it an id
     /// (the page's candidacy links to it); one the baseline accepted says so.
-    func findingHTML(_ finding: JSONValue, glossary: RuleGlossary, anchor: String? = nil) -> String {
-        let rule = finding["rule"]?.stringValue ?? "?"
-        let kind = Self.severityClass(finding["severity"]?.stringValue)
+    func findingHTML(_ finding: Finding, glossary: RuleGlossary, anchor: String? = nil) -> String {
+        let rule = finding.ruleID
+        let kind = Self.severityClass(finding.severity.rawValue)
         let id = anchor.map { " id=\"\($0.htmlEscaped)\"" } ?? ""
         var html =
             "<div class=\"finding \(kind)\"\(id)><p class=\"head\">\(badge(kind)) \(ruleLink(rule)) \(ruleTitle(rule))"
-        if let line = finding["line"]?.intValue, line > 0 {
-            let column = finding["column"]?.intValue.map { $0 > 0 ? ", column \($0)" : "" } ?? ""
-            html += " <span class=\"line\">line \(line)\(column)</span>"
+        if finding.line > 0 {
+            let column = finding.column.map { $0 > 0 ? ", column \($0)" : "" } ?? ""
+            html += " <span class=\"line\">line \(finding.line)\(column)</span>"
         }
-        if finding["suppressed"] == true { html += " <span class=\"line\">accepted in the baseline</span>" }
-        html += "</p><p class=\"message\">\((finding["message"]?.stringValue ?? "").htmlEscaped)</p>"
-        if let excerpt = finding["excerpt"]?.stringValue, !excerpt.isEmpty {
-            html += "<pre class=\"excerpt\"><code>\(excerpt.htmlEscaped)</code></pre>"
+        if finding.isSuppressed { html += " <span class=\"line\">accepted in the baseline</span>" }
+        html += "</p><p class=\"message\">\(finding.message.htmlEscaped)</p>"
+        if !finding.excerpt.isEmpty {
+            html += "<pre class=\"excerpt\"><code>\(finding.excerpt.htmlEscaped)</code></pre>"
         }
         let entry = glossary.entries[rule]
-        if let fix = (finding["fix"]?.stringValue).flatMap({ $0.isEmpty ? nil : $0 }) ?? entry?.fix, !fix.isEmpty {
+        if let fix = finding.fixHint.isEmpty ? entry?.fix : finding.fixHint, !fix.isEmpty {
             html += "<p class=\"fix\"><b>Fix:</b> \(fix.htmlEscaped)</p>"
         }
-        if let source = finding["source"]?.stringValue, !source.isEmpty, source != entry?.source {
+        let source = RuleCatalogue.rule(finding.rule).source
+        if !source.isEmpty, source != entry?.source {
             html += "<p class=\"cite\">Source: \(source.htmlEscaped)</p>"
         }
         return html + "</div>\n"

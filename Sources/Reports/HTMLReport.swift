@@ -1,8 +1,10 @@
-public import LenientJSON
+import LenientJSON
+public import ReportModel
 import Rulebook
 
-/// The self-contained HTML report of a crawl (or `validate`) from its `report.json` (issue 6 §1,
-/// issue 15 §6): what to fix first (the errors by rule, with titles, pages and fixes), an overview
+/// The self-contained HTML report of a crawl (or `validate`) from its typed report: the
+/// `PageReport` of each page and the `CrawlReport` or `ValidationReport` around them (issue 6 §1,
+/// issue 15 §6, issue 30 §3): what to fix first (the errors by rule, with titles, pages and fixes), an overview
 /// with SVG charts, the app's association files, coverage, and the pages, once each, most severe
 /// first, sortable and filterable, each opening to a search-result preview, deep links, findings
 /// with their fixes, candidacy and the provenance of every attribute-set value.
@@ -13,7 +15,16 @@ import Rulebook
 /// already has), and a Content-Security-Policy admits only the report's own style and script by
 /// their SHA-256.
 public struct HTMLReport: Sendable {
-    public let report: JSONValue
+    /// What the document shows around the pages: a crawl's report, or `validate`'s.
+    public enum Source: Sendable {
+        case crawl(CrawlReport)
+        case validation(ValidationReport)
+    }
+
+    public let report: Source
+    /// The pages `render` shows, in report order (`HTMLReportStream` is handed a crawl's one at a
+    /// time instead).
+    public let pages: [PageReport]
 
     /// At most this many URLs per coverage list; the rest are counted (report.json has them all).
     public var coverageListLimit = 200
@@ -21,8 +32,16 @@ public struct HTMLReport: Sendable {
     /// What changed since an earlier crawl (`crawl --baseline OLD`), shown after the overview.
     public var baseline: ReportDiff?
 
-    public init(report: JSONValue) {
-        self.report = report
+    /// A crawl's report: `report` around `pages` (report.json's `pages`, in order).
+    public init(crawl report: CrawlReport, pages: [PageReport] = []) {
+        self.report = .crawl(report)
+        self.pages = pages
+    }
+
+    /// `validate`'s report, its pages included.
+    public init(validation report: ValidationReport) {
+        self.report = .validation(report)
+        self.pages = report.pages
     }
 
     /// The whole document.
@@ -36,11 +55,9 @@ public struct HTMLReport: Sendable {
     /// report is written as it is made. A crawl writes the same document from its one report pass
     /// with `HTMLReportStream`.
     public func render(_ emit: (String) -> Void) {
-        let pages = (report["pages"]?.arrayValue ?? []).enumerated().map {
-            ReportPage(index: $0.offset, json: $0.element)
-        }
+        let pages = self.pages.enumerated().map { ReportPage(index: $0.offset, report: $0.element) }
         var tally = PageTally()
-        var glossary = RuleGlossary([])
+        var glossary = RuleGlossary()
         for page in pages {
             tally.add(page)
             for finding in page.findings { glossary.add(finding, page: page.number) }
@@ -62,7 +79,6 @@ public struct HTMLReport: Sendable {
     func emitDocument(
         tally: PageTally, glossary: RuleGlossary, emit: (String) -> Void, pages: ((String) -> Void) throws -> Void
     ) rethrows {
-        let siteFindings = report["siteFindings"]?.arrayValue ?? []
         var glossary = glossary
         for finding in siteFindings { glossary.add(finding) }
         emit(head)
@@ -85,13 +101,41 @@ public struct HTMLReport: Sendable {
     /// The app's local entries linked to each page (`crawl --items`/`--index`): page URL → (entry,
     /// key that matched); nil when the report has no linking.
     var linkedEntries: [String: [(entry: String, key: String)]]? {
-        guard let links = report["linking"]?["links"]?.arrayValue else { return nil }
+        guard let links = crawl?.linking?.links else { return nil }
         var byPage: [String: [(entry: String, key: String)]] = [:]
-        for link in links {
-            guard let page = link["page"]?.stringValue else { continue }
-            byPage[page, default: []].append((link["entry"]?.stringValue ?? "", link["key"]?.stringValue ?? ""))
-        }
+        for link in links { byPage[link.page, default: []].append((link.entry, link.key)) }
         return byPage
+    }
+
+    // MARK: - The report around the pages
+
+    /// The crawl's report; nil for `validate`'s.
+    var crawl: CrawlReport? {
+        if case .crawl(let report) = report { report } else { nil }
+    }
+
+    /// The findings about the whole site (a crawl's site rules, `validate`'s rules over the pages).
+    var siteFindings: [Finding] {
+        switch report {
+        case .crawl(let report): report.siteFindings
+        case .validation(let report): report.siteFindings
+        }
+    }
+
+    /// Every finding by severity, as the report's summary counts them.
+    var findingTotals: FindingTotals {
+        switch report {
+        case .crawl(let report): report.summary.findings
+        case .validation(let report): report.summary.findings
+        }
+    }
+
+    /// The pages the report's summary counts.
+    var pageTotal: Int {
+        switch report {
+        case .crawl(let report): report.summary.pages
+        case .validation(let report): report.summary.pages
+        }
     }
 
     // MARK: - Head and header
@@ -115,15 +159,20 @@ public struct HTMLReport: Sendable {
 
     /// The public origin, else the seed, else the validated inputs.
     var siteName: String {
-        report["crawl"]?["publicOrigin"]?.stringValue ?? report["crawl"]?["seed"]?.stringValue
-            ?? report["inputs"]?.arrayValue?.compactMap(\.stringValue).joined(separator: " ") ?? "pages"
+        switch report {
+        case .crawl(let report): report.crawl.publicOrigin ?? report.crawl.seed
+        case .validation(let report): report.inputs.joined(separator: " ")
+        }
     }
 
     func header(pageCount: Int) -> String {
-        var facts = ["\(report["kind"]?.stringValue ?? "validate") report"]
-        if let generated = report["generatedAt"]?.stringValue { facts.append("generated \(generated)") }
+        var facts: [String]
+        switch report {
+        case .crawl(let report): facts = ["crawl report", "generated \(report.generatedAt)"]
+        case .validation(let report): facts = ["validate report", "generated \(report.generatedAt)"]
+        }
         if let origin = crawledFrom { facts.append(origin) }
-        if let version = report["schemaVersion"]?.intValue { facts.append("report.json schema \(version)") }
+        facts.append("report.json schema \(ReportModel.ReportFormat.schemaVersion)")
         return """
             <header class="top">
             <h1>SpotCheck <span class="site">\(siteName.htmlEscaped)</span></h1>
@@ -140,10 +189,12 @@ public struct HTMLReport: Sendable {
     /// served, or a seed that differs from the public origin. A loopback seed (the embedded
     /// server's, or a test server's) says nothing the reader can use, so it is left out.
     var crawledFrom: String? {
-        if let folder = report["crawl"]?["settings"]?["source"]?.stringValue, !folder.isEmpty {
+        guard let run = crawl?.crawl else { return nil }
+        if let folder = run.sourceFolder, !folder.isEmpty {
             return "pages from the folder \(folder)"
         }
-        guard let seed = report["crawl"]?["seed"]?.stringValue, seed != siteName, !Self.isLoopback(seed) else {
+        let seed = run.seed
+        guard seed != siteName, !Self.isLoopback(seed) else {
             return nil
         }
         return "fetched from \(seed)"
@@ -163,22 +214,19 @@ public struct HTMLReport: Sendable {
     // MARK: - Overview
 
     func overview(_ tally: PageTally, glossary: RuleGlossary) -> String {
-        let summary = report["summary"]
-        let findings = summary?["findings"]
-        let counts = SeverityCounts(
-            error: findings?["error"]?.intValue ?? 0, warning: findings?["warning"]?.intValue ?? 0,
-            info: findings?["info"]?.intValue ?? 0)
-        let candidates = summary?["candidates"]?.intValue ?? tally.candidates
+        // validate's summary counts neither candidates nor statuses, rules or skipped URLs.
+        let summary = crawl?.summary
+        let counts = SeverityCounts(findingTotals)
+        let candidates = summary?.candidates ?? tally.candidates
         var tiles = [
-            Tile(label: "pages", value: summary?["pages"]?.intValue ?? tally.pages, kind: "pages"),
+            Tile(label: "pages", value: pageTotal, kind: "pages"),
             Tile(label: "candidates", value: candidates, kind: "candidate"),
             Tile(label: "\(Self.icon("error")) errors", value: counts.error, kind: "error"),
             Tile(label: "\(Self.icon("warning")) warnings", value: counts.warning, kind: "warning"),
             Tile(label: "\(Self.icon("info")) info", value: counts.info, kind: "info"),
         ]
-        if let skipped = summary?["skipped"]?.objectValue {
-            tiles.append(
-                Tile(label: "not crawled", value: skipped.values.compactMap(\.intValue).reduce(0, +), kind: "skipped"))
+        if let skipped = summary?.skipped {
+            tiles.append(Tile(label: "not crawled", value: skipped.values.reduce(0, +), kind: "skipped"))
         }
         var html = "<section id=\"overview\">\n<h2>Overview</h2>\n<div class=\"tiles\">"
         html += tiles.map(\.html).joined()
@@ -195,11 +243,11 @@ public struct HTMLReport: Sendable {
         html += figure(
             "Findings by rule (most severe first)",
             SVGChart.bars(
-                ruleBars(findings?["byRule"]?.objectValue, glossary: glossary), width: SVGChart.wideWidth,
+                ruleBars(summary?.findings.byRule ?? [:], glossary: glossary), width: SVGChart.wideWidth,
                 labelWidth: SVGChart.wideLabelWidth),
             wide: true)
-        html += figure("HTTP status", SVGChart.bars(countBars(summary?["byStatus"]?.objectValue, kind: "status")))
-        if let reasons = summary?["notCandidatesBecause"]?.objectValue, !reasons.isEmpty {
+        html += figure("HTTP status", SVGChart.bars(countBars(summary?.byStatus ?? [:], kind: "status")))
+        if let reasons = summary?.notCandidatesBecause, !reasons.isEmpty {
             html += figure("Not candidates because", SVGChart.bars(countBars(reasons, kind: "warning")))
         }
         html += "</div>\n</section>\n"
@@ -214,10 +262,8 @@ public struct HTMLReport: Sendable {
     /// level most findings first, at most `shownRules` bars (the others summed in a last bar);
     /// each labelled with its severity's symbol, its id and its title, and coloured by severity
     /// (from the findings, else the catalogue).
-    func ruleBars(_ byRule: JSONObject?, glossary: RuleGlossary) -> [SVGChart.Bar] {
-        let counted = (byRule ?? JSONObject()).compactMap { member in
-            member.value.intValue.map { (rule: member.key, count: $0, severity: severity(of: member.key, glossary)) }
-        }
+    func ruleBars(_ byRule: [String: Int], glossary: RuleGlossary) -> [SVGChart.Bar] {
+        let counted = byRule.map { (rule: $0.key, count: $0.value, severity: severity(of: $0.key, glossary)) }
         let sorted = counted.sorted { a, b in
             let (rankA, rankB) = (Self.rank(a.severity), Self.rank(b.severity))
             if rankA != rankB { return rankA < rankB }
@@ -244,10 +290,9 @@ public struct HTMLReport: Sendable {
     /// Bars in the findings-by-rule chart; the page list's rule filter lists every rule found on a page.
     static let shownRules = 40
 
-    func countBars(_ counts: JSONObject?, kind: String) -> [SVGChart.Bar] {
-        (counts ?? JSONObject()).compactMap { member in
-            member.value.intValue.map { SVGChart.Bar(label: member.key, value: $0, kind: kind) }
-        }
+    /// One bar per key, in key order (report.json's order).
+    func countBars(_ counts: [String: Int], kind: String) -> [SVGChart.Bar] {
+        counts.sorted { $0.key < $1.key }.map { SVGChart.Bar(label: $0.key, value: $0.value, kind: kind) }
     }
 
     struct Tile {

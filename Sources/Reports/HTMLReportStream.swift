@@ -1,5 +1,5 @@
 import Foundation
-public import LenientJSON
+public import ReportModel
 
 /// What the overview and the app section need of all the pages,
 /// gathered one page at a time.
@@ -15,7 +15,7 @@ struct PageTally: Sendable {
         pages += 1
         if page.isCandidate == true { candidates += 1 }
         if let seconds = page.totalSeconds { responseSeconds.append(seconds) }
-        for id in Set(page.appStoreIDs.compactMap { $0["id"]?.stringValue }) { storeIDs[id, default: 0] += 1 }
+        for id in Set(page.appStoreIDs.map(\.url)) { storeIDs[id, default: 0] += 1 }
         if let verdict = page.universalLink { verdicts[HTMLReport.verdictKind(verdict), default: 0] += 1 }
     }
 }
@@ -23,17 +23,18 @@ struct PageTally: Sendable {
 /// `index.html` written from a crawl's one report pass: each page of the page list is rendered
 /// as the page comes (into a temporary file beside the report), the overview from what was
 /// tallied; `finish` writes the document around the pages, most severe first, once the
-/// site-level results are known. The same document as `HTMLReport(report:).render` for the
-/// report.json of that pass.
+/// site-level results are known. The same document as `HTMLReport(crawl:pages:).render` for the
+/// pages and report of that pass.
 public struct HTMLReportStream {
     public let path: String
     private var pages: FragmentFile
     /// Each page's place in the list and where its record is in `pages`.
     private var order: [(key: SeverityCounts.ListOrder, record: FragmentFile.Record)] = []
     private var tally = PageTally()
-    private var glossary = RuleGlossary([])
-    /// Renders pages; its report is only read by `finish`.
-    private let renderer = HTMLReport(report: .object(JSONObject()))
+    private var glossary = RuleGlossary()
+    /// Renders pages (which read nothing of the report around them).
+    private let renderer = HTMLReport(
+        validation: ValidationReport(generatedAt: "", inputs: [], summary: ValidationSummary()))
 
     /// Starts `index.html` in `folder`.
     public init(folder: String) throws(ReportFileError) {
@@ -41,9 +42,9 @@ public struct HTMLReportStream {
         pages = try FragmentFile(path + ".pages.partial")
     }
 
-    /// One page, as report.json has it.
-    public mutating func add(page json: JSONValue) {
-        let page = ReportPage(index: tally.pages, json: json)
+    /// The next page of the report.
+    public mutating func add(page report: PageReport) {
+        let page = ReportPage(index: tally.pages, report: report)
         tally.add(page)
         for finding in page.findings { glossary.add(finding, page: page.number) }
         let record = pages.append([
@@ -53,10 +54,10 @@ public struct HTMLReportStream {
         order.append((page.counts.listOrder(number: page.number), record))
     }
 
-    /// Writes the document: `report` is report.json without its pages (header, summary, site
+    /// Writes the document: `report` is the crawl's report around its pages (run, summary, site
     /// findings, linking, universal links, coverage).
-    public mutating func finish(report: JSONValue, baseline: ReportDiff? = nil) throws(ReportFileError) -> String {
-        var html = HTMLReport(report: report)
+    public mutating func finish(report: CrawlReport, baseline: ReportDiff? = nil) throws(ReportFileError) -> String {
+        var html = HTMLReport(crawl: report)
         html.baseline = baseline
         let links = html.linkedEntries
         let output: PartialFile

@@ -21,7 +21,8 @@ public struct ReportFileError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(message)" }
 }
 
-/// Writes the report files asked for (`--format`) from findings and a written `report.json`.
+/// Writes the report files asked for (`--format`): SARIF, JUnit, GitLab and GitHub from findings,
+/// `index.html` from the typed report (`HTMLReport`).
 public struct ReportFiles: Sendable {
     public var formats: Set<ReportFormat>
     /// The tool's version, as SARIF's driver names it.
@@ -51,10 +52,11 @@ public struct ReportFiles: Sendable {
     public var wantsMore: Bool { formats.contains { $0 != .json } }
 
     /// Writes the SARIF, JUnit, GitLab and HTML files asked for into `folder`, and hands the
-    /// GitHub annotations to `annotationOutput`; returns the files' paths.
+    /// GitHub annotations to `annotationOutput`; returns the files' paths. `html` is the report
+    /// `index.html` shows (needed when `formats` has `.html`).
     public func write(
         pages: [(url: String, findings: [Finding])], siteFindings: [Finding], suite: String, into folder: String,
-        baseline: ReportDiff? = nil
+        html: HTMLReport? = nil
     ) throws(ReportFileError) -> [String] {
         var written: [String] = []
         let all = pages.flatMap(\.findings) + siteFindings
@@ -93,25 +95,23 @@ public struct ReportFiles: Sendable {
         if formats.contains(.github), let annotationOutput {
             annotationOutput(GitHubAnnotations(findings: newFindings, sourcePaths: paths).text)
         }
-        if formats.contains(.html) { written.append(try writeHTML(into: folder, baseline: baseline)) }
+        if formats.contains(.html) {
+            guard let html else {
+                throw ReportFileError(
+                    path: (folder as NSString).appendingPathComponent("index.html"),
+                    message: "cannot be written: no report was given to make it from")
+            }
+            written.append(try Self.writeHTML(html, into: folder))
+        }
         return written
     }
 
-    /// `index.html` from the `report.json` already in `folder`, written as it is rendered.
-    public func writeHTML(into folder: String, baseline: ReportDiff? = nil) throws(ReportFileError) -> String {
-        let source = (folder as NSString).appendingPathComponent("report.json")
-        guard let data = FileManager.default.contents(atPath: source) else {
-            throw ReportFileError(path: source, message: "cannot be read, so index.html cannot be made from it")
-        }
-        guard let report = JSONParser.parse(data, lenient: false).value else {
-            throw ReportFileError(path: source, message: "not JSON, so index.html cannot be made from it")
-        }
+    /// `index.html` in `folder` from the typed report, written as it is rendered.
+    public static func writeHTML(_ report: HTMLReport, into folder: String) throws(ReportFileError) -> String {
         let path = (folder as NSString).appendingPathComponent("index.html")
         // PartialFile: buffered, a failed write (a full disk) thrown at commit, never half a file.
         let file = try PartialFile(path)
-        var html = HTMLReport(report: report)
-        html.baseline = baseline
-        html.render { piece in file.write(piece) }
+        report.render { piece in file.write(piece) }
         try file.commit()
         return path
     }

@@ -1,18 +1,17 @@
-import LenientJSON
+import ReportModel
+import Rulebook
+import SpotlightModel
 
-/// One page of a `report.json`, as the HTML report shows it. Reads both shapes: a crawl's page
-/// (the analysis under `markup`) and a `validate` page (the analysis at the top level).
+/// One page of the HTML report: the `PageReport` every output reads (a crawl's page or a
+/// `validate` page alike), and its place in the report.
 struct ReportPage: Sendable {
     /// The page's position in the report (0-based); it is shown as `number`.
     let index: Int
-    let json: JSONValue
-    /// The page analysis: `markup` of a crawl page, the page itself for `validate`.
-    let analysis: JSONValue
+    let report: PageReport
 
-    init(index: Int, json: JSONValue) {
+    init(index: Int, report: PageReport) {
         self.index = index
-        self.json = json
-        self.analysis = json["markup"] ?? json
+        self.report = report
     }
 
     /// The number the report shows for the page (its position in report.json, from 1).
@@ -27,42 +26,46 @@ struct ReportPage: Sendable {
         a.counts.listOrder(number: a.number) < b.counts.listOrder(number: b.number)
     }
 
-    var url: String { json["url"]?.stringValue ?? json["file"]?.stringValue ?? "(page \(index + 1))" }
+    var url: String { report.url }
 
-    var finalURL: String { json["finalURL"]?.stringValue ?? url }
+    var finalURL: String { report.finalURL }
 
-    var status: Int? { json["status"]?.intValue }
+    /// nil for a page read from a file (`validate`) or one without an HTTP answer.
+    var status: Int? { report.fetch?.status }
 
-    /// Seconds from request to the last byte, when the crawl measured it.
-    var totalSeconds: Double? { json["timings"]?["total"]?.numberValue }
+    /// Seconds from request to the last byte, when the crawl measured it (report.json has no
+    /// number for an infinite or NaN time, and neither does the report).
+    var totalSeconds: Double? { report.fetch.map(\.timings.total).flatMap { $0.isFinite ? $0 : nil } }
 
-    var problem: String? {
-        guard let problem = json["problem"] else { return nil }
-        return [problem["kind"]?.stringValue, problem["message"]?.stringValue].compactMap { $0 }.joined(
-            separator: ": ")
-    }
+    /// Why the page has no usable answer: `kind: message`.
+    var problem: String? { report.fetch?.problem.map { "\($0.kind): \($0.message)" } }
 
-    var findings: [JSONValue] { json["findings"]?.arrayValue ?? [] }
+    var redirectCount: Int { report.fetch?.redirects.count ?? 0 }
 
-    var attributeSet: JSONObject { analysis["attributeSet"]?.objectValue ?? JSONObject() }
+    var findings: [Finding] { report.findings }
 
-    var provenance: [JSONValue] { analysis["provenance"]?.arrayValue ?? [] }
+    /// What the page pipeline made of the page; nil for a page that was not parsed.
+    var analysis: MarkupAnalysis? { report.analysis }
 
-    var deepLinks: [JSONValue] { analysis["deepLinks"]?.arrayValue ?? [] }
+    /// The attribute set; nil for a page that was not parsed.
+    var attributeSet: AttributeSet? { analysis?.attributes.attributeSet }
 
-    var appStoreIDs: [JSONValue] { analysis["appStoreIDs"]?.arrayValue ?? [] }
+    var provenance: [Provenance] { analysis?.attributes.provenance ?? [] }
+
+    var deepLinks: [DeepLink] { analysis?.attributes.deepLinks ?? [] }
+
+    /// The App Store IDs the page names (a `DeepLink` whose `url` is the ID).
+    var appStoreIDs: [DeepLink] { analysis?.attributes.appStoreIDs ?? [] }
 
     /// The universal-link verdict for the canonical URL (crawl only).
-    var universalLink: String? { analysis["universalLink"]?.stringValue }
+    var universalLink: String? { analysis?.universalLink }
 
-    /// nil when the report does not say (a page that was not parsed, or `validate`).
-    var isCandidate: Bool? { analysis["candidate"]?["isCandidate"]?.boolValue }
+    /// nil when the page was not analysed.
+    var isCandidate: Bool? { analysis?.isCandidate }
 
-    var failingConditions: [String] {
-        analysis["candidate"]?["failing"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    }
+    var failingConditions: [CandidacyCondition] { analysis?.failingConditions ?? [] }
 
-    var title: String? { attributeSet["title"]?.stringValue ?? attributeSet["displayName"]?.stringValue }
+    var title: String? { attributeSet.flatMap { $0.title ?? $0.displayName } }
 
     /// Findings per severity.
     var counts: SeverityCounts { SeverityCounts(findings) }
@@ -70,7 +73,7 @@ struct ReportPage: Sendable {
     /// The rule IDs of the page's findings, once each, in order.
     var ruleIDs: [String] {
         var seen: Set<String> = []
-        return findings.compactMap { $0["rule"]?.stringValue }.filter { seen.insert($0).inserted }
+        return findings.map(\.ruleID).filter { seen.insert($0).inserted }
     }
 }
 
@@ -86,15 +89,18 @@ struct SeverityCounts: Sendable, Hashable {
         self.info = info
     }
 
-    init(_ findings: [JSONValue]) {
+    init(_ findings: [Finding]) {
         for finding in findings {
-            switch finding["severity"]?.stringValue {
-            case "error": error += 1
-            case "warning": warning += 1
-            case "info": info += 1
-            default: break
+            switch finding.severity {
+            case .error: error += 1
+            case .warning: warning += 1
+            case .info: info += 1
             }
         }
+    }
+
+    init(_ totals: FindingTotals) {
+        self.init(error: totals.errors, warning: totals.warnings, info: totals.infos)
     }
 
     var total: Int { error + warning + info }

@@ -1,4 +1,3 @@
-import LenientJSON
 import Rulebook
 
 /// The rules a report's findings name, each with its title (the catalogue's `check`), fix and
@@ -33,20 +32,18 @@ struct RuleGlossary: Sendable {
     /// findings of a rule counts once.
     private var lastPage: [String: Int] = [:]
 
-    init(_ findings: some Sequence<JSONValue>) {
-        for finding in findings { add(finding) }
-    }
+    init() {}
 
     /// Adds a finding of page `page` (its number), or a site finding when `page` is nil.
-    mutating func add(_ finding: JSONValue, page: Int? = nil) {
-        guard let rule = finding["rule"]?.stringValue else { return }
+    mutating func add(_ finding: Finding, page: Int? = nil) {
+        let rule = finding.ruleID
+        let catalogued = RuleCatalogue.rule(finding.rule)
         var entry =
             entries[rule]
             ?? Entry(
-                rule: rule, severity: finding["severity"]?.stringValue ?? "info",
-                fix: (finding["fix"]?.stringValue).flatMap { $0.isEmpty ? nil : $0 } ?? Self.catalogueFix(rule),
-                source: finding["source"]?.stringValue ?? "", authority: finding["authority"]?.stringValue ?? "",
-                count: 0)
+                rule: rule, severity: finding.severity.rawValue,
+                fix: finding.fixHint.isEmpty ? Self.catalogueFix(rule) : finding.fixHint,
+                source: catalogued.source, authority: catalogued.authority, count: 0)
         entry.count += 1
         if let page {
             if lastPage[rule] != page {

@@ -173,7 +173,7 @@ struct Validate: ParsableCommand {
             reportPath = try report.write(into: folder)
             _ = try files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
-                suite: paths.joined(separator: " "), into: folder)
+                suite: paths.joined(separator: " "), into: folder, html: HTMLReport(validation: report.report))
         } catch {
             Console.log.error("cannot write the reports into \(folder): \(error)")
             throw ExitStatus.outputNotWritable

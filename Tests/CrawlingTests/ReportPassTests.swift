@@ -167,18 +167,19 @@ struct ReportPassTests {
         #expect(message.hasPrefix("http://"), "names the page: \(message)")
     }
 
-    @Test("index.html streamed from the pass is the document rendered from the report.json it wrote")
+    @Test("index.html streamed from the pass is the document rendered from the typed pages and report of that pass")
     func streamedHTMLMatchesTheRenderedReport() async throws {
         let folder = try temporaryFolder("report-html")
         let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
         let writer = CrawlReportWriter(store: store, mapping: nil, localEntries: [])
         var stream = try HTMLReportStream(folder: folder)
-        let written = try writer.write(into: folder) { stream.add(page: .object($0.json)) }
-        let streamed = try String(
-            contentsOfFile: try stream.finish(report: written.reportWithoutPages), encoding: .utf8)
-        let report = try #require(
-            JSONParser.parse(try String(contentsOfFile: written.path, encoding: .utf8), lenient: false).value)
-        let rendered = HTMLReport(report: report).html
+        var pages: [PageReport] = []
+        let written = try writer.write(into: folder) { page in
+            stream.add(page: page.report)
+            pages.append(page.report)
+        }
+        let streamed = try String(contentsOfFile: try stream.finish(report: written.report), encoding: .utf8)
+        let rendered = HTMLReport(crawl: written.report, pages: pages).html
         #expect(streamed == rendered)
         #expect(streamed.contains("<details class=\"page\""))
         #expect(streamed.contains("Local items ("), "the linking section is filled in after the pass")

@@ -111,7 +111,7 @@ struct SkipRecordingTests {
             report["coverage"]?["sitemapLocationsNotCrawled"]?[999]?["location"]?.stringValue
                 == Self.origin + "/s1001.html")
         #expect(report["summary"]?["pagesNotInSitemaps"]?.intValue == 1)
-        let html = HTMLReport(report: report).html
+        let html = HTMLReport(crawl: written.report).html
         #expect(html.contains("Sitemap locations not crawled (1498)"))
         #expect(html.contains("and 1298 more (report.json lists the first 1000; the crawl's store has them all)"))
     }

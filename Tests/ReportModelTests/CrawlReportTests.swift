@@ -36,4 +36,33 @@ struct CrawlReportTests {
         #expect(report.tail["coverage"]?["skipped"]?[0]?["foundOn"] == nil)
         #expect(report.jsonWithoutPages.members.count == 9)
     }
+
+    @Test("the local-item linking is typed and written as report.json's linking, after the site findings")
+    func linkingInOrder() {
+        var report = CrawlReport(
+            generatedAt: "2026-11-29T16:00:00Z", crawl: CrawlRunFacts(seed: "https://a.example/", generation: 1),
+            summary: CrawlSummary())
+        report.linking = LocalItemLinking(
+            links: [LocalItemLink(entry: "movie-1", page: "https://a.example/1", key: "contentURL")],
+            unmatched: [UnmatchedEntry(entry: "movie-2", reason: "no page has its URL")],
+            pagesWithoutEntries: ["https://a.example/3"])
+        #expect(report.tail.members.map(\.key) == ["siteFindings", "linking", "universalLinks", "coverage"])
+        #expect(
+            report.tail["linking"]
+                == [
+                    "links": [["entry": "movie-1", "page": "https://a.example/1", "key": "contentURL"]],
+                    "unmatched": [["entry": "movie-2", "reason": "no page has its URL"]],
+                    "pagesWithoutEntries": ["https://a.example/3"],
+                ])
+        #expect(
+            report.tail["linking"]?.objectValue?.members.map(\.key) == ["links", "unmatched", "pagesWithoutEntries"])
+    }
+
+    @Test("a served folder's crawl names the folder from its stored settings")
+    func sourceFolder() {
+        #expect(
+            CrawlRunFacts(seed: "http://127.0.0.1:1/", generation: 1, settings: ["source": "/srv/site"]).sourceFolder
+                == "/srv/site")
+        #expect(CrawlRunFacts(seed: "https://a.example/", generation: 1).sourceFolder == nil)
+    }
 }

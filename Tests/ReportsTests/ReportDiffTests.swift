@@ -1,4 +1,5 @@
 import LenientJSON
+import ReportModel
 import Reports
 import Testing
 
@@ -53,18 +54,30 @@ struct ReportDiffTests {
 
 @Suite("HTML report: linked local items and the baseline")
 struct HTMLLinkingTests {
-    static let report: JSONValue = [
-        "kind": "crawl",
-        "pages": [
-            ["url": "https://a/1", "finalURL": "https://a/1", "findings": []],
-            ["url": "https://a/2", "finalURL": "https://a/2", "findings": []],
-        ],
-        "siteFindings": [],
-        "linking": ["links": [["entry": "<movie-1>", "page": "https://a/1", "key": "contentURL"]]],
-    ]
+    /// Two fixture pages at https://a/1 and https://a/2, the first linked to a local entry.
+    static var pages: [PageReport] {
+        ["movies/up.html", "about.html"].enumerated().map { index, path in
+            var page = FixturePages.crawled(path)
+            page.url = "https://a/\(index + 1)"
+            page.finalURL = page.url
+            return page
+        }
+    }
+
+    static var crawl: CrawlReport {
+        var report = FixturePages.crawlReport(pages)
+        report.linking = LocalItemLinking(
+            links: [LocalItemLink(entry: "<movie-1>", page: "https://a/1", key: "contentURL")])
+        return report
+    }
+
+    /// The pages as report.json has them, for the comparison with an earlier report.
+    static var reportJSON: JSONValue {
+        ["pages": .array(pages.map { .object($0.json(includingMarkup: false)) }), "siteFindings": []]
+    }
 
     @Test func pagesSayWhetherALocalItemLinksThem() {
-        let html = HTMLReport(report: Self.report).html
+        let html = HTMLReport(crawl: Self.crawl, pages: Self.pages).html
         #expect(html.contains(#"<select name="linked">"#))
         #expect(html.components(separatedBy: #"data-linked="yes""#).count == 2)
         #expect(html.components(separatedBy: #"data-linked="no""#).count == 2)
@@ -73,16 +86,16 @@ struct HTMLLinkingTests {
     }
 
     @Test func withoutLinkingThereIsNoFilter() {
-        var object = Self.report.objectValue ?? JSONObject()
-        _ = object.removeValue(forKey: "linking")
-        let html = HTMLReport(report: .object(object)).html
+        var crawl = Self.crawl
+        crawl.linking = nil
+        let html = HTMLReport(crawl: crawl, pages: Self.pages).html
         #expect(!html.contains(#"name="linked""#))
         #expect(!html.contains("data-linked"))
     }
 
     @Test func theBaselineSectionListsTheChanges() {
-        var report = HTMLReport(report: Self.report)
-        report.baseline = ReportDiff(old: ["pages": []], new: Self.report)
+        var report = HTMLReport(crawl: Self.crawl, pages: Self.pages)
+        report.baseline = ReportDiff(old: ["pages": []], new: Self.reportJSON)
         let html = report.html
         #expect(html.contains("Changes since the baseline"))
         #expect(html.contains("Pages added (2)"))
