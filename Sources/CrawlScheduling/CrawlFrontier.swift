@@ -219,7 +219,8 @@ public struct CrawlFrontier<Entry: FrontierItem>: Sendable {
 
     /// The store had no claimable entry of `host` (after `.claim`): the host leaves the work list
     /// until the store lists it again (`hostsWithWork`, read now). Listed again with work already
-    /// due (entries the claim did not see), it is looked at again 50 ms later rather than at once.
+    /// due (entries the claim did not see, or a share of it not given yet), it is looked at again
+    /// 50 ms later rather than at once.
     public mutating func exhausted(
         _ host: String, hostsWithWork listed: [(host: String, earliest: Double)], now: Double
     ) {

@@ -38,14 +38,15 @@ public protocol CrawlStoring: CrawlRecordSource {
     /// it may start before `notBefore`.
     func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError)
     /// Claims up to `limit` due entries of a host whose requests need no spacing (an unthrottled
-    /// loopback host, or `--delay 0` and no Crawl-delay), which several processes work on at once:
-    /// each holds some of its `capacity` requests in flight (its slots), and together never more.
-    /// `inFlight`: this process's requests to the host now (its slots never drop below them);
+    /// loopback host, or `--delay 0` and no Crawl-delay), which several processes may work on at
+    /// once. Leased whole (`slots` nil) while no other process asks for a share; shared once one
+    /// does, each process holding some of its `capacity` requests in flight (its slots), together
+    /// never more. `inFlight`: this process's requests to the host now (counted until they end);
     /// `notBefore`: its own earliest next start there (a `Retry-After`), which holds every process.
-    /// No slots means none are free now (or another process leases the host whole): no entries,
-    /// and the request for a share is kept a moment, so that the holders make room.
+    /// No slots (0) means none are free now: no entries, and the request for a share is kept a
+    /// moment, so that the holders make room.
     func claimShare(host: String, limit: Int, capacity: Int, inFlight: Int, notBefore: Double, now: Double)
-        throws(CrawlStoreError) -> (entries: [FrontierEntry], slots: Int)
+        throws(CrawlStoreError) -> (entries: [FrontierEntry], slots: Int?)
     /// Whether a sitemap harvest is running (the crawl cannot end while one is).
     func harvest(pending: Bool) throws(CrawlStoreError)
     /// This process has nothing to do: true when the whole crawl is over; otherwise waits up to
@@ -64,8 +65,8 @@ extension CrawlStoring {
     public func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError) {}
     public func claimShare(
         host: String, limit: Int, capacity: Int, inFlight: Int, notBefore: Double, now: Double
-    ) throws(CrawlStoreError) -> (entries: [FrontierEntry], slots: Int) {
-        (try claim(host: host, limit: limit, now: now), capacity)
+    ) throws(CrawlStoreError) -> (entries: [FrontierEntry], slots: Int?) {
+        (try claim(host: host, limit: limit, now: now), nil)
     }
     public func harvest(pending: Bool) throws(CrawlStoreError) {}
     public func awaitWork(timeout: Double) throws(CrawlStoreError) -> Bool { true }

@@ -472,10 +472,10 @@ extension Crawler {
             }
         }
 
-        /// Claims entries of `host`. In a shared crawl, a host whose requests need no spacing is
-        /// shared with the other processes, this one starting only the slots it holds (`slots`, 0
-        /// for none now); any other host is leased whole (`slots` nil), its spacing kept by one
-        /// process at a time.
+        /// Claims entries of `host`. In a shared crawl, a host whose requests need no spacing may
+        /// be shared with the other processes, this one then starting only the slots it holds
+        /// (`slots`, 0 for none now); any other host, and such a host while no other process
+        /// asks for a share, is leased whole (`slots` nil), its spacing kept by one process.
         mutating func claim(_ host: String, limit: Int, now: Double) async throws -> (
             entries: [FrontierEntry], slots: Int?
         ) {

@@ -80,7 +80,8 @@ enum CompletePage: StoreStatement {
             SELECT 0, '' FROM pg_notify(\(notification[0]), \(notification[1]))
             WHERE EXISTS (
                 SELECT 1 FROM added a LEFT JOIN crawl_host h ON h.crawl_id = $1 AND h.host = a.host
-                WHERE a.state = 0 AND h.lease_owner IS NULL
+                WHERE a.state = 0 AND h.lease_owner IS NULL AND NOT EXISTS (
+                    SELECT 1 FROM crawl_host_slot s WHERE s.crawl_id = $1 AND s.host = a.host AND s.slots > 0)
             )
             """
     }()
@@ -102,10 +103,12 @@ enum KnownKeysAndAdmitted: StoreStatement {
 /// `hostsWithWork`: the hosts with queued entries, found by skipping through the queued index a
 /// host at a time (a recursive scan: one probe per host), that this worker (`$2`) holds or may
 /// lease at `$3`: a free host only while it holds fewer than `$4` leases, or the crawl loop would
-/// be offered, at once and again, a host whose claim its lease count refuses. Each host comes with
-/// the earliest time one of its entries may start: a due entry found first (most are due), the
-/// smallest `not_before` only when none is, with the host's next allowed start for a host it
-/// does not hold. Planned on every call, as `KnownKeysAndAdmitted`.
+/// be offered, at once and again, a host whose claim its lease count refuses. When there is no
+/// such host, the hosts another worker leases whole and may share (`shareable`: no spacing) are
+/// offered, so that a worker with nothing else to do asks for a share of them (`claimShare`).
+/// Each host comes with the earliest time one of its entries may start: a due entry found first
+/// (most are due), the smallest `not_before` only when none is, with the host's next allowed start
+/// for a host it does not hold. Planned on every call, as `KnownKeysAndAdmitted`.
 enum HostsWithWork: StoreStatement {
     static let parameterTypes: [PostgresDataType] = [.int8, .text, .float8, .int8]
     static let plansEachCall = true
@@ -118,17 +121,23 @@ enum HostsWithWork: StoreStatement {
             FROM queued q WHERE q.host IS NOT NULL
         ), held AS (
             SELECT COUNT(*) AS leases FROM crawl_host WHERE crawl_id = $1 AND lease_owner = $2 AND lease_until >= $3
+        ), listed AS (
+            SELECT q.host, GREATEST(
+                COALESCE(
+                    (SELECT f.not_before FROM frontier f
+                        WHERE f.crawl_id = $1 AND f.state = 0 AND f.host = q.host AND f.not_before <= $3 LIMIT 1),
+                    (SELECT MIN(f.not_before) FROM frontier f WHERE f.crawl_id = $1 AND f.state = 0 AND f.host = q.host)),
+                CASE WHEN h.lease_owner = $2 THEN 0 ELSE COALESCE(h.next_allowed, 0) END) AS earliest,
+                COALESCE(h.lease_owner = $2 OR ((h.lease_owner IS NULL OR h.lease_until < $3) AND held.leases < $4),
+                    held.leases < $4) AS takeable
+            FROM queued q LEFT JOIN crawl_host h ON h.crawl_id = $1 AND h.host = q.host, held
+            WHERE q.host IS NOT NULL
+                AND (h.lease_owner = $2 OR ((h.lease_owner IS NULL OR h.lease_until < $3) AND held.leases < $4)
+                    OR h.shareable)
         )
-        SELECT q.host, GREATEST(
-            COALESCE(
-                (SELECT f.not_before FROM frontier f
-                    WHERE f.crawl_id = $1 AND f.state = 0 AND f.host = q.host AND f.not_before <= $3 LIMIT 1),
-                (SELECT MIN(f.not_before) FROM frontier f WHERE f.crawl_id = $1 AND f.state = 0 AND f.host = q.host)),
-            CASE WHEN h.lease_owner = $2 THEN 0 ELSE COALESCE(h.next_allowed, 0) END)
-        FROM queued q LEFT JOIN crawl_host h ON h.crawl_id = $1 AND h.host = q.host, held
-        WHERE q.host IS NOT NULL
-            AND (h.lease_owner = $2 OR ((h.lease_owner IS NULL OR h.lease_until < $3) AND held.leases < $4))
-        ORDER BY q.host
+        SELECT host, earliest FROM listed
+        WHERE takeable OR NOT EXISTS (SELECT 1 FROM listed WHERE takeable)
+        ORDER BY host
         """
 }
 

@@ -112,29 +112,21 @@ extension PostgresCrawlStore {
         guard limit > 0 else { return [] }
         return try withCrawl("claim") { statements, id in
             guard try lease(host, statements, crawl: id, now: now) else { return [] }
-            return try statements.rows(
-                """
-                UPDATE frontier SET state = 1, claimed_by = \(worker) WHERE id IN (
-                    SELECT id FROM frontier
-                    WHERE crawl_id = \(id) AND host = \(host) AND state = 0 AND not_before <= \(now)
-                    ORDER BY id LIMIT \(limit) FOR UPDATE
-                )
-                RETURNING \(unescaped: Self.frontierColumns)
-                """
-            ).map(Self.frontierEntry).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+            return try Self.claimEntries(limit, statements, id, host, worker, now)
         }
     }
 
-    /// A host shared by several workers (`CrawlStoring.claimShare`). The host's row is locked (a
-    /// worker waits for another's claim on it rather than skipping it), so the shares are decided
-    /// one at a time: this worker's is a fair part of `capacity` among the workers holding or asking
-    /// for one (`capacity` divided by their number, rounded up), no more than the others leave
-    /// free; its row counts its requests in flight if they are more. A share asked for and not
-    /// given (no slots) is kept for `shareRequestSeconds`, so that the holders' next claims make
-    /// room.
+    /// A host whose requests need no spacing (`CrawlStoring.claimShare`). Leased whole while no
+    /// other worker asks for a share (as any host is: no coordination per claim); shared once one
+    /// does: the holder's next claim turns its lease into a share. The host's row is locked (a
+    /// worker waits for another's claim on it rather than skipping it), so shares are decided one
+    /// at a time: a worker's is a fair part of `capacity` among the workers holding or asking for
+    /// one (`capacity` divided by their number, rounded up), no more than the others leave free;
+    /// its row counts its requests in flight if they are more. A share asked for and not given (no
+    /// slots) is kept for `shareRequestSeconds`, so that the holders' next claims make room.
     public func claimShare(
         host: String, limit: Int, capacity: Int, inFlight: Int, notBefore: Double, now: Double
-    ) throws(CrawlStoreError) -> (entries: [FrontierEntry], slots: Int) {
+    ) throws(CrawlStoreError) -> (entries: [FrontierEntry], slots: Int?) {
         try withCrawl("claimShare") { statements, id in
             try statements.execute(
                 "INSERT INTO crawl_host (crawl_id, host) VALUES (\(id), \(host)) ON CONFLICT DO NOTHING")
@@ -144,13 +136,16 @@ extension PostgresCrawlStore {
                 WHERE crawl_id = \(id) AND host = \(host) FOR UPDATE
                 """
             )[0].decode((String?, Double, Double).self)
-            if let owner, owner != worker, until >= now { return ([], 0) }
-            if let owner {
-                if owner != worker {
-                    // Leased whole by a worker that is gone: what it had in flight is fetched again.
-                    try statements.execute(
-                        "UPDATE frontier SET state = 0 WHERE crawl_id = \(id) AND host = \(host) AND state = 1")
-                }
+            if let owner, owner != worker, until >= now {
+                // Leased whole by another worker: ask it for a share.
+                try Self.holdShare(
+                    0, until: now + min(leaseSeconds, Self.shareRequestSeconds), statements, id, host, worker)
+                return ([], 0)
+            }
+            if let owner, owner != worker {
+                // Leased whole by a worker that is gone: what it had in flight is fetched again.
+                try statements.execute(
+                    "UPDATE frontier SET state = 0 WHERE crawl_id = \(id) AND host = \(host) AND state = 1")
                 try statements.execute(
                     "UPDATE crawl_host SET lease_owner = NULL, lease_until = 0 WHERE crawl_id = \(id) AND host = \(host)"
                 )
@@ -160,41 +155,81 @@ extension PostgresCrawlStore {
                 try statements.execute(
                     "UPDATE crawl_host SET next_allowed = \(notBefore) WHERE crawl_id = \(id) AND host = \(host)")
             }
+            let due = max(storedNextAllowed, notBefore) <= now
             let (others, othersHeld) = try statements.rows(
                 """
                 SELECT COUNT(*), COALESCE(SUM(slots), 0)::bigint FROM crawl_host_slot
                 WHERE crawl_id = \(id) AND host = \(host) AND worker <> \(worker)
                 """
             )[0].decode((Int, Int).self)
+            if others == 0 {
+                // No other worker wants it: leased whole.
+                if owner != worker {
+                    let held = try statements.rows(
+                        """
+                        SELECT COUNT(*) FROM crawl_host
+                        WHERE crawl_id = \(id) AND lease_owner = \(worker) AND lease_until >= \(now)
+                        """
+                    )[0].decode(Int.self)
+                    guard due, held < maximumLeases else { return ([], nil) }
+                    try statements.execute(
+                        """
+                        UPDATE crawl_host SET lease_owner = \(worker), lease_until = \(now + leaseSeconds), shareable = true
+                        WHERE crawl_id = \(id) AND host = \(host)
+                        """)
+                }
+                try statements.execute(
+                    "DELETE FROM crawl_host_slot WHERE crawl_id = \(id) AND host = \(host) AND worker = \(worker)")
+                return (try Self.claimEntries(limit, statements, id, host, worker, now), nil)
+            }
+            if owner == worker {
+                try statements.execute(
+                    "UPDATE crawl_host SET lease_owner = NULL, lease_until = 0 WHERE crawl_id = \(id) AND host = \(host)"
+                )
+            }
             let fairShare = (capacity + others) / (others + 1)
-            let due = max(storedNextAllowed, notBefore) <= now
             let slots = due ? max(0, min(fairShare, capacity - othersHeld)) : 0
             // The others leave free what this worker has in flight until its next claim, when
             // those above its new share have ended (it starts none while they run).
             let counted = max(inFlight, slots)
             let holdsUntil = now + (counted > 0 ? leaseSeconds : min(leaseSeconds, Self.shareRequestSeconds))
-            try statements.execute(
-                """
-                INSERT INTO crawl_host_slot (crawl_id, host, worker, slots, lease_until)
-                VALUES (\(id), \(host), \(worker), \(counted), \(holdsUntil))
-                ON CONFLICT (crawl_id, host, worker) DO UPDATE SET slots = EXCLUDED.slots, lease_until = EXCLUDED.lease_until
-                """)
-            guard slots > 0, limit > 0 else { return ([], slots) }
+            try Self.holdShare(counted, until: holdsUntil, statements, id, host, worker)
+            guard slots > 0 else { return ([], 0) }
             // Entries in proportion to the share: a narrow queue is spread over the workers
             // instead of going whole to whichever claims first.
-            let batch = min(limit, 2 * slots)
-            let entries = try statements.rows(
-                """
-                UPDATE frontier SET state = 1, claimed_by = \(worker) WHERE id IN (
-                    SELECT id FROM frontier
-                    WHERE crawl_id = \(id) AND host = \(host) AND state = 0 AND not_before <= \(now)
-                    ORDER BY id LIMIT \(batch) FOR UPDATE
-                )
-                RETURNING \(unescaped: Self.frontierColumns)
-                """
-            ).map(Self.frontierEntry).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
-            return (entries, slots)
+            return (try Self.claimEntries(min(limit, 2 * slots), statements, id, host, worker, now), slots)
         }
+    }
+
+    /// Records `worker`'s share of `host` (`slots` counted against the host's capacity).
+    private static func holdShare(
+        _ slots: Int, until: Double, _ statements: PostgresSession.Statements, _ id: Int64, _ host: String,
+        _ worker: String
+    ) throws {
+        try statements.execute(
+            """
+            INSERT INTO crawl_host_slot (crawl_id, host, worker, slots, lease_until)
+            VALUES (\(id), \(host), \(worker), \(slots), \(until))
+            ON CONFLICT (crawl_id, host, worker) DO UPDATE SET slots = EXCLUDED.slots, lease_until = EXCLUDED.lease_until
+            """)
+    }
+
+    /// Marks up to `limit` of `host`'s due queued entries in flight for `worker`, oldest first.
+    private static func claimEntries(
+        _ limit: Int, _ statements: PostgresSession.Statements, _ id: Int64, _ host: String, _ worker: String,
+        _ now: Double
+    ) throws -> [FrontierEntry] {
+        guard limit > 0 else { return [] }
+        return try statements.rows(
+            """
+            UPDATE frontier SET state = 1, claimed_by = \(worker) WHERE id IN (
+                SELECT id FROM frontier
+                WHERE crawl_id = \(id) AND host = \(host) AND state = 0 AND not_before <= \(now)
+                ORDER BY id LIMIT \(limit) FOR UPDATE
+            )
+            RETURNING \(unescaped: frontierColumns)
+            """
+        ).map(frontierEntry).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
     }
 
     /// How long a worker's request for a share of a host holds without being asked again.
@@ -246,7 +281,7 @@ extension PostgresCrawlStore {
         }
         try statements.execute(
             """
-            UPDATE crawl_host SET lease_owner = \(worker), lease_until = \(now + leaseSeconds)
+            UPDATE crawl_host SET lease_owner = \(worker), lease_until = \(now + leaseSeconds), shareable = false
             WHERE crawl_id = \(id) AND host = \(host)
             """)
         return true

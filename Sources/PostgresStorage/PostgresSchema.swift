@@ -28,11 +28,12 @@ enum PostgresSchema {
         EXCEPTION WHEN feature_not_supported THEN NULL; END$$
         """
 
-    /// A host several workers work on at once (issue 32): each worker's share of its requests in
-    /// flight (`slots`; 0 while it asks for a share), until when the share holds, and which worker
-    /// claimed each in-flight entry, so that a gone worker's entries, not the host's, are queued
-    /// again.
+    /// A host several workers work on at once (issue 32): whether its lease may be shared (its
+    /// requests need no spacing), each worker's share of its requests in flight (`slots`; 0 while
+    /// it asks for a share), until when the share holds, and which worker claimed each in-flight
+    /// entry, so that a gone worker's entries, not the host's, are queued again.
     private static let v5 = """
+        ALTER TABLE crawl_host ADD COLUMN shareable boolean NOT NULL DEFAULT false;
         ALTER TABLE frontier ADD COLUMN claimed_by text;
         CREATE TABLE crawl_host_slot (
             crawl_id bigint NOT NULL REFERENCES crawl (id) ON DELETE CASCADE,

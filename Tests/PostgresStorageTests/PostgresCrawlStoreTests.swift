@@ -97,7 +97,7 @@ struct PostgresCrawlStoreTests {
     static func share(
         _ store: PostgresCrawlStore, limit: Int = 4, capacity: Int = 4, inFlight: Int, notBefore: Double = 0,
         now: Double
-    ) throws -> (keys: [String], slots: Int) {
+    ) throws -> (keys: [String], slots: Int?) {
         let share = try store.claimShare(
             host: "a.example", limit: limit, capacity: capacity, inFlight: inFlight, notBefore: notBefore, now: now)
         return (share.entries.map(\.key), share.slots)
@@ -105,14 +105,16 @@ struct PostgresCrawlStoreTests {
 
     static func keys(_ range: ClosedRange<Int>) -> [String] { range.map { "a.example/\($0)" } }
 
-    @Test func aHostWithNoSpacingIsSharedAndTheSharesNeverAddUpToMoreThanItsCapacity() throws {
+    @Test func aHostWithNoSpacingIsSharedOnceAskedAndTheSharesNeverAddUpToMoreThanItsCapacity() throws {
         let (first, second) = try Self.twoWorkers()
         _ = try first.enqueue((1...30).map { Self.entry("/\($0)") })
         let now = Date().timeIntervalSince1970
-        // Alone, A holds all four slots; B asks for a share and gets none while A's are in flight.
-        #expect(try Self.share(first, inFlight: 0, now: now) == (Self.keys(1...4), 4))
+        // Alone, A leases the host whole; B, with nothing else to do, is offered it and asks for a
+        // share, and gets none while A holds the lease.
+        #expect(try Self.share(first, inFlight: 0, now: now) == (Self.keys(1...4), nil))
+        #expect(try second.hostsWithWork().map(\.host) == ["a.example"])
         #expect(try Self.share(second, inFlight: 0, now: now) == ([], 0))
-        // A's next claim halves its share, but its four in flight stay counted until they end.
+        // A's next claim turns its lease into half the host, its four in flight counted until they end.
         #expect(try Self.share(first, inFlight: 4, now: now) == (Self.keys(5...8), 2))
         #expect(try Self.share(second, inFlight: 0, now: now) == ([], 0))
         #expect(try Self.share(first, inFlight: 1, now: now) == (Self.keys(9...12), 2))
@@ -121,24 +123,32 @@ struct PostgresCrawlStoreTests {
         #expect(try second.hostsWithWork().map(\.host) == ["a.example"])
         #expect(try first.claim(host: "a.example", limit: 2, now: now).isEmpty)
         #expect(try first.crawls().first { $0.id == first.crawlID }?.workers == 2)
-        // B gives its share back: A's next claim takes the whole capacity again.
+        // B gives its share back: A's next claim leases the host whole again.
         try second.releaseHost("a.example", notBefore: 0)
-        #expect(try Self.share(first, inFlight: 2, now: now) == (Self.keys(17...20), 4))
+        #expect(try Self.share(first, inFlight: 2, now: now) == (Self.keys(17...20), nil))
+    }
+
+    @Test func aHostWithSpacingIsNeverOfferedToAWorkerWhileAnotherLeasesIt() throws {
+        let (first, second) = try Self.twoWorkers()
+        _ = try first.enqueue((1...5).map { Self.entry("/\($0)") })
+        let now = Date().timeIntervalSince1970
+        #expect(try first.claim(host: "a.example", limit: 2, now: now).count == 2)
+        #expect(try second.hostsWithWork().isEmpty)
     }
 
     @Test func aGoneWorkersShareIsQueuedAgainAndTheOtherWorkersInFlightEntriesStay() throws {
         let (first, second) = try Self.twoWorkers(leaseSeconds: 30)
         _ = try first.enqueue((1...10).map { Self.entry("/\($0)") })
         let now = Date().timeIntervalSince1970
-        #expect(try Self.share(first, limit: 2, inFlight: 0, now: now) == (Self.keys(1...2), 4))
-        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now).slots == 0)
+        #expect(try Self.share(first, limit: 2, inFlight: 0, now: now) == (Self.keys(1...2), nil))
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now) == ([], 0))
         #expect(try Self.share(first, limit: 2, inFlight: 2, now: now) == (Self.keys(3...4), 2))
         #expect(try Self.share(second, limit: 2, inFlight: 0, now: now) == (Self.keys(5...6), 2))
-        // 31 s later A has not renewed (as if it were gone): its four come back, B's two stay B's.
-        #expect(try Self.share(second, limit: 3, inFlight: 2, now: now + 31) == (Self.keys(1...3), 4))
+        // 31 s later A has not renewed (as if it were gone): its four come back, B's two stay B's,
+        // and B, alone, leases the host whole.
+        #expect(try Self.share(second, limit: 3, inFlight: 2, now: now + 31) == (Self.keys(1...3), nil))
         #expect(try second.counts() == FrontierCounts(queued: 5, inFlight: 5))
-        // A worker whose share was given away takes no more than what is free.
-        #expect(try Self.share(first, inFlight: 0, now: now + 31).slots == 0)
+        #expect(try Self.share(first, inFlight: 0, now: now + 31) == ([], 0))
     }
 
     @Test func aRetryAfterSeenByOneWorkerHoldsTheSharedHostForEveryWorker() throws {
@@ -146,11 +156,14 @@ struct PostgresCrawlStoreTests {
         _ = try first.enqueue((1...10).map { Self.entry("/\($0)") })
         let now = Date().timeIntervalSince1970
         #expect(try Self.share(first, limit: 2, inFlight: 0, now: now).keys == Self.keys(1...2))
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now) == ([], 0))
+        #expect(try Self.share(first, limit: 2, inFlight: 2, now: now) == (Self.keys(3...4), 2))
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now) == (Self.keys(5...6), 2))
         // A was told to wait 5 s: neither worker starts anything more on the host before then.
         #expect(try Self.share(first, limit: 2, inFlight: 1, notBefore: now + 5, now: now + 1) == ([], 0))
-        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now + 4).keys.isEmpty)
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now + 4) == ([], 0))
         #expect(try second.hostsWithWork().first?.earliest == now + 5)
-        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now + 5).keys == Self.keys(3...4))
+        #expect(try Self.share(second, limit: 2, inFlight: 0, now: now + 5).keys == Self.keys(7...8))
     }
 
     @Test func aHarvestWhoseProcessStoppedRenewingItNoLongerHoldsTheCrawlOpen() throws {
