@@ -216,12 +216,16 @@ struct MatchTarget {
     }
 
     /// Path comparison (§3.5 [3P-oracle]): a pattern without a leading `/` (and not starting with `*`) gets one,
-    /// trailing slashes of pattern and path are ignored, and `/x/*` also matches `/x`. `variables == nil` means
-    /// a legacy `paths` string, where `$(` is literal.
+    /// a run of leading slashes counts as one (`//abc` matches `/abc`, as `swcutil match` decides), trailing
+    /// slashes of pattern and path are ignored, and `/x/*` also matches `/x`. `variables == nil` means a legacy
+    /// `paths` string, where `$(` is literal.
     func pathMatches(_ pattern: String, settings: MatchSettings, variables: [String: [String]]?) -> Bool {
         var normalized = pattern
         if !normalized.hasPrefix("/"), !normalized.hasPrefix("*") {
             normalized = "/" + normalized
+        }
+        while normalized.hasPrefix("//") {
+            normalized.removeFirst()
         }
         normalized = Self.trimmingTrailingSlashes(normalized)
         let input = Self.trimmingTrailingSlashes(Self.prepare(path, settings: settings))

@@ -331,6 +331,9 @@ enum Shadowing {
         if !text.hasPrefix("/"), !text.hasPrefix("*") {
             text = "/" + text
         }
+        while text.hasPrefix("//") {
+            text.removeFirst()
+        }
         text = MatchTarget.trimmingTrailingSlashes(text)
         return fold ? GlobPattern.fold(text) : text
     }

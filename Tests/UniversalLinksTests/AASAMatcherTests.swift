@@ -67,6 +67,10 @@ struct AASAMatcherTests {
         // §3.5 and Apple's example: a path pattern without a leading `/` still matches.
         MatchCase(components: #"[{"/": "abc"}]"#, url: "https://example.com/abc", expected: .handled(0)),
         MatchCase(components: #"[{"/": "abc"}]"#, url: "https://example.com/abcd", expected: .notMatched),
+        // A run of leading slashes in the pattern counts as one (swcutil, Tests/UniversalLinksTests/Swcutil).
+        MatchCase(components: #"[{"/": "//abc"}]"#, url: "https://example.com/abc", expected: .handled(0)),
+        MatchCase(components: #"[{"/": "///a/*"}]"#, url: "https://example.com/a/b", expected: .handled(0)),
+        MatchCase(components: #"[{"/": "//abc"}]"#, url: "https://example.com/xabc", expected: .notMatched),
         MatchCase(components: #"[{"/": "/buy/*"}]"#, url: "https://example.com/buy/shoes", expected: .handled(0)),
         MatchCase(components: #"[{"/": "/buy/*"}]"#, url: "https://example.com/buy/a/b/c", expected: .handled(0)),
         // [3P-oracle]: `/x/*` also matches `/x`; trailing slashes are insignificant.

@@ -159,8 +159,6 @@ struct SwcutilOracleTests {
     /// agreeing fails (`withKnownIssue`), so the list cannot outlive the difference.
     static let knownDifferences: [String: String] = [
         "blazingly-aasa corpus: legacy/details-as-dictionary": obsoleteDetailsDictionary,
-        #"blazingly-aasa probe: lead/double-slash-pattern {"/":"//abc"}"#:
-            "a run of leading slashes in a path pattern: swcutil reads `//abc` as `/abc`, SpotCheck literally",
         "blazingly-aasa gap probe: defaults/applinks-path": patternKeysInDefaults,
         "blazingly-aasa gap probe: defaults/detail-path": patternKeysInDefaults,
         "blazingly-aasa gap probe: defaults/applinks-exclude": patternKeysInDefaults,
