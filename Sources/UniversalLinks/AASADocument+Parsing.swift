@@ -215,6 +215,23 @@ struct DocumentReader {
                 defaults.caseSensitive = readBool(member.value, key: member.key, at: path)
             case "percentEncoded":
                 defaults.percentEncoded = readBool(member.value, key: member.key, at: path)
+            case "/", "?", "#", "exclude":
+                // Not documented as defaults, but swcutil applies them to rules that do not set them.
+                switch (member.key, member.value) {
+                case ("/", .string(let pattern)): defaults.path = pattern
+                case ("#", .string(let pattern)): defaults.fragment = pattern
+                case ("exclude", .bool(let exclude)): defaults.exclude = exclude
+                case ("?", .string(let pattern)): defaults.query = .whole(pattern)
+                case ("?", .object):
+                    var ignoredRule = AASAComponent()
+                    defaults.query = readQuery(member.value, at: path.key(member.key), component: &ignoredRule)
+                default: break
+                }
+                report(
+                    .ul022, .warning,
+                    "defaults has the key \(Quoted.text(member.key)); Apple documents only caseSensitive and "
+                        + "percentEncoded as defaults, but swcutil applies it to every rule that does not set it",
+                    at: path.key(member.key))
             default:
                 report(
                     .ul022, .warning,
@@ -397,6 +414,7 @@ struct DocumentReader {
             case "exclude":
                 if case .bool(let bool) = member.value {
                     component.exclude = bool
+                    component.excludeIsWritten = true
                 } else {
                     report(
                         .ul014, .error, "exclude is \(JSONTypeName.of(member.value)), not a boolean", at: memberPath)

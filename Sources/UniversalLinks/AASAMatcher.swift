@@ -93,7 +93,8 @@ public enum AASAMatcher {
         }
         for (entryIndex, entry) in appLinks.details.enumerated() where entry.appIDs.contains(appID) {
             if let components = entry.components {
-                for (ruleIndex, component) in components.enumerated() where component.isUsable {
+                for (ruleIndex, written) in components.enumerated() where written.isUsable {
+                    let component = written.applyingDefaults(entry: entry.defaults, domain: appLinks.defaults)
                     let settings = MatchSettings(component: component, entry: entry, appLinks: appLinks)
                     guard target.matches(component, settings: settings, variables: variables) else { continue }
                     let rule = AASAMatchedRule(

@@ -160,6 +160,37 @@ struct AASAMatcherTests {
         MatchCase(
             components: #"[{"?": {"ID": "X"}, "caseSensitive": false}]"#, url: "https://example.com/?id=x",
             expected: .handled(0)),
+        // `/`, `?`, `#`, `exclude` in defaults apply to rules that do not set them (swcutil; UL022 still fires).
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"/": "/foo/*"}"#, url: "https://example.com/bar",
+            expected: .notMatched),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"/": "/foo/*"}"#,
+            url: "https://example.com/foo/1", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, entry: #""defaults": {"/": "/foo/*"}"#, url: "https://example.com/bar",
+            expected: .notMatched),
+        MatchCase(
+            components: #"[{"/": "/bar"}]"#, applinks: #""defaults": {"/": "/foo/*"}"#, url: "https://example.com/bar",
+            expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"/": "/foo/*"}"#,
+            entry: #""defaults": {"/": "/bar"}"#, url: "https://example.com/bar", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"exclude": true}"#,
+            url: "https://example.com/bar", expected: .excluded(0)),
+        MatchCase(
+            components: ##"[{"#": "*", "exclude": false}]"##, applinks: #""defaults": {"exclude": true}"#,
+            url: "https://example.com/bar", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"?": {"id": "??"}}"#,
+            url: "https://example.com/bar?id=77", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"?": {"id": "??"}}"#,
+            url: "https://example.com/bar?id=7", expected: .notMatched),
+        MatchCase(
+            components: #"[{"/": "/a"}]"#, entry: ##""defaults": {"#": "x"}"##, url: "https://example.com/a#y",
+            expected: .notMatched),
         // Percent encoding: the URL side is compared as written unless percentEncoded is false.
         MatchCase(components: #"[{"/": "/caf%C3%A9"}]"#, url: "https://example.com/caf%C3%A9", expected: .handled(0)),
         MatchCase(components: #"[{"/": "/café"}]"#, url: "https://example.com/caf%C3%A9", expected: .notMatched),

@@ -159,19 +159,11 @@ struct SwcutilOracleTests {
     /// agreeing fails (`withKnownIssue`), so the list cannot outlive the difference.
     static let knownDifferences: [String: String] = [
         "blazingly-aasa corpus: legacy/details-as-dictionary": obsoleteDetailsDictionary,
-        "blazingly-aasa gap probe: defaults/applinks-path": patternKeysInDefaults,
-        "blazingly-aasa gap probe: defaults/detail-path": patternKeysInDefaults,
-        "blazingly-aasa gap probe: defaults/applinks-exclude": patternKeysInDefaults,
-        "blazingly-aasa gap probe: defaults/applinks-query": patternKeysInDefaults,
-        "blazingly-aasa gap probe: defaults/applinks-query-violating": patternKeysInDefaults,
     ]
 
     static let obsoleteDetailsDictionary =
         "`details` as a dictionary keyed by app ID (iOS 9 beta): swcutil matches its entries, SpotCheck reports "
         + "UL009 and matches none"
-    static let patternKeysInDefaults =
-        "`/`, `?`, `exclude` in `applinks.defaults` / `details[].defaults`: swcutil applies them to rules that "
-        + "do not set them, SpotCheck reports UL022 and ignores them"
 
     /// What SpotCheck decides, the way `aasa check` reads and matches a file.
     static func spotcheck(_ testCase: Case) -> Verdict {
