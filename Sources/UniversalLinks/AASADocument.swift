@@ -56,8 +56,9 @@ public struct AASAAppList: Sendable, Hashable {
 
 /// The `applinks` object (§3.2).
 public struct AASAAppLinks: Sendable, Hashable {
-    /// The `details` entries in file order (array order is priority, §3.5). Empty when `details` is missing or
-    /// in the obsolete dictionary form (see ``usesObsoleteDetailsDictionary``).
+    /// The `details` entries in file order (array order is priority, §3.5). Empty when `details` is missing. In
+    /// the obsolete dictionary form (``usesObsoleteDetailsDictionary``), one entry per member, for the app ID
+    /// that keys it (``AASADetail/dictionaryKey``), as `swcutil` reads it.
     public var details: [AASADetail]
     /// `applinks.defaults`: the domain-level matching defaults.
     public var defaults: AASAMatchingDefaults?
@@ -65,7 +66,8 @@ public struct AASAAppLinks: Sendable, Hashable {
     public var substitutionVariables: [AASASubstitutionVariable]
     /// `applinks.apps` when it is an array (its string elements); `nil` when missing or of another type.
     public var apps: [String]?
-    /// `true` when `details` is the iOS 9 beta dictionary keyed by app ID, which is obsolete and not matched.
+    /// `true` when `details` is the iOS 9 beta dictionary keyed by app ID: obsolete (UL009), but `swcutil` still
+    /// matches it.
     public var usesObsoleteDetailsDictionary: Bool
 
     /// Creates an `applinks` value.
@@ -100,6 +102,9 @@ public struct AASADetail: Sendable, Hashable {
     public var isObject: Bool
     /// For each element of ``paths``, its index in the file's `paths` array.
     public var pathIndices: [Int]
+    /// The app ID keying this entry when `details` is the obsolete dictionary form (then ``appIDs`` is that
+    /// key alone); `nil` for an element of the `details` array.
+    public var dictionaryKey: String?
 
     /// Creates an entry. `pathIndices` defaults to `0..<paths.count`.
     public init(
@@ -108,8 +113,10 @@ public struct AASADetail: Sendable, Hashable {
         paths: [String]? = nil,
         defaults: AASAMatchingDefaults? = nil,
         isObject: Bool = true,
-        pathIndices: [Int]? = nil
+        pathIndices: [Int]? = nil,
+        dictionaryKey: String? = nil
     ) {
+        self.dictionaryKey = dictionaryKey
         self.appIDs = appIDs
         self.components = components
         self.paths = paths

@@ -110,7 +110,7 @@ struct ModelChecks {
 
     mutating func run() -> [AASAProblem] {
         for (entryIndex, entry) in appLinks.details.enumerated() {
-            let entryPath = Self.detailsPath.index(entryIndex)
+            let entryPath = entry.dictionaryKey.map { Self.detailsPath.key($0) } ?? Self.detailsPath.index(entryIndex)
             if let components = entry.components {
                 checkComponents(components, entry: entry, at: entryPath.key("components"))
             }

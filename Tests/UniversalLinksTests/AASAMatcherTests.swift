@@ -345,6 +345,32 @@ struct AASAMatcherTests {
         #expect(rule.path == "applinks.details[1].components[0]")
     }
 
+    /// `details` in the obsolete dictionary form: each member is the entry of the app ID keying it, as
+    /// `swcutil` matches it (UL009 still warns).
+    @Test func obsoleteDetailsDictionaryIsMatchedPerAppID() throws {
+        let other = "ZZZZZ99999.com.other"
+        let text = """
+            {"applinks": {"apps": [], "details": {
+              "\(testAppID)": {"paths": ["NOT /wwdc/internal/*", "/wwdc/*"]},
+              "\(other)": {"components": [{"/": "/b/*"}]}
+            }}}
+            """
+        let parsed = AASADocument.parse(text)
+        let document = try #require(parsed.document)
+        #expect(parsed.problems.map(\.ruleID) == ["UL009"])
+        #expect(document.applinks?.usesObsoleteDetailsDictionary == true)
+        #expect(document.applinks?.details.map(\.appIDs) == [[testAppID], [other]])
+        #expect(Expected(document.match("https://e.com/wwdc/news/", appID: testAppID)) == .handled(1))
+        #expect(Expected(document.match("https://e.com/wwdc/internal/x", appID: testAppID)) == .excluded(0))
+        #expect(Expected(document.match("https://e.com/b/1", appID: testAppID)) == .notMatched)
+        #expect(Expected(document.match("https://e.com/b/1", appID: other)) == .handled(0, entry: 1))
+        guard case .handled(let rule) = document.match("https://e.com/wwdc/2015", appID: testAppID) else {
+            Issue.record("expected a match")
+            return
+        }
+        #expect(rule.path == #"applinks.details["\#(testAppID)"].paths[1]"#)
+    }
+
     /// Where an entry has both `appID` and `appIDs`, iOS takes the apps from `appIDs` alone, and an
     /// empty `appIDs` applies to no app (issue 33; docs/universal-links.md).
     @Test func appIDsAloneDecideWhereBothKeysAreWritten() throws {

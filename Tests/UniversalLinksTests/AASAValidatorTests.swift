@@ -205,6 +205,9 @@ struct AASAValidatorTests {
         RuleCase("UL019", fires: true, validFile(), appID: "ZZZZZ99999.com.other"),
         RuleCase("UL019", fires: true, #"{"webcredentials": {"apps": ["\#(testAppID)"]}}"#, appID: testAppID),
         RuleCase(
+            "UL019", fires: false, #"{"applinks": {"apps": [], "details": {"\#(testAppID)": {"paths": ["*"]}}}}"#,
+            appID: testAppID),
+        RuleCase(
             "UL022", fires: false,
             #"{"applinks": {"apps": [], "defaults": {"caseSensitive": false, "percentEncoded": true}, "details": []}}"#),
         RuleCase(

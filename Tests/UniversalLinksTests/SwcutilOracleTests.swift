@@ -157,13 +157,7 @@ struct SwcutilOracleTests {
 
     /// Cases where SpotCheck decides otherwise, by ``Case/id``, each with its reason. A listed case that starts
     /// agreeing fails (`withKnownIssue`), so the list cannot outlive the difference.
-    static let knownDifferences: [String: String] = [
-        "blazingly-aasa corpus: legacy/details-as-dictionary": obsoleteDetailsDictionary,
-    ]
-
-    static let obsoleteDetailsDictionary =
-        "`details` as a dictionary keyed by app ID (iOS 9 beta): swcutil matches its entries, SpotCheck reports "
-        + "UL009 and matches none"
+    static let knownDifferences: [String: String] = [:]
 
     /// What SpotCheck decides, the way `aasa check` reads and matches a file.
     static func spotcheck(_ testCase: Case) -> Verdict {
