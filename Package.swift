@@ -270,6 +270,7 @@ let package = Package(
         .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", "LenientJSON"],
+            exclude: ["Swcutil"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ImageSniffingTests", dependencies: ["ImageSniffing"], swiftSettings: strictSettings),

@@ -173,8 +173,13 @@ struct DocumentReader {
             let keys = dictionary.keys.prefix(3).map { Quoted.text($0) }.joined(separator: ", ")
             report(
                 .ul009, .warning,
-                "details is a dictionary keyed by app ID (\(keys)), the obsolete iOS 9 beta form; use an array of "
-                    + "entries with appIDs", at: path.key("details"))
+                "details is a dictionary keyed by app ID (\(keys)), the obsolete iOS 9 beta form (swcutil still "
+                    + "matches it); use an array of entries with appIDs", at: path.key("details"))
+            // `swcutil` matches each member as the entry of the app ID that keys it.
+            let detailsPath = path.key("details")
+            appLinks.details = dictionary.deduplicated().map {
+                readDetail($0.value, at: detailsPath.key($0.key), dictionaryKey: $0.key)
+            }
         case let other?:
             report(.ul009, .error, "details is \(JSONTypeName.of(other)), not an array", at: path.key("details"))
         }
@@ -215,6 +220,23 @@ struct DocumentReader {
                 defaults.caseSensitive = readBool(member.value, key: member.key, at: path)
             case "percentEncoded":
                 defaults.percentEncoded = readBool(member.value, key: member.key, at: path)
+            case "/", "?", "#", "exclude":
+                // Not documented as defaults, but swcutil applies them to rules that do not set them.
+                switch (member.key, member.value) {
+                case ("/", .string(let pattern)): defaults.path = pattern
+                case ("#", .string(let pattern)): defaults.fragment = pattern
+                case ("exclude", .bool(let exclude)): defaults.exclude = exclude
+                case ("?", .string(let pattern)): defaults.query = .whole(pattern)
+                case ("?", .object):
+                    var ignoredRule = AASAComponent()
+                    defaults.query = readQuery(member.value, at: path.key(member.key), component: &ignoredRule)
+                default: break
+                }
+                report(
+                    .ul022, .warning,
+                    "defaults has the key \(Quoted.text(member.key)); Apple documents only caseSensitive and "
+                        + "percentEncoded as defaults, but swcutil applies it to every rule that does not set it",
+                    at: path.key(member.key))
             default:
                 report(
                     .ul022, .warning,
@@ -279,12 +301,29 @@ struct DocumentReader {
         return variables
     }
 
-    private mutating func readDetail(_ value: JSONValue, at path: JSONPath) -> AASADetail {
+    /// One `details` entry; `dictionaryKey` is the app ID keying it when `details` is the obsolete dictionary.
+    private mutating func readDetail(_ value: JSONValue, at path: JSONPath, dictionaryKey: String? = nil)
+        -> AASADetail
+    {
         guard let object = value.objectValue else {
             report(.ul011, .error, "details entry is \(JSONTypeName.of(value)), not an object with appIDs", at: path)
-            return AASADetail(appIDs: [], isObject: false)
+            return AASADetail(appIDs: [], isObject: false, dictionaryKey: dictionaryKey)
         }
-        var detail = AASADetail(appIDs: [])
+        var detail = AASADetail(appIDs: [], dictionaryKey: dictionaryKey)
+        if let dictionaryKey {
+            detail.appIDs = [dictionaryKey]
+            if let reason = AppIDFormat.problem(dictionaryKey) {
+                report(.ul011, .error, "app ID \(Quoted.text(dictionaryKey)) \(reason)", at: path)
+            }
+        } else {
+            readAppIDs(of: object, at: path, into: &detail)
+        }
+        readRules(of: object, at: path, into: &detail)
+        return detail
+    }
+
+    /// `appID` / `appIDs` of an array-form entry (UL011, UL012).
+    private mutating func readAppIDs(of object: JSONObject, at path: JSONPath, into detail: inout AASADetail) {
         let singular = object["appID"]
         let plural = object["appIDs"]
         var candidates: [(String, JSONPath)] = []
@@ -330,6 +369,10 @@ struct DocumentReader {
             if plural != nil, idPath == path.key("appID") { continue }
             detail.appIDs.append(appID)
         }
+    }
+
+    /// `components`, `paths` and `defaults` of an entry (UL013, UL014, UL022).
+    private mutating func readRules(of object: JSONObject, at path: JSONPath, into detail: inout AASADetail) {
         if let components = object["components"] {
             if let array = components.arrayValue {
                 let componentsPath = path.key("components")
@@ -371,7 +414,6 @@ struct DocumentReader {
         if let defaults = object["defaults"] {
             detail.defaults = readDefaults(defaults, at: path.key("defaults"))
         }
-        return detail
     }
 
     private mutating func readComponent(_ value: JSONValue, at path: JSONPath) -> AASAComponent {
@@ -397,6 +439,7 @@ struct DocumentReader {
             case "exclude":
                 if case .bool(let bool) = member.value {
                     component.exclude = bool
+                    component.excludeIsWritten = true
                 } else {
                     report(
                         .ul014, .error, "exclude is \(JSONTypeName.of(member.value)), not a boolean", at: memberPath)

@@ -56,8 +56,9 @@ public struct AASAAppList: Sendable, Hashable {
 
 /// The `applinks` object (§3.2).
 public struct AASAAppLinks: Sendable, Hashable {
-    /// The `details` entries in file order (array order is priority, §3.5). Empty when `details` is missing or
-    /// in the obsolete dictionary form (see ``usesObsoleteDetailsDictionary``).
+    /// The `details` entries in file order (array order is priority, §3.5). Empty when `details` is missing. In
+    /// the obsolete dictionary form (``usesObsoleteDetailsDictionary``), one entry per member, for the app ID
+    /// that keys it (``AASADetail/dictionaryKey``), as `swcutil` reads it.
     public var details: [AASADetail]
     /// `applinks.defaults`: the domain-level matching defaults.
     public var defaults: AASAMatchingDefaults?
@@ -65,7 +66,8 @@ public struct AASAAppLinks: Sendable, Hashable {
     public var substitutionVariables: [AASASubstitutionVariable]
     /// `applinks.apps` when it is an array (its string elements); `nil` when missing or of another type.
     public var apps: [String]?
-    /// `true` when `details` is the iOS 9 beta dictionary keyed by app ID, which is obsolete and not matched.
+    /// `true` when `details` is the iOS 9 beta dictionary keyed by app ID: obsolete (UL009), but `swcutil` still
+    /// matches it.
     public var usesObsoleteDetailsDictionary: Bool
 
     /// Creates an `applinks` value.
@@ -100,6 +102,9 @@ public struct AASADetail: Sendable, Hashable {
     public var isObject: Bool
     /// For each element of ``paths``, its index in the file's `paths` array.
     public var pathIndices: [Int]
+    /// The app ID keying this entry when `details` is the obsolete dictionary form (then ``appIDs`` is that
+    /// key alone); `nil` for an element of the `details` array.
+    public var dictionaryKey: String?
 
     /// Creates an entry. `pathIndices` defaults to `0..<paths.count`.
     public init(
@@ -108,8 +113,10 @@ public struct AASADetail: Sendable, Hashable {
         paths: [String]? = nil,
         defaults: AASAMatchingDefaults? = nil,
         isObject: Bool = true,
-        pathIndices: [Int]? = nil
+        pathIndices: [Int]? = nil,
+        dictionaryKey: String? = nil
     ) {
+        self.dictionaryKey = dictionaryKey
         self.appIDs = appIDs
         self.components = components
         self.paths = paths
@@ -129,6 +136,8 @@ public struct AASAComponent: Sendable, Hashable {
     public var fragment: String?
     /// `exclude` (default `false`).
     public var exclude: Bool
+    /// `true` when the rule writes `exclude` itself (even as `false`), so `defaults` cannot supply it.
+    public var excludeIsWritten: Bool
     /// `comment`.
     public var comment: String?
     /// `caseSensitive`, when set on this rule.
@@ -148,12 +157,14 @@ public struct AASAComponent: Sendable, Hashable {
         comment: String? = nil,
         caseSensitive: Bool? = nil,
         percentEncoded: Bool? = nil,
-        isUsable: Bool = true
+        isUsable: Bool = true,
+        excludeIsWritten: Bool? = nil
     ) {
         self.path = path
         self.query = query
         self.fragment = fragment
         self.exclude = exclude
+        self.excludeIsWritten = excludeIsWritten ?? exclude
         self.comment = comment
         self.caseSensitive = caseSensitive
         self.percentEncoded = percentEncoded
@@ -186,17 +197,52 @@ public struct AASAQueryItemPattern: Sendable, Hashable {
     }
 }
 
-/// `caseSensitive` / `percentEncoded` defaults (`applinks.defaults` or `details[].defaults`).
+/// The defaults of `applinks.defaults` or `details[].defaults`. Apple documents `caseSensitive` and
+/// `percentEncoded`; `swcutil` also applies `/`, `?` and `exclude` written there to every rule that does not set
+/// them (recorded runs, `Tests/UniversalLinksTests/Swcutil`), and `#` is read the same way. Those four are
+/// still reported (UL022).
 public struct AASAMatchingDefaults: Sendable, Hashable {
     /// `caseSensitive`, when set.
     public var caseSensitive: Bool?
     /// `percentEncoded`, when set.
     public var percentEncoded: Bool?
+    /// `/`, when set (a string).
+    public var path: String?
+    /// `?`, when set (a string or a dictionary).
+    public var query: AASAQueryPattern?
+    /// `#`, when set (a string).
+    public var fragment: String?
+    /// `exclude`, when set (a boolean).
+    public var exclude: Bool?
 
     /// Creates defaults.
-    public init(caseSensitive: Bool? = nil, percentEncoded: Bool? = nil) {
+    public init(
+        caseSensitive: Bool? = nil, percentEncoded: Bool? = nil, path: String? = nil,
+        query: AASAQueryPattern? = nil, fragment: String? = nil, exclude: Bool? = nil
+    ) {
         self.caseSensitive = caseSensitive
         self.percentEncoded = percentEncoded
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        self.exclude = exclude
+    }
+}
+
+extension AASAComponent {
+    /// The rule as it is matched: each of `/`, `?`, `#` and `exclude` the rule does not set is taken from the
+    /// entry's `defaults`, then from `applinks.defaults` (as `swcutil` does; the rule's own key wins, as for
+    /// `caseSensitive`).
+    public func applyingDefaults(entry: AASAMatchingDefaults?, domain: AASAMatchingDefaults?) -> AASAComponent {
+        var rule = self
+        if rule.path == nil { rule.path = entry?.path ?? domain?.path }
+        if rule.query == nil { rule.query = entry?.query ?? domain?.query }
+        if rule.fragment == nil { rule.fragment = entry?.fragment ?? domain?.fragment }
+        if !rule.excludeIsWritten, let exclude = entry?.exclude ?? domain?.exclude {
+            rule.exclude = exclude
+            rule.excludeIsWritten = true
+        }
+        return rule
     }
 }
 

@@ -34,19 +34,27 @@ public struct AASAMatchedRule: Sendable, Hashable, CustomStringConvertible {
     public var pattern: String
     /// The component's `comment`, when it has one.
     public var comment: String?
+    /// The app ID keying the entry when `details` is the obsolete dictionary form (``AASADetail/dictionaryKey``).
+    public var entryKey: String?
 
     /// Creates a matched-rule description.
-    public init(entryIndex: Int, ruleIndex: Int, kind: Kind, pattern: String, comment: String? = nil) {
+    public init(
+        entryIndex: Int, ruleIndex: Int, kind: Kind, pattern: String, comment: String? = nil, entryKey: String? = nil
+    ) {
         self.entryIndex = entryIndex
         self.ruleIndex = ruleIndex
         self.kind = kind
         self.pattern = pattern
         self.comment = comment
+        self.entryKey = entryKey
     }
 
-    /// The rule's JSON path, e.g. `applinks.details[0].components[2]`.
+    /// The rule's JSON path, e.g. `applinks.details[0].components[2]` (`applinks.details["<app ID>"].paths[0]`
+    /// in the dictionary form).
     public var path: String {
-        "applinks.details[\(entryIndex)].\(kind == .component ? "components" : "paths")[\(ruleIndex)]"
+        let details = JSONPath.root.key("applinks").key("details")
+        let entry = entryKey.map { details.key($0) } ?? details.index(entryIndex)
+        return entry.key(kind == .component ? "components" : "paths").index(ruleIndex).description
     }
 
     /// `applinks.details[0].components[2] {"/": "/x/*"} ("comment")`.
@@ -93,12 +101,14 @@ public enum AASAMatcher {
         }
         for (entryIndex, entry) in appLinks.details.enumerated() where entry.appIDs.contains(appID) {
             if let components = entry.components {
-                for (ruleIndex, component) in components.enumerated() where component.isUsable {
+                for (ruleIndex, written) in components.enumerated() where written.isUsable {
+                    let component = written.applyingDefaults(entry: entry.defaults, domain: appLinks.defaults)
                     let settings = MatchSettings(component: component, entry: entry, appLinks: appLinks)
                     guard target.matches(component, settings: settings, variables: variables) else { continue }
                     let rule = AASAMatchedRule(
                         entryIndex: entryIndex, ruleIndex: ruleIndex, kind: .component,
-                        pattern: ComponentText.describe(component), comment: component.comment)
+                        pattern: ComponentText.describe(component), comment: component.comment,
+                        entryKey: entry.dictionaryKey)
                     return component.exclude ? .excluded(rule) : .handled(rule)
                 }
             } else if let paths = entry.paths {
@@ -108,7 +118,7 @@ public enum AASAMatcher {
                     guard target.pathMatches(pattern, settings: .builtin, variables: nil) else { continue }
                     let rule = AASAMatchedRule(
                         entryIndex: entryIndex, ruleIndex: entry.pathIndices[position], kind: .legacyPath,
-                        pattern: path)
+                        pattern: path, entryKey: entry.dictionaryKey)
                     return negated ? .excluded(rule) : .handled(rule)
                 }
             }
@@ -216,12 +226,16 @@ struct MatchTarget {
     }
 
     /// Path comparison (§3.5 [3P-oracle]): a pattern without a leading `/` (and not starting with `*`) gets one,
-    /// trailing slashes of pattern and path are ignored, and `/x/*` also matches `/x`. `variables == nil` means
-    /// a legacy `paths` string, where `$(` is literal.
+    /// a run of leading slashes counts as one (`//abc` matches `/abc`, as `swcutil match` decides), trailing
+    /// slashes of pattern and path are ignored, and `/x/*` also matches `/x`. `variables == nil` means a legacy
+    /// `paths` string, where `$(` is literal.
     func pathMatches(_ pattern: String, settings: MatchSettings, variables: [String: [String]]?) -> Bool {
         var normalized = pattern
         if !normalized.hasPrefix("/"), !normalized.hasPrefix("*") {
             normalized = "/" + normalized
+        }
+        while normalized.hasPrefix("//") {
+            normalized.removeFirst()
         }
         normalized = Self.trimmingTrailingSlashes(normalized)
         let input = Self.trimmingTrailingSlashes(Self.prepare(path, settings: settings))

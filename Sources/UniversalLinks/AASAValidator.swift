@@ -110,7 +110,7 @@ struct ModelChecks {
 
     mutating func run() -> [AASAProblem] {
         for (entryIndex, entry) in appLinks.details.enumerated() {
-            let entryPath = Self.detailsPath.index(entryIndex)
+            let entryPath = entry.dictionaryKey.map { Self.detailsPath.key($0) } ?? Self.detailsPath.index(entryIndex)
             if let components = entry.components {
                 checkComponents(components, entry: entry, at: entryPath.key("components"))
             }
@@ -122,18 +122,20 @@ struct ModelChecks {
         return problems
     }
 
-    private mutating func checkComponents(_ components: [AASAComponent], entry: AASADetail, at path: JSONPath) {
+    private mutating func checkComponents(_ written: [AASAComponent], entry: AASADetail, at path: JSONPath) {
+        // The pattern checks read the rules as written; shadowing, the rules as matched (with `defaults`' keys).
+        let components = written.map { $0.applyingDefaults(entry: entry.defaults, domain: appLinks.defaults) }
         let settings = components.map { MatchSettings(component: $0, entry: entry, appLinks: appLinks) }
         var earlier = ShadowIndex()
         for (index, component) in components.enumerated() where component.isUsable {
             let componentPath = path.index(index)
-            if let pattern = component.path, pattern.hasPrefix("NOT ") {
+            if let pattern = written[index].path, pattern.hasPrefix("NOT ") {
                 report(
                     .ul015, .warning,
                     "path pattern \(Quoted.text(pattern)) starts with \"NOT \", which components do not understand "
                         + "(it is matched literally); use \"exclude\": true", at: componentPath.key("/"))
             }
-            for (key, pattern) in Self.patterns(of: component) {
+            for (key, pattern) in Self.patterns(of: written[index]) {
                 checkVariables(in: pattern, at: componentPath.key(key))
                 if settings[index].percentEncoded, let scalar = pattern.unicodeScalars.first(where: { !$0.isASCII }) {
                     report(
@@ -246,7 +248,11 @@ struct ModelChecks {
             }
             let matchesEverything: Bool
             if let components = entry.components {
-                matchesEverything = components.contains { $0.isUsable && Shadowing.matchesEverything($0) }
+                matchesEverything = components.contains {
+                    $0.isUsable
+                        && Shadowing.matchesEverything(
+                            $0.applyingDefaults(entry: entry.defaults, domain: appLinks.defaults))
+                }
             } else if let paths = entry.paths {
                 matchesEverything = paths.contains { Shadowing.isMatchAll(Shadowing.legacyPattern($0)) }
             } else {
@@ -330,6 +336,9 @@ enum Shadowing {
         var text = pattern
         if !text.hasPrefix("/"), !text.hasPrefix("*") {
             text = "/" + text
+        }
+        while text.hasPrefix("//") {
+            text.removeFirst()
         }
         text = MatchTarget.trimmingTrailingSlashes(text)
         return fold ? GlobPattern.fold(text) : text

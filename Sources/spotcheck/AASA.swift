@@ -130,9 +130,10 @@ struct AASA: AsyncParsableCommand {
         /// For each `--url` and app, the rule that decides it.
         private func printVerdicts(_ document: AASADocument, servedBy file: AssociationFile) {
             let apps = appIDs.isEmpty ? (document.applinks?.details.flatMap(\.appIDs) ?? []) : appIDs
+            // A fetched file speaks for the host it was fetched from; a local file for any host.
+            let host = file.url.contains("://") ? URLParser.parse(file.url)?.host : nil
             for url in urls {
                 for app in apps {
-                    let host = file.url.contains("://") ? URLParser.parse(url)?.host : nil
                     let verdict: String
                     switch document.match(url, appID: app, servedForHost: host) {
                     case .handled(let rule): verdict = "opens the app: \(rule)"

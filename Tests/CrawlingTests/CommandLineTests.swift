@@ -119,6 +119,19 @@ struct CommandLineTests {
         #expect(aasa.status == 64, "aasa check --app \(appID): \(aasa.output)")
     }
 
+    /// The file fetched from a host says nothing about another host's URLs (what `swcutil verify` answers:
+    /// "Input domain … did not match input URL's domain"); before, the check compared the URL with itself.
+    @Test func aasaCheckMatchesURLsOfTheFilesHostOnly() async throws {
+        let base = try await TestSite.baseURL()
+        let app = "ABCDE12345.com.example.familycinema"
+        let result = try await runProcess(
+            try spotcheckExecutable(),
+            ["aasa", "check", base, "--app", app, "--url", "https://evil.test/movies/x", "--url", base + "movies/x"])
+        #expect(
+            result.output.contains("https://evil.test/movies/x for \(app): not a universal link"), "\(result.output)")
+        #expect(result.output.contains(base + "movies/x for \(app): opens the app"), "\(result.output)")
+    }
+
     @Test func anAppIDInTheFormatIsAccepted() async throws {
         let executable = try spotcheckExecutable()
         let page = Self.fixtures + "/movies/the-incredibles.html"

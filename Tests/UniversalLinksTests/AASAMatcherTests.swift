@@ -67,6 +67,10 @@ struct AASAMatcherTests {
         // §3.5 and Apple's example: a path pattern without a leading `/` still matches.
         MatchCase(components: #"[{"/": "abc"}]"#, url: "https://example.com/abc", expected: .handled(0)),
         MatchCase(components: #"[{"/": "abc"}]"#, url: "https://example.com/abcd", expected: .notMatched),
+        // A run of leading slashes in the pattern counts as one (swcutil, Tests/UniversalLinksTests/Swcutil).
+        MatchCase(components: #"[{"/": "//abc"}]"#, url: "https://example.com/abc", expected: .handled(0)),
+        MatchCase(components: #"[{"/": "///a/*"}]"#, url: "https://example.com/a/b", expected: .handled(0)),
+        MatchCase(components: #"[{"/": "//abc"}]"#, url: "https://example.com/xabc", expected: .notMatched),
         MatchCase(components: #"[{"/": "/buy/*"}]"#, url: "https://example.com/buy/shoes", expected: .handled(0)),
         MatchCase(components: #"[{"/": "/buy/*"}]"#, url: "https://example.com/buy/a/b/c", expected: .handled(0)),
         // [3P-oracle]: `/x/*` also matches `/x`; trailing slashes are insignificant.
@@ -156,6 +160,37 @@ struct AASAMatcherTests {
         MatchCase(
             components: #"[{"?": {"ID": "X"}, "caseSensitive": false}]"#, url: "https://example.com/?id=x",
             expected: .handled(0)),
+        // `/`, `?`, `#`, `exclude` in defaults apply to rules that do not set them (swcutil; UL022 still fires).
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"/": "/foo/*"}"#, url: "https://example.com/bar",
+            expected: .notMatched),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"/": "/foo/*"}"#,
+            url: "https://example.com/foo/1", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, entry: #""defaults": {"/": "/foo/*"}"#, url: "https://example.com/bar",
+            expected: .notMatched),
+        MatchCase(
+            components: #"[{"/": "/bar"}]"#, applinks: #""defaults": {"/": "/foo/*"}"#, url: "https://example.com/bar",
+            expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"/": "/foo/*"}"#,
+            entry: #""defaults": {"/": "/bar"}"#, url: "https://example.com/bar", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"exclude": true}"#,
+            url: "https://example.com/bar", expected: .excluded(0)),
+        MatchCase(
+            components: ##"[{"#": "*", "exclude": false}]"##, applinks: #""defaults": {"exclude": true}"#,
+            url: "https://example.com/bar", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"?": {"id": "??"}}"#,
+            url: "https://example.com/bar?id=77", expected: .handled(0)),
+        MatchCase(
+            components: ##"[{"#": "*"}]"##, applinks: #""defaults": {"?": {"id": "??"}}"#,
+            url: "https://example.com/bar?id=7", expected: .notMatched),
+        MatchCase(
+            components: #"[{"/": "/a"}]"#, entry: ##""defaults": {"#": "x"}"##, url: "https://example.com/a#y",
+            expected: .notMatched),
         // Percent encoding: the URL side is compared as written unless percentEncoded is false.
         MatchCase(components: #"[{"/": "/caf%C3%A9"}]"#, url: "https://example.com/caf%C3%A9", expected: .handled(0)),
         MatchCase(components: #"[{"/": "/café"}]"#, url: "https://example.com/caf%C3%A9", expected: .notMatched),
@@ -308,6 +343,32 @@ struct AASAMatcherTests {
         #expect(rule.comment == "no")
         #expect(rule.pattern == #"{"/": "/x/*"}"#)
         #expect(rule.path == "applinks.details[1].components[0]")
+    }
+
+    /// `details` in the obsolete dictionary form: each member is the entry of the app ID keying it, as
+    /// `swcutil` matches it (UL009 still warns).
+    @Test func obsoleteDetailsDictionaryIsMatchedPerAppID() throws {
+        let other = "ZZZZZ99999.com.other"
+        let text = """
+            {"applinks": {"apps": [], "details": {
+              "\(testAppID)": {"paths": ["NOT /wwdc/internal/*", "/wwdc/*"]},
+              "\(other)": {"components": [{"/": "/b/*"}]}
+            }}}
+            """
+        let parsed = AASADocument.parse(text)
+        let document = try #require(parsed.document)
+        #expect(parsed.problems.map(\.ruleID) == ["UL009"])
+        #expect(document.applinks?.usesObsoleteDetailsDictionary == true)
+        #expect(document.applinks?.details.map(\.appIDs) == [[testAppID], [other]])
+        #expect(Expected(document.match("https://e.com/wwdc/news/", appID: testAppID)) == .handled(1))
+        #expect(Expected(document.match("https://e.com/wwdc/internal/x", appID: testAppID)) == .excluded(0))
+        #expect(Expected(document.match("https://e.com/b/1", appID: testAppID)) == .notMatched)
+        #expect(Expected(document.match("https://e.com/b/1", appID: other)) == .handled(0, entry: 1))
+        guard case .handled(let rule) = document.match("https://e.com/wwdc/2015", appID: testAppID) else {
+            Issue.record("expected a match")
+            return
+        }
+        #expect(rule.path == #"applinks.details["\#(testAppID)"].paths[1]"#)
     }
 
     /// Where an entry has both `appID` and `appIDs`, iOS takes the apps from `appIDs` alone, and an

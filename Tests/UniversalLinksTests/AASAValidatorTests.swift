@@ -144,6 +144,19 @@ struct AASAValidatorTests {
             "UL016", fires: false, validFile(components: #"[{"/": "/a/*", "percentEncoded": false}, {"/": "/a/x"}]"#)),
         RuleCase("UL016", fires: true, validFile(components: #"[{"/": "*"}, {"/": "/x", "exclude": true}]"#)),
         RuleCase("UL016", fires: true, validFile(components: #"[{}, {"/": "/x"}]"#)),
+        // A rule without "/" takes the entry's or the domain's default "/" (as swcutil does): not everything.
+        RuleCase(
+            "UL016", fires: false,
+            #"{"applinks": {"apps": [], "details": [{"appIDs": ["\#(testAppID)"], "defaults": {"/": "/a/*"}, "components": [{}, {"/": "/b"}]}]}}"#
+        ),
+        RuleCase(
+            "UL016", fires: true,
+            #"{"applinks": {"apps": [], "defaults": {"/": "/a/*"}, "details": [{"appIDs": ["\#(testAppID)"], "components": [{}, {"/": "/a/b"}]}]}}"#
+        ),
+        RuleCase(
+            "UL016", fires: false,
+            #"{"applinks": {"apps": [], "defaults": {"/": "/a/*"}, "details": [{"appIDs": ["\#(testAppID)"], "components": [{}]}, {"appIDs": ["\#(testAppID)"], "components": [{"/": "*"}]}]}}"#
+        ),
         RuleCase("UL016", fires: true, validFile(components: #"[{"/": "/private/*"}, {"/": "/private/a.html"}]"#)),
         RuleCase("UL016", fires: true, validFile(components: #"[{"/": "/private/*"}, {"/": "/private/*/x/*"}]"#)),
         RuleCase("UL016", fires: true, validFile(components: #"[{"/": "/a/*"}, {"/": "/a"}]"#)),
@@ -191,6 +204,9 @@ struct AASAValidatorTests {
         RuleCase("UL019", fires: false, validFile()),
         RuleCase("UL019", fires: true, validFile(), appID: "ZZZZZ99999.com.other"),
         RuleCase("UL019", fires: true, #"{"webcredentials": {"apps": ["\#(testAppID)"]}}"#, appID: testAppID),
+        RuleCase(
+            "UL019", fires: false, #"{"applinks": {"apps": [], "details": {"\#(testAppID)": {"paths": ["*"]}}}}"#,
+            appID: testAppID),
         RuleCase(
             "UL022", fires: false,
             #"{"applinks": {"apps": [], "defaults": {"caseSensitive": false, "percentEncoded": true}, "details": []}}"#),
