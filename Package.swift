@@ -129,7 +129,7 @@ let package = Package(
         // The project configuration file (.spotcheck.json): its keys, checks and ignore list.
         // The app's local items joined to the crawled pages by content URL (the AS rules).
         .target(
-            name: "ItemLinking", dependencies: ["Rulebook", "SpotlightModel", "URLNormalization"],
+            name: "ItemLinking", dependencies: ["ReportModel", "Rulebook", "SpotlightModel", "URLNormalization"],
             swiftSettings: strictSettings),
         .target(
             name: "ProjectConfiguration",
@@ -315,7 +315,8 @@ let package = Package(
         .testTarget(
             name: "VerificationTests",
             dependencies: [
-                "ItemLinking", "Verification", "LenientJSON", "MarkupExtraction", "Rulebook", "SpotlightModel",
+                "ItemLinking", "Verification", "LenientJSON", "MarkupExtraction", "ReportModel", "Rulebook",
+                "SpotlightModel",
             ],
             swiftSettings: strictSettings
         ),

@@ -38,8 +38,6 @@ extension CrawlReportWriter {
     /// What the reports show of the linking (report.json's `linking`, the HTML report's local items).
     static func linkingSummary(_ report: LinkReport) -> LocalItemLinking {
         LocalItemLinking(
-            links: report.links.map { LocalItemLink(entry: $0.entry, page: $0.page, key: $0.key) },
-            unmatched: report.unmatched.map { UnmatchedEntry(entry: $0.entry, reason: $0.reason) },
-            pagesWithoutEntries: report.pagesWithoutEntries)
+            links: report.links, unmatched: report.unmatched, pagesWithoutEntries: report.pagesWithoutEntries)
     }
 }

@@ -1,3 +1,4 @@
+public import ReportModel
 public import Rulebook
 public import SpotlightModel
 import URLNormalization
@@ -76,26 +77,14 @@ public struct LinkablePage: Sendable, Hashable {
     }
 }
 
-/// A local entry joined to a page, and by which key.
-public struct EntryLink: Sendable, Hashable {
-    public var entry: String
-    public var page: String
-    /// `contentURL`, `url`, `uniqueIdentifier`, `relatedUniqueIdentifier`, `webpageURL`, or
-    /// `related item <id>` for an activity linked through the item it relates to.
-    public var key: String
-
-    public init(entry: String, page: String, key: String) {
-        self.entry = entry
-        self.page = page
-        self.key = key
-    }
-}
-
 /// What joining the app's local entries to the crawled pages found (issue 5 §4, reference §5.5).
 public struct LinkReport: Sendable {
-    public var links: [EntryLink] = []
+    /// Each entry joined to a page, and by which key: `contentURL`, `url`, `uniqueIdentifier`,
+    /// `relatedUniqueIdentifier`, `webpageURL`, or `related item <id>` for an activity linked
+    /// through the item it relates to.
+    public var links: [LocalItemLink] = []
     /// Entries with no page, and why (404, redirected, blocked by robots, outside the crawl …).
-    public var unmatched: [(entry: String, reason: String)] = []
+    public var unmatched: [UnmatchedEntry] = []
     /// Candidate pages no entry links to (AS001).
     public var pagesWithoutEntries: [String] = []
     /// The AS findings (reference §7.9).
@@ -184,7 +173,9 @@ public struct LocalItemLinker: Sendable {
                 continue
             }
             guard let (page, field) = matched else {
-                report.unmatched.append((entry.name, missing.map { "\($0.0): \($0.1)" } ?? "no URL to join on"))
+                report.unmatched.append(
+                    UnmatchedEntry(entry: entry.name, reason: missing.map { "\($0.0): \($0.1)" } ?? "no URL to join on")
+                )
                 continue
             }
             link(entry, to: page, key: field)
@@ -193,12 +184,13 @@ public struct LocalItemLinker: Sendable {
             if let page = itemPage[related] {
                 link(entry, to: page, key: "related item \(related)")
             } else {
-                report.unmatched.append((entry.name, "its related item \(related) has no page"))
+                report.unmatched.append(
+                    UnmatchedEntry(entry: entry.name, reason: "its related item \(related) has no page"))
             }
         }
 
         func link(_ entry: LocalEntry, to page: LinkablePage, key field: String) {
-            report.links.append(EntryLink(entry: entry.name, page: page.finalURL, key: field))
+            report.links.append(LocalItemLink(entry: entry.name, page: page.finalURL, key: field))
             linkedPages.insert(page.finalURL)
             var identifier = entry.name
             if case .item(let item) = entry {

@@ -100,15 +100,7 @@ struct SharedCrawlTests {
         let crawl = try await Self.startCrawl(Self.arguments(for: site, delay: 0.1))
         let workers = try (0..<3).map { _ in try Self.startWorker(crawl) }
         let crawlStatus = await waitForExit(crawl.process)
-        var fetchedByWorkers: [Int] = []
-        for worker in workers {
-            let status = await waitForExit(worker.process)
-            let output = Self.output(worker.outputPath)
-            #expect(status == 0, "\(output)")
-            if let range = output.range(of: #"fetched (\d+) pages"#, options: .regularExpression) {
-                fetchedByWorkers.append(Int(output[range].split(separator: " ")[1]) ?? 0)
-            }
-        }
+        let fetchedByWorkers = await Self.pagesFetched(by: workers)
         await site.stop()
         #expect(crawlStatus == 0, "\(Self.output(crawl.outputPath))")
         try Self.expectEveryPage(of: site, in: crawl.folder)

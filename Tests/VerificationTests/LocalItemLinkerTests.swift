@@ -1,4 +1,5 @@
 import ItemLinking
+import ReportModel
 import SpotlightModel
 import Testing
 import Verification
@@ -43,7 +44,7 @@ struct LocalItemLinkerTests {
             [Self.page("movies/up.html"), Self.page("about.html", title: "About")])
         #expect(
             report.links == [
-                EntryLink(entry: "movie-up", page: "https://www.example.com/movies/up.html", key: "contentURL")
+                LocalItemLink(entry: "movie-up", page: "https://www.example.com/movies/up.html", key: "contentURL")
             ])
         #expect(report.pagesWithoutEntries == ["https://www.example.com/about.html"])
         #expect(report.findings.map(\.ruleID).sorted() == ["AS001"])
@@ -63,7 +64,7 @@ struct LocalItemLinkerTests {
                 uniqueIdentifier: "movie-up", domainIdentifier: "movies", attributeSet: set, expirationDate: Self.later)
         )
         let report = Self.link([entry], [Self.page("movies/up.html")])
-        #expect(report.links == [EntryLink(entry: "movie-up", page: page, key: fields[0])])
+        #expect(report.links == [LocalItemLink(entry: "movie-up", page: page, key: fields[0])])
         #expect(report.findings.map(\.ruleID) == (fields.count == 2 ? ["AS008"] : []))
     }
 
