@@ -164,7 +164,8 @@ public struct AssociationFile: Sendable {
             for problem in problems {
                 if let finding = verifier.finding(
                     problem.rule, url: url, line: problem.location?.line ?? 0,
-                    excerpt: problem.location?.path ?? "", message: problem.message)
+                    excerpt: problem.location?.path ?? "", message: problem.message,
+                    milderCase: Severity(rawValue: problem.severity.rawValue))
                 {
                     findings.append(finding)
                 }

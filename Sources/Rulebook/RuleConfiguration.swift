@@ -50,10 +50,21 @@ public struct RuleConfiguration: Sendable, Hashable {
 
     /// A finding of `rule` with the severity configured for the page at `url` and the rule's fix
     /// hint; nil when the rule is switched off there. Every check makes its findings with it.
+    ///
+    /// `milderCase`: the severity the rule's own text gives this case where it names a milder one
+    /// than the rule's (UL009: an `applinks` in the obsolete dictionary form is a warning, not an
+    /// error); a setting of the project for the rule still wins.
     public func finding(
-        _ rule: RuleID, url: String, line: Int, column: Int? = nil, excerpt: String, message: String
+        _ rule: RuleID, url: String, line: Int, column: Int? = nil, excerpt: String, message: String,
+        milderCase: Severity? = nil
     ) -> Finding? {
-        guard let severity = severity(of: RuleCatalogue.rule(rule), at: url) else { return nil }
+        let catalogued = RuleCatalogue.rule(rule)
+        guard var severity = severity(of: catalogued, at: url) else { return nil }
+        if let milderCase, milderCase < catalogued.severity, severity == catalogued.severity,
+            settings[rule] == nil, !overrides.contains(where: { $0.settings[rule] != nil })
+        {
+            severity = milderCase
+        }
         return Finding(
             rule: rule, severity: severity, url: url, line: line, column: line > 0 ? column : nil, excerpt: excerpt,
             message: message, fixHint: RuleCatalogue.fixHints[rule] ?? "")

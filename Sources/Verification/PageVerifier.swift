@@ -98,9 +98,11 @@ public struct PageVerifier: Sendable {
     /// A finding of `rule` with the configured severity and the rule's fix hint; nil when the rule
     /// is switched off.
     public func finding(
-        _ rule: RuleID, url: String, line: Int, column: Int? = nil, excerpt: String, message: String
+        _ rule: RuleID, url: String, line: Int, column: Int? = nil, excerpt: String, message: String,
+        milderCase: Severity? = nil
     ) -> Finding? {
-        configuration.finding(rule, url: url, line: line, column: column, excerpt: excerpt, message: message)
+        configuration.finding(
+            rule, url: url, line: line, column: column, excerpt: excerpt, message: message, milderCase: milderCase)
     }
 
     /// Findings in a fixed order: line, then rule id, then message.

@@ -1,5 +1,6 @@
 import Crawling
 import PageFetching
+import Rulebook
 import Testing
 import Verification
 
@@ -44,6 +45,15 @@ struct AssociationFileTests {
         #expect(Set(file.findings.map(\.ruleID)) == Set(expected), "\(file.findings.map(\.message))")
         #expect(file.findings.allSatisfy { $0.url == Self.url })
         #expect((file.document != nil) == (status == 200 && !expected.contains("UL006")))
+    }
+
+    @Test func theObsoleteDictionaryFormOfDetailsIsAWarningAsTheRuleSaysAndAMissingDetailsAnError() {
+        let dictionary = #"{"applinks": {"apps": [], "details": {"\#(Self.app)": {"paths": ["*"]}}}}"#
+        func ul009(_ body: String) -> [Severity] {
+            Self.check(body: body).findings.filter { $0.ruleID == "UL009" }.map(\.severity)
+        }
+        #expect(ul009(dictionary) == [.warning])
+        #expect(ul009(#"{"applinks": {"apps": []}}"#) == [.error])
     }
 
     @Test func aStandInServerIsNotJudgedOnHTTPS() {
