@@ -143,9 +143,7 @@ extension PostgresCrawlStore {
                 return ([], 0)
             }
             if let owner, owner != worker {
-                // Leased whole by a worker that is gone: what it had in flight is fetched again.
-                try statements.execute(
-                    "UPDATE frontier SET state = 0 WHERE crawl_id = \(id) AND host = \(host) AND state = 1")
+                try Self.requeueInFlight(of: host, statements, id)
                 try statements.execute(
                     "UPDATE crawl_host SET lease_owner = NULL, lease_until = 0 WHERE crawl_id = \(id) AND host = \(host)"
                 )
@@ -165,18 +163,8 @@ extension PostgresCrawlStore {
             if others == 0 {
                 // No other worker wants it: leased whole.
                 if owner != worker {
-                    let held = try statements.rows(
-                        """
-                        SELECT COUNT(*) FROM crawl_host
-                        WHERE crawl_id = \(id) AND lease_owner = \(worker) AND lease_until >= \(now)
-                        """
-                    )[0].decode(Int.self)
-                    guard due, held < maximumLeases else { return ([], nil) }
-                    try statements.execute(
-                        """
-                        UPDATE crawl_host SET lease_owner = \(worker), lease_until = \(now + leaseSeconds), shareable = true
-                        WHERE crawl_id = \(id) AND host = \(host)
-                        """)
+                    guard due, try leasesHeld(statements, id, now: now) < maximumLeases else { return ([], nil) }
+                    try takeLease(of: host, shareable: true, statements, id, now: now)
                 }
                 try statements.execute(
                     "DELETE FROM crawl_host_slot WHERE crawl_id = \(id) AND host = \(host) AND worker = \(worker)")
@@ -265,26 +253,42 @@ extension PostgresCrawlStore {
                 """
             )[0].decode(Bool.self)
         else { return false }
+        guard try leasesHeld(statements, id, now: now) < maximumLeases else { return false }
+        if owner != nil { try Self.requeueInFlight(of: host, statements, id) }
         try statements.execute(
             "DELETE FROM crawl_host_slot WHERE crawl_id = \(id) AND host = \(host) AND worker = \(worker)")
-        let held = try statements.rows(
+        try takeLease(of: host, shareable: false, statements, id, now: now)
+        return true
+    }
+
+    /// The hosts this worker leases whole now.
+    private func leasesHeld(_ statements: PostgresSession.Statements, _ id: Int64, now: Double) throws -> Int {
+        try statements.rows(
             """
             SELECT COUNT(*) FROM crawl_host
             WHERE crawl_id = \(id) AND lease_owner = \(worker) AND lease_until >= \(now)
             """
         )[0].decode(Int.self)
-        guard held < maximumLeases else { return false }
-        if owner != nil {
-            // The previous holder is gone: what it had in flight is fetched again.
-            try statements.execute(
-                "UPDATE frontier SET state = 0 WHERE crawl_id = \(id) AND host = \(host) AND state = 1")
-        }
+    }
+
+    /// Leases `host` whole to this worker; `shareable`: its requests need no spacing, so a worker
+    /// with nothing else to do may ask for a share of it (`hostsWithWork`, `claimShare`).
+    private func takeLease(
+        of host: String, shareable: Bool, _ statements: PostgresSession.Statements, _ id: Int64, now: Double
+    ) throws {
         try statements.execute(
             """
-            UPDATE crawl_host SET lease_owner = \(worker), lease_until = \(now + leaseSeconds), shareable = false
+            UPDATE crawl_host SET lease_owner = \(worker), lease_until = \(now + leaseSeconds), shareable = \(shareable)
             WHERE crawl_id = \(id) AND host = \(host)
             """)
-        return true
+    }
+
+    /// A host leased whole by a worker that is gone: what it had in flight is fetched again.
+    private static func requeueInFlight(
+        of host: String, _ statements: PostgresSession.Statements, _ id: Int64
+    ) throws {
+        try statements.execute(
+            "UPDATE frontier SET state = 0 WHERE crawl_id = \(id) AND host = \(host) AND state = 1")
     }
 
     /// Hosts with queued entries that this worker holds, or may lease now (free or expired, while
