@@ -242,6 +242,9 @@ int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_rea
     // Lines are counted once, up to `linesCounted`, as removals need them.
     const unsigned char *linesCounted = start;
     long line = 1;
+    // A title's content is text a browser keeps as written (escapable raw text): values inside it
+    // are never left out, though libxml2 reads tags there and the cap still applies.
+    const unsigned char *keepsValuesUntil = start;
     while (cursor < end) {
         const unsigned char *open = memchr(cursor, '<', (size_t)(end - cursor));
         if (open == NULL || open + 1 >= end) break;
@@ -266,7 +269,8 @@ int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_rea
         const unsigned char *excess = NULL;
         values.count = 0;
         const unsigned char *tagEnd =
-            sc_attributes_end(name + nameLength, end, cap, xml, &count, &excess, reads, &values);
+            sc_attributes_end(name + nameLength, end, cap, xml, &count, &excess, open < keepsValuesUntil ? NULL : reads,
+                              &values);
         if (values.failed) goto failure;
         if ((excess != NULL || values.count > 0) && output == NULL) {
             output = malloc(length > 0 ? length : 1);
@@ -297,6 +301,11 @@ int sc_cap_attributes(const char *bytes, size_t length, int cap, int xml, sc_rea
                               : nameLength == 5 && strncasecmp((const char *)name, "style", 5) == 0 ? "</style"
                                                                                                     : NULL;
         if (rawText != NULL && cursor < end) cursor = sc_find(cursor, end, rawText);
+        // Searched from outside a title only, so each byte is searched once.
+        if (reads != NULL && cursor >= keepsValuesUntil && cursor < end && nameLength == 5 &&
+            strncasecmp((const char *)name, "title", 5) == 0) {
+            keepsValuesUntil = sc_find(cursor, end, "</title");
+        }
     }
     free(values.ranges);
     if (output != NULL) {

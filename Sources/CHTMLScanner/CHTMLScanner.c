@@ -58,6 +58,13 @@ typedef struct sc_state {
     /// end of file inside a tag ("eof-in-tag"), where libxml2 reports the element; its start was
     /// not passed on, and its end (the next one libxml2 reports) is not either.
     int droppedAtEnd;
+    /// libxml2's count of `<html>`, `<head>` and `<body>` tags it dropped as misplaced, as of the
+    /// last callback, and where the parser stood then: libxml2 drops as many of their end tags
+    /// later without a callback (`sc_catch_up_dropped_end_tags`).
+    int droppedStartTags;
+    const xmlChar *lastCursor;
+    /// The tag whose attributes `sc_merge_misplaced` hands on (`html` or `body`).
+    const char *mergedTag;
     /// The current element's `xmlns:*` declarations as a `prefix` value (SC_ATTR_XMLNS).
     char namespaces[1024];
     /// Attribute values left out before parsing (`sc_cap_attributes`), in document order; the next
@@ -668,6 +675,66 @@ static void sc_place_end_tag(sc_state *state, const char *name) {
     }
 }
 
+static const xmlChar *sc_start_tag_end(const xmlChar *cursor, const xmlChar *end);
+
+/// The end tag at `cursor` (just past `</`) when it is `</html>`, `</head>` or `</body>`, or NULL.
+static const char *sc_structural_end_tag(const xmlChar *cursor, const xmlChar *end) {
+    static const char *const names[] = {"html", "head", "body"};
+    for (size_t index = 0; index < 3; index++) {
+        if (end - cursor > 4 && strncasecmp((const char *)cursor, names[index], 4) == 0) {
+            xmlChar after = cursor[4];
+            if (after == '>' || after == '/' || after == ' ' || after == '\t' || after == '\n' || after == '\r' ||
+                after == '\f') {
+                return names[index];
+            }
+        }
+    }
+    return NULL;
+}
+
+/// libxml2 drops an `</html>`, `</head>` or `</body>` end tag without a callback while it has
+/// dropped more of their start tags as misplaced (a second `<html>`, a `<head>` in the body) than
+/// such end tags (`ctxt->depth`, which `sc_structured_error` counts along). A browser reads those
+/// end tags as any other: `</head>` ends the head, and `</html>` or `</body>` before the body opens
+/// it. Called first in each callback: when the count went down since the last one, the end tags
+/// written in between move the phase. Between two callbacks lies only markup libxml2 reported
+/// nothing for; start tags (their quoted values) and comments there are passed over.
+static void sc_catch_up_dropped_end_tags(sc_state *state) {
+    htmlParserCtxtPtr context = state->context;
+    xmlParserInputPtr input = context->input;
+    if (input == NULL || input->cur == NULL || input->base == NULL || input->end == NULL) return;
+    const xmlChar *from = state->lastCursor, *to = input->cur;
+    int fell = context->depth < state->droppedStartTags;
+    state->droppedStartTags = context->depth;
+    state->lastCursor = to;
+    if (!fell || from == NULL || from < input->base || from >= to || to > input->end) return;
+    if (state->templateDepth > 0 || state->headNoscriptDepth > 0 || state->rawTextDepth > 0 ||
+        (context->name != NULL && sc_has_text_content((const char *)context->name))) {
+        return;
+    }
+    for (const xmlChar *cursor = from; cursor + 1 < to;) {
+        if (*cursor != '<') {
+            cursor++;
+        } else if (cursor[1] == '/') {
+            const char *name = sc_structural_end_tag(cursor + 2, input->end);
+            if (name != NULL && sc_is(name, "head")) {
+                if (state->phase == SC_IN_HEAD || state->phase == SC_BEFORE_HEAD) state->phase = SC_AFTER_HEAD;
+            } else if (name != NULL) {
+                sc_place_body_opening_end_tag(state, name);
+            }
+            cursor += 2;
+        } else if (cursor[1] == '!' && to - cursor > 3 && cursor[2] == '-' && cursor[3] == '-') {
+            const xmlChar *close = cursor + 4;
+            while (close + 2 < to && !(close[0] == '-' && close[1] == '-' && close[2] == '>')) close++;
+            cursor = close + 2 < to ? close + 3 : to;
+        } else if ((cursor[1] | 0x20) >= 'a' && (cursor[1] | 0x20) <= 'z') {
+            cursor = sc_start_tag_end(cursor + 2, to);
+        } else {
+            cursor++;
+        }
+    }
+}
+
 /// True when libxml2 may report `name` without its tag in the source: it implies `html`, `head`,
 /// `body` and, for text, `p`.
 static int sc_may_be_implied(const char *name) {
@@ -698,8 +765,75 @@ static void sc_read_attributes(sc_state *state, sc_element *element, const xmlCh
     }
 }
 
+static void sc_ignore_error(void *userData, xmlErrorPtr error);
+static void sc_free_own_document(xmlParserCtxtPtr context);
+
+/// The text of `sc_read_title_as_text`'s own parse, passed on as the title's.
+static void sc_title_characters(void *userData, const xmlChar *bytes, int length) {
+    sc_state *state = userData;
+    if (length > 0) state->callbacks->characters(state->callbacks->context, bytes, length);
+}
+
+/// From the title's `startElement` callback, when its text is wanted: a browser reads a title's
+/// content up to `</title` as text (escapable raw text, HTML §13.2.5.2), character references
+/// decoded and tags kept as written, where libxml2 reads tags there. Content without a `<` reads
+/// the same either way and is left to libxml2. Otherwise it is parsed apart, each `<` written as
+/// `&lt;`, as a title of its own whose text goes to `characters`, and the parser moves past it.
+static void sc_read_title_as_text(sc_state *state) {
+    if (!sc_can_move(state)) return;
+    xmlParserInputPtr input = state->context->input;
+    if (*input->cur != '>') return;
+    const unsigned char *start = input->cur + 1;
+    sc_run run;
+    if (start >= input->end || !sc_measure_run(start, input->end, "title", &run) || run.stop == start) return;
+    size_t length = (size_t)(run.stop - start), angles = 0;
+    for (const unsigned char *cursor = start; (cursor = memchr(cursor, '<', (size_t)(run.stop - cursor))) != NULL;
+         cursor++) {
+        angles++;
+    }
+    if (angles == 0) return;
+    static const char opening[] = "<title>", closing[] = "</title>";
+    size_t size = sizeof opening - 1 + length + 3 * angles + sizeof closing - 1;
+    if (size > INT32_MAX) return;
+    char *copy = malloc(size);
+    if (copy == NULL) return;
+    char *out = copy;
+    memcpy(out, opening, sizeof opening - 1);
+    out += sizeof opening - 1;
+    for (const unsigned char *cursor = start; cursor < run.stop; cursor++) {
+        if (*cursor == '<') {
+            memcpy(out, "&lt;", 4);
+            out += 4;
+        } else {
+            *out++ = (char)*cursor;
+        }
+    }
+    memcpy(out, closing, sizeof closing - 1);
+    htmlParserCtxtPtr title = htmlCreateMemoryParserCtxt(copy, (int)size);
+    if (title == NULL || title->sax == NULL) {
+        if (title != NULL) htmlFreeParserCtxt(title);
+        free(copy);
+        return;
+    }
+    memset(title->sax, 0, sizeof(htmlSAXHandler));
+    title->sax->initialized = XML_SAX2_MAGIC;
+    title->sax->characters = sc_title_characters;
+    title->sax->ignorableWhitespace = sc_title_characters;
+    title->sax->serror = sc_ignore_error;
+    title->userData = state;
+    htmlCtxtUseOptions(title, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
+    xmlSwitchEncoding(title, XML_CHAR_ENCODING_UTF8);
+    htmlParseDocument(title);
+    sc_free_own_document(title);
+    title->userData = title;
+    htmlFreeParserCtxt(title);
+    free(copy);
+    sc_move_past_run_after_start_tag(state, "title");
+}
+
 static void sc_start_element(void *userData, const xmlChar *name, const xmlChar **attributes) {
     sc_state *state = userData;
+    sc_catch_up_dropped_end_tags(state);
     sc_element element;
     memset(&element, 0, sizeof element);
     element.name = (const char *)name;
@@ -729,6 +863,7 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     state->justOpened = name;
     if (sc_has_raw_text_content((const char *)name)) {
         state->rawTextDepth = 1;
+        if (state->wantsCharacters && element.tag == SC_TAG_TITLE) sc_read_title_as_text(state);
         return;
     }
     // An element libxml2 implies (`<body>` for an `<h1>`, `<head>` for a `<title>`) is reported
@@ -759,6 +894,7 @@ static void sc_move_past_unread_after_start(sc_state *state, sc_tag tag) {
 
 static void sc_end_element(void *userData, const xmlChar *name) {
     sc_state *state = userData;
+    sc_catch_up_dropped_end_tags(state);
     if (state->droppedAtEnd) {
         state->droppedAtEnd = 0;
         state->justOpened = NULL;
@@ -796,6 +932,7 @@ static void sc_end_element(void *userData, const xmlChar *name) {
 
 static void sc_characters(void *userData, const xmlChar *bytes, int length) {
     sc_state *state = userData;
+    sc_catch_up_dropped_end_tags(state);
     state->justOpened = NULL;
     if (length > 0) sc_place_text(state, state->context->name, bytes, (size_t)length);
     if (state->wantsCharacters && length > 0) {
@@ -820,19 +957,21 @@ static const xmlChar *sc_start_tag_end(const xmlChar *cursor, const xmlChar *end
     return end;
 }
 
-/// The body tag's start callback in `sc_merge_misplaced_body`'s own parse: its attributes go to
+/// The dropped tag's start callback in `sc_merge_misplaced`'s own parse: its attributes go to
 /// Swift as a merge.
 static void sc_merge_start(void *userData, const xmlChar *name, const xmlChar **attributes) {
     sc_state *state = userData;
-    if (!sc_is((const char *)name, "body") || attributes == NULL) return;
+    if (state->mergedTag == NULL || !sc_is((const char *)name, state->mergedTag) || attributes == NULL) return;
     sc_element element;
     memset(&element, 0, sizeof element);
-    element.name = "body";
-    element.tag = SC_TAG_BODY;
-    element.line = state->context->input != NULL ? state->context->input->line : 0;
-    element.inBody = 1;
+    element.name = state->mergedTag;
+    element.tag = sc_classify_tag(state->mergedTag);
+    xmlParserInputPtr input = state->context->input;
+    element.line = input != NULL ? input->line : 0;
+    element.column = input != NULL ? sc_source_column(state, input->col, input->line) : 0;
+    element.inBody = state->phase == SC_IN_BODY;
     sc_read_attributes(state, &element, attributes);
-    if (element.attributeMask != 0) state->callbacks->mergeBody(state->callbacks->context, &element);
+    if (element.attributeMask != 0) state->callbacks->mergeAttributes(state->callbacks->context, &element);
 }
 
 static void sc_ignore_error(void *userData, xmlErrorPtr error) {
@@ -840,19 +979,22 @@ static void sc_ignore_error(void *userData, xmlErrorPtr error) {
     (void)error;
 }
 
-static void sc_free_own_document(xmlParserCtxtPtr context);
-
-/// libxml2 drops a `<body>` start tag once a body is open, with its attributes. A browser adds
-/// each attribute the body element lacks (§13.2.6.4.7). The tag (`<body` just read, the parser
-/// standing after its name) is parsed again on its own, by libxml2 with the same options, so its
-/// values read exactly as elsewhere, and its attributes are handed to `mergeBody`.
-static void sc_merge_misplaced_body(sc_state *state) {
+/// libxml2 drops an `<html>` start tag once the root is open, and a `<body>` tag once a body is,
+/// with their attributes. A browser adds each attribute the element lacks (§13.2.6.4.7, "in body",
+/// a start tag "html" or "body"). The tag (`<html` or `<body` just read, the parser standing after
+/// its name) is parsed again on its own, by libxml2 with the same options, so its values read
+/// exactly as elsewhere, and its attributes are handed to `mergeAttributes`.
+static void sc_merge_misplaced(sc_state *state, const char *name) {
     xmlParserInputPtr input = state->context->input;
     if (input == NULL || input->cur == NULL || input->base == NULL || input->end == NULL) return;
+    size_t nameLength = strlen(name);
     const xmlChar *open = input->cur;
     for (int steps = 0; open > input->base && *open != '<' && steps < 64; steps++) open--;
-    if (*open != '<' || input->end - open < 5 || strncasecmp((const char *)open + 1, "body", 4) != 0) return;
-    const xmlChar *close = sc_start_tag_end(open + 5, input->end);
+    if (*open != '<' || (size_t)(input->end - open) <= nameLength ||
+        strncasecmp((const char *)open + 1, name, nameLength) != 0) {
+        return;
+    }
+    const xmlChar *close = sc_start_tag_end(open + 1 + nameLength, input->end);
     htmlParserCtxtPtr tag = htmlCreateMemoryParserCtxt((const char *)open, (int)(close - open));
     if (tag == NULL || tag->sax == NULL) {
         if (tag != NULL) htmlFreeParserCtxt(tag);
@@ -863,9 +1005,11 @@ static void sc_merge_misplaced_body(sc_state *state) {
     tag->sax->startElement = sc_merge_start;
     tag->sax->serror = sc_ignore_error;
     tag->userData = state;
+    state->mergedTag = name;
     htmlCtxtUseOptions(tag, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
     xmlSwitchEncoding(tag, XML_CHAR_ENCODING_UTF8);
     htmlParseDocument(tag);
+    state->mergedTag = NULL;
     sc_free_own_document(tag);
     tag->userData = tag;
     htmlFreeParserCtxt(tag);
@@ -884,15 +1028,19 @@ static void sc_structured_error(void *userData, xmlErrorPtr error) {
         state->report->unsupportedEncoding = 1;
         break;
     default:
-        // A `<body>` tag met after libxml2 already opened an implied body (or a second one) is
-        // dropped from the tree with this error, where a browser adds its attributes to the body.
-        // Not inside a raw text element (the tag is text there) nor a template (a browser ignores
-        // a <body> tag with a template open).
-        if (error->code == XML_HTML_STRUCURE_ERROR && error->str1 != NULL && strcasecmp(error->str1, "body") == 0 &&
-            state->context != NULL && error->ctxt == state->context && state->rawTextDepth == 0 &&
-            state->templateDepth == 0) {
-            state->phase = SC_IN_BODY;
-            sc_merge_misplaced_body(state);
+        // A `<body>` tag met after libxml2 already opened an implied body (or a second one), or a
+        // second `<html>`, is dropped from the tree with this error, where a browser adds its
+        // attributes to the element. Not inside a raw text element (the tag is text there) nor a
+        // template (a browser ignores the tag with a template open).
+        if (error->code == XML_HTML_STRUCURE_ERROR && error->str1 != NULL && state->context != NULL &&
+            error->ctxt == state->context && error->message != NULL && strstr(error->message, "misplaced") != NULL) {
+            // libxml2 counts the tag it drops (`sc_catch_up_dropped_end_tags`).
+            state->droppedStartTags++;
+            int isBody = strcasecmp(error->str1, "body") == 0, isHTML = strcasecmp(error->str1, "html") == 0;
+            if ((isBody || isHTML) && state->rawTextDepth == 0 && state->templateDepth == 0) {
+                if (isBody) state->phase = SC_IN_BODY;
+                sc_merge_misplaced(state, isBody ? "body" : "html");
+            }
         }
         // An end tag for an element libxml2 does not have open ("Unexpected end tag : body", its
         // name in `str1`): `</body>`, `</html>` or `</br>` before the body opens it in a browser,

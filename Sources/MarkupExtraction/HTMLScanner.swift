@@ -112,9 +112,9 @@ enum HTMLScanner {
                 let sink = Unmanaged<MarkupCollector>.fromOpaque(context!).takeUnretainedValue()
                 sink.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
             },
-            mergeBody: { context, element in
+            mergeAttributes: { context, element in
                 let sink = Unmanaged<MarkupCollector>.fromOpaque(context!).takeUnretainedValue()
-                sink.mergeIntoBody(ElementView(element: element))
+                sink.mergeAttributes(ElementView(element: element))
             }
         )
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)

@@ -109,8 +109,9 @@ final class MarkupCollector {
     private var microdataParent: Int32 = -1
     private var rdfaParent: Int32 = -1
     private var currentScript: ScriptRecord?
-    /// The index in `frames` of the open body element, once one started.
+    /// The index in `frames` of the open body element, once one started, and of the root element.
     private var bodyFrameIndex: Int?
+    private var htmlFrameIndex: Int?
     private var titleStart = (bytes: 0, line: 0, column: 0, section: DocumentSection.head)
 
     private(set) var metas: [MetaRecord] = []
@@ -230,11 +231,12 @@ final class MarkupCollector {
             }
         }
         // The body always has a node (with no attribute it stands for nothing), so that the
-        // attributes of a `<body>` tag met after content can be added to it (`mergeIntoBody`).
+        // attributes of a `<body>` tag met after content can be added to it (`mergeAttributes`).
         if tag == .body, frame.microdataNode < 0, templateDepth == 0, bodyFrameIndex == nil {
             addMicrodataNode(element, frame: &frame)
         }
         if tag == .body, bodyFrameIndex == nil { bodyFrameIndex = frames.count }
+        if tag == .html, frames.isEmpty { htmlFrameIndex = 0 }
         if collectsRDFa, templateDepth == 0,
             element.hasAny(Self.rdfaAttributes) || tag == .html || tag == .head || tag == .body
         {
@@ -249,6 +251,7 @@ final class MarkupCollector {
     func endElement(_ tag: TagKind) -> Bool {
         guard let frame = frames.popLast() else { return wantsCharacters }
         if frames.count == bodyFrameIndex { bodyFrameIndex = nil }
+        if frames.count == htmlFrameIndex { htmlFrameIndex = nil }
         if frame.capturesText { captureDepth -= 1 }
         if frame.rawText { rawTextDepth -= 1 }
         if frame.title {
@@ -300,12 +303,16 @@ final class MarkupCollector {
         }
     }
 
-    /// A `<body>` tag met once the body is open: a browser adds each attribute the body element
-    /// does not have yet (HTML §13.2.6.4.7, "in body", a start tag "body"). libxml2 drops the tag,
-    /// so the body's nodes take what they lack; every element read since the body opened is
-    /// already under them.
-    func mergeIntoBody(_ element: ElementView) {
-        guard let index = bodyFrameIndex, index < frames.count else { return }
+    /// A second `<html>` tag, or a `<body>` tag met once the body is open: a browser adds each
+    /// attribute the element does not have yet (HTML §13.2.6.4.7, "in body", a start tag "html" or
+    /// "body"). libxml2 drops the tag, so the element's nodes take what they lack; every element
+    /// read since it opened is already under them.
+    func mergeAttributes(_ element: ElementView) {
+        let opened = element.tag == .html ? htmlFrameIndex : bodyFrameIndex
+        guard let index = opened, index < frames.count else { return }
+        if element.tag == .html, htmlLang == nil, let lang = element.value(.lang) ?? element.value(.xmlLang) {
+            htmlLang = (lang, element.line, element.column)
+        }
         let frame = frames[index]
         if let prefix = element.value(.prefix) {
             prefixDeclarations += Self.parsePrefixes(prefix, line: element.line)

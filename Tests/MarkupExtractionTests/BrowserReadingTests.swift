@@ -41,6 +41,24 @@ struct BrowserReadingTests {
         #expect(page.openGraphPairs == ["og:title=after"])
     }
 
+    /// HTML §13.2.5.2, RCDATA state: a title's content is its text up to `</title`, tags kept as
+    /// written and character references decoded, as `document.title` gives it.
+    @Test(
+        "a title's text keeps tags as written and decodes character references",
+        arguments: [
+            (#"<title>Hello <meta name="apple-itunes-app" content="app-id=9"> world</title>"#,
+             #"Hello <meta name="apple-itunes-app" content="app-id=9"> world"#),
+            ("<title>A &amp; B <b>bold</b> &lt;c&gt; </p></title>", "A & B <b>bold</b> <c> </p>"),
+            ("<title> Line <br>\n  two </title>", "Line <br> two"),
+            ("<title>Plain &eacute;t&eacute;</title>", "Plain été"),
+        ])
+    func titleText(html: String, title: String) {
+        let page = extract("<html><head>\(html)<meta property=\"og:title\" content=\"x\"></head><body></body></html>")
+        #expect(page.title?.text == title)
+        #expect(page.smartAppBanners.isEmpty)
+        #expect(page.openGraph.map(\.section) == [.head])
+    }
+
     /// WHATWG HTML §5.2.4 "Values": a `<time>`'s value is its `datetime`, an `<a>`'s its `href`,
     /// media elements' their `src`, `<data>`'s its `value`; `content` counts on `<meta>` only. The
     /// lenient reading of `content` on other elements stands in for an element's text only.

@@ -194,6 +194,20 @@ struct PlacementTests {
         (#"<head></head></html><meta property="og:title" content="a">"#, [.body]),
         (#"</body><meta property="og:title" content="a">"#, [.body]),
         (#"<head></p></div><meta property="og:title" content="a">"#, [.head]),
+        // After a second <html> (or <head>) tag, which libxml2 drops and counts, libxml2 drops the
+        // next </html>, </head> or </body> too, without a callback; a browser reads it as above.
+        (#"<html><head><html></html><meta property="og:title" content="a">"#, [.body]),
+        (#"<html><html></html><meta property="og:title" content="a">"#, [.body]),
+        (#"<head></head><html></html><meta property="og:title" content="a">"#, [.body]),
+        (#"<head><title>x</title><html lang=fr></body><meta property="og:title" content="a">"#, [.body]),
+        (#"<html><p>x</p><head></head><html></html><meta property="og:title" content="a">"#, [.body]),
+        // The second <html> itself moves nothing ("in head" reads it by the "in body" rules), nor
+        // does a </html> inside a comment or an attribute value, or a second <head> and its end.
+        (#"<html><head><html><meta property="og:title" content="a">"#, [.head]),
+        (#"<html><head><html><!-- </html> --><meta property="og:title" content="a">"#, [.head]),
+        (#"<html><head><html><link rel=x title="</html>"><meta property="og:title" content="a">"#, [.head]),
+        (#"<html><head><html><title></html></title><meta property="og:title" content="a">"#, [.head]),
+        (#"<html lang=en><head><html lang=fr><head></head><meta property="og:title" content="a">"#, [.head]),
         // Not when the end tag is text (the head's noscript with scripting enabled, a title, a
         // script or style that starts with it) or in a template.
         (
@@ -239,6 +253,22 @@ struct PlacementTests {
                 """)
             #expect(page.microdata.isEmpty, "\(wrapper)")
         }
+    }
+
+    /// §13.2.6.4.7 "in body", a start tag "html" (also read so in the head): each attribute the
+    /// root lacks is added to it; libxml2 drops the tag.
+    @Test("a second <html> tag adds the attributes the root lacks, its lang among them")
+    func secondHTMLTag() throws {
+        let merged = extract(
+            """
+            <html><head><title>t</title></head>
+            <body><html lang="fr" prefix="og: https://ogp.me/ns#"><p>x</p></body></html>
+            """)
+        let lang = try #require(merged.lang)
+        #expect(lang.text == "fr")
+        #expect(lang.line == 2)
+        let kept = extract(#"<html lang="en"><head><html lang="fr"><title>t</title></head></html>"#)
+        #expect(kept.lang?.text == "en")
     }
 
     @Test("a second <body> tag adds only the attributes the first lacks")

@@ -105,10 +105,11 @@ typedef struct sc_callbacks {
     int (*_Nonnull start)(void *_Nullable context, const sc_element *_Nonnull element);
     int (*_Nonnull end)(void *_Nullable context, sc_tag tag);
     void (*_Nonnull characters)(void *_Nullable context, const unsigned char *_Nonnull bytes, int length);
-    /// A `<body>` start tag met once the body is open (content came first, or a second `<body>`):
-    /// a browser adds each of its attributes the body element does not have yet (§13.2.6.4.7,
-    /// "in body", a start tag "body"), where libxml2 drops the tag. `element` holds its attributes.
-    void (*_Nonnull mergeBody)(void *_Nullable context, const sc_element *_Nonnull element);
+    /// A second `<html>` start tag, or a `<body>` tag met once the body is open (content came
+    /// first, or a second `<body>`): a browser adds each of its attributes the element does not
+    /// have yet (§13.2.6.4.7, "in body", a start tag "html" or "body"), where libxml2 drops the
+    /// tag. `element` holds its attributes; its `tag` says which element they go to.
+    void (*_Nonnull mergeAttributes)(void *_Nullable context, const sc_element *_Nonnull element);
 } sc_callbacks;
 
 /// What the parser reported besides the callbacks.
