@@ -46,8 +46,10 @@ struct BrowserReadingTests {
     @Test(
         "a title's text keeps tags as written and decodes character references",
         arguments: [
-            (#"<title>Hello <meta name="apple-itunes-app" content="app-id=9"> world</title>"#,
-             #"Hello <meta name="apple-itunes-app" content="app-id=9"> world"#),
+            (
+                #"<title>Hello <meta name="apple-itunes-app" content="app-id=9"> world</title>"#,
+                #"Hello <meta name="apple-itunes-app" content="app-id=9"> world"#
+            ),
             ("<title>A &amp; B <b>bold</b> &lt;c&gt; </p></title>", "A & B <b>bold</b> <c> </p>"),
             ("<title> Line <br>\n  two </title>", "Line <br> two"),
             ("<title>Plain &eacute;t&eacute;</title>", "Plain été"),
