@@ -1,4 +1,5 @@
 import BrowserRendering
+import MarkupExtraction
 public import Rulebook
 public import Verification
 
@@ -42,10 +43,13 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
     public var maximumAttempts: Int
     /// Read robots.txt `Sitemap:` lines and `/sitemap.xml`, and crawl what they list.
     public var useSitemaps: Bool
-    /// Microdata read as extruct and Google do (extraction options): `content` on any element, and
-    /// orphan items (an `itemscope` with an `itemprop` no item claims) extracted. False with
-    /// `--microdata-whatwg`: WHATWG rules for both.
+    /// `--microdata-content-anywhere`: a `content` attribute read on any Microdata element, as
+    /// Google and extruct do (`MarkupExtractor.Options`). False by default, as WHATWG HTML says.
+    /// Crawls stored before it was an option read it so, and keep their reading on resume.
     public var microdataContentOnAnyElement: Bool
+    /// `--microdata-whatwg`: orphan items (an `itemscope` with an `itemprop` no item claims)
+    /// dropped, as WHATWG HTML says, instead of extracted as items marked orphan. Nil: false.
+    public var microdataDropsOrphanItems: Bool?
     /// Seconds before an unreachable robots.txt (5xx, timeout) is asked for again while its
     /// host's pages wait (`--robots-retry`; nil: `RobotsCacheEntry.unreachableRetry`, 600). 0: ask
     /// once, and report the host's pages as not fetched.
@@ -102,7 +106,7 @@ public struct CrawlSettings: Sendable, Hashable, Codable {
         maximumPages: Int = 10_000, userAgent: String = CrawlSettings.defaultUserAgent,
         productToken: String = "spotcheck",
         maximumBodyBytes: Int = 10 << 20, timeout: Double = 30, maximumRedirects: Int = 10, maximumAttempts: Int = 3,
-        useSitemaps: Bool = true, microdataContentOnAnyElement: Bool = true
+        useSitemaps: Bool = true, microdataContentOnAnyElement: Bool = false
     ) {
         self.seed = seed
         self.publicOrigin = publicOrigin
@@ -189,5 +193,14 @@ public struct RenderSettings: Sendable, Hashable, Codable {
             ? RenderError.chromiumMissing(searched: executable.map { [$0] } ?? ChromiumRenderer.searchedPlaces)
                 .description
             : nil
+    }
+}
+
+extension CrawlSettings {
+    /// How the crawl reads each page's markup.
+    var extractorOptions: MarkupExtractor.Options {
+        MarkupExtractor.Options(
+            microdataContentOnAnyElement: microdataContentOnAnyElement,
+            microdataOrphanItems: microdataDropsOrphanItems != true)
     }
 }

@@ -206,9 +206,7 @@ public struct Crawler: Sendable {
             processor.rendering = renderer.map {
                 PageRendering(
                     renderer: $0, robots: robots, mapping: mapping,
-                    extractorOptions: MarkupExtractor.Options(
-                        microdataContentOnAnyElement: settings.microdataContentOnAnyElement,
-                        microdataOrphanItems: settings.microdataContentOnAnyElement))
+                    extractorOptions: settings.extractorOptions)
             }
         }
         if let names = settings.consumers, !names.isEmpty {

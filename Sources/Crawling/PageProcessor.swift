@@ -236,9 +236,7 @@ struct PageProcessor: Sendable {
         var record = record
         let publicURL = mapping?.publicURL(record.finalURL) ?? record.finalURL
         let pipeline = PagePipeline(
-            extractorOptions: MarkupExtractor.Options(
-                microdataContentOnAnyElement: settings.microdataContentOnAnyElement,
-                microdataOrphanItems: settings.microdataContentOnAnyElement),
+            extractorOptions: settings.extractorOptions,
             verifier: verifier)
         let facts = ServedFacts(
             status: response.status, mediaType: response.mediaType,

@@ -10,8 +10,9 @@ import LenientJSON
 /// of threads at once (each call uses its own parser context).
 public struct MarkupExtractor: Sendable {
     public struct Options: Sendable, Hashable {
-        /// Read a `content` attribute on any Microdata element, as schema.org, Google and extruct
-        /// do (default). When false, only `<meta>` uses `content`, as WHATWG HTML says.
+        /// Read a `content` attribute on any Microdata element in place of its text, as schema.org's
+        /// examples, Google and extruct do (`--microdata-content-anywhere`). Off by default: only
+        /// `<meta>` uses `content`, as WHATWG HTML says.
         public var microdataContentOnAnyElement: Bool
         /// Extract an `itemscope` element with an `itemprop` that no item claims as a top-level
         /// item marked `orphan` (default), as extruct and Google do; when false, drop it, as WHATWG
@@ -24,7 +25,7 @@ public struct MarkupExtractor: Sendable {
         public var encoding: String?
 
         public init(
-            microdataContentOnAnyElement: Bool = true, microdataOrphanItems: Bool = true, rdfa: Bool = true,
+            microdataContentOnAnyElement: Bool = false, microdataOrphanItems: Bool = true, rdfa: Bool = true,
             encoding: String? = nil
         ) {
             self.microdataContentOnAnyElement = microdataContentOnAnyElement

@@ -118,6 +118,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         ConfigurationKey("aasa", .path, [.validate]),
         // both: what is checked and reported
         ConfigurationKey("microdataWhatwg", .flag, [.crawl, .validate]),
+        ConfigurationKey("microdataContentAnywhere", .flag, [.crawl, .validate]),
         ConfigurationKey("output", .path, [.crawl, .validate]),
         ConfigurationKey("quiet", .flag, [.crawl, .validate]),
         ConfigurationKey("verbose", .flag, [.crawl, .validate]),

@@ -244,7 +244,8 @@ struct Crawl: AsyncParsableCommand {
             }
         }
         settings.marketingURLs = marketingURL.isEmpty ? nil : marketingURL
-        settings.microdataContentOnAnyElement = !microdataWhatwg
+        settings.microdataContentOnAnyElement = target.microdataContentAnywhere
+        settings.microdataDropsOrphanItems = microdataWhatwg ? true : nil
         settings.ignore = verification.ignore.isEmpty ? nil : verification.ignore
         settings.throttleLoopback = throttleLoopback ? true : nil
         var request = CrawlRequest(

@@ -58,8 +58,15 @@ struct CrawlTargetOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "With --render: seconds per page, from loading to reading its DOM.")
     var renderTimeout = RenderSettings.defaultTimeout
 
-    @Flag(help: ArgumentHelp(MicrodataWHATWG.help))
+    @Flag(help: ArgumentHelp(MicrodataReading.whatwgHelp))
     var microdataWhatwg = false
+
+    @Flag(help: ArgumentHelp(MicrodataReading.contentAnywhereHelp))
+    var microdataContentAnywhere = false
+
+    func validate() throws {
+        try MicrodataReading.validate(whatwg: microdataWhatwg, contentAnywhere: microdataContentAnywhere)
+    }
 }
 
 /// `crawl --help`'s "Limits and politeness": How much, how fast and how politely.

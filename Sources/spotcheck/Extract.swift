@@ -73,7 +73,8 @@ struct Extract: ParsableCommand {
 extension ExtractionOptions {
     var extractorOptions: MarkupExtractor.Options {
         MarkupExtractor.Options(
-            microdataContentOnAnyElement: !microdataWhatwg, microdataOrphanItems: !microdataWhatwg, rdfa: !noRdfa,
+            microdataContentOnAnyElement: microdataContentAnywhere, microdataOrphanItems: !microdataWhatwg,
+            rdfa: !noRdfa,
             encoding: encoding)
     }
 }

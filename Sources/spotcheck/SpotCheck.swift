@@ -54,10 +54,19 @@ struct SpotCheck: AsyncParsableCommand {
     }
 }
 
-/// `--microdata-whatwg` (extract, validate, crawl).
-enum MicrodataWHATWG {
-    static let help =
-        "Read Microdata by WHATWG rules only: a `content` attribute counts on <meta> alone, and an itemscope with an itemprop that no item claims is dropped (default: extracted as a top-level item marked orphan)."
+/// `--microdata-whatwg` and `--microdata-content-anywhere` (extract, validate, crawl).
+enum MicrodataReading {
+    static let whatwgHelp =
+        "Drop an itemscope with an itemprop that no item claims, as WHATWG's Microdata does (default: extracted as a top-level item marked orphan)."
+    static let contentAnywhereHelp =
+        "Read a `content` attribute on any Microdata element in place of its text, as schema.org's examples, Google and extruct do (default: on <meta> only, as WHATWG's Microdata says)."
+
+    /// The two options contradict each other.
+    static func validate(whatwg: Bool, contentAnywhere: Bool) throws {
+        if whatwg && contentAnywhere {
+            throw ValidationError("--microdata-whatwg and --microdata-content-anywhere contradict each other: give one")
+        }
+    }
 }
 
 /// Options shared by `extract` and `validate`.
@@ -70,8 +79,11 @@ struct ExtractionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Largest page read, in bytes; larger files are refused.")
     var maxPageBytes: Int = 16 << 20
 
-    @Flag(help: ArgumentHelp(MicrodataWHATWG.help))
+    @Flag(help: ArgumentHelp(MicrodataReading.whatwgHelp))
     var microdataWhatwg = false
+
+    @Flag(help: ArgumentHelp(MicrodataReading.contentAnywhereHelp))
+    var microdataContentAnywhere = false
 
     @Flag(help: "Skip RDFa processing.")
     var noRdfa = false
@@ -97,6 +109,7 @@ struct ExtractionOptions: ParsableArguments {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPageBytes < 1 { throw ValidationError("--max-page-bytes must be positive") }
+        try MicrodataReading.validate(whatwg: microdataWhatwg, contentAnywhere: microdataContentAnywhere)
     }
 }
 

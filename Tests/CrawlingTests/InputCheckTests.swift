@@ -30,6 +30,13 @@ struct InputCheckTests {
             status: 64,
             says: ["--base-url www.example.com: not an absolute URL", "write --base-url https://www.example.com/"]),
         BadInput(
+            name: "the two Microdata readings together contradict each other",
+            arguments: [
+                "crawl", "{fixtures}/movies", "--microdata-whatwg", "--microdata-content-anywhere", "--output",
+                "{tmp}/out",
+            ],
+            status: 64, says: ["--microdata-whatwg and --microdata-content-anywhere contradict each other"]),
+        BadInput(
             name: "aasa check of a file that does not exist is not a host lookup",
             arguments: ["aasa", "check", "/no/file.json"], status: 3, says: ["/no/file.json: no such file"],
             doesNotSay: ["https://no", "could not be fetched"]),

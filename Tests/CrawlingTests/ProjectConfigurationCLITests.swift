@@ -74,13 +74,17 @@ struct ProjectConfigurationCLITests {
         }
     }
 
-    /// A page whose Microdata value and encoding depend on `microdataWhatwg` and `encoding`.
+    /// A page whose Microdata value and encoding depend on `microdataContentAnywhere` and `encoding`.
     static let latin1Page =
         Array(
             #"<html><head><title>caf"#.utf8) + [0xE9]
         + Array(
             #"</title></head><body><div itemscope itemtype="https://schema.org/Thing"><span itemprop="name" content="A">B</span></div></body></html>"#
                 .utf8)
+
+    /// A page whose only Microdata item is an orphan (an itemscope with an itemprop no item claims).
+    static let orphanPage =
+        #"<html><body><div itemprop="x" itemscope itemtype="https://schema.org/Thing"><span itemprop="name">N</span></div></body></html>"#
 
     static let crawlKeys: [ConfiguredKey] = [
         ConfiguredKey(
@@ -123,7 +127,10 @@ struct ProjectConfigurationCLITests {
         ConfiguredKey(command: "crawl", key: "noSitemaps", value: "true", check: setting("useSitemaps", is: false)),
         ConfiguredKey(
             command: "crawl", key: "microdataWhatwg", value: "true",
-            check: setting("microdataContentOnAnyElement", is: false)),
+            check: setting("microdataDropsOrphanItems", is: true)),
+        ConfiguredKey(
+            command: "crawl", key: "microdataContentAnywhere", value: "true",
+            check: setting("microdataContentOnAnyElement", is: true)),
         ConfiguredKey(
             command: "crawl", key: "resume", value: "true", status: 6,
             says: ["{tmp}/out: no crawl store (crawl.sqlite) here, so there is no crawl to resume"]),
@@ -216,10 +223,16 @@ struct ProjectConfigurationCLITests {
         ConfiguredKey(
             command: "validate", key: "maxPageBytes", value: "100", status: 3, says: ["over the 100-byte page limit"]),
         ConfiguredKey(
-            command: "validate", key: "microdataWhatwg", value: "true", pages: ["{tmp}/latin1.html"],
+            command: "validate", key: "microdataWhatwg", value: "true", pages: ["{tmp}/orphan.html"],
             check: { tmp, _ in
                 let json = try Self.report(tmp + "/out")
-                #expect(json["pages"]?[0]?["markup"]?["microdata"]?[0]?["properties"]?["name"] == ["B"])
+                #expect(json["pages"]?[0]?["markup"]?["microdata"] == [])
+            }),
+        ConfiguredKey(
+            command: "validate", key: "microdataContentAnywhere", value: "true", pages: ["{tmp}/latin1.html"],
+            check: { tmp, _ in
+                let json = try Self.report(tmp + "/out")
+                #expect(json["pages"]?[0]?["markup"]?["microdata"]?[0]?["properties"]?["name"] == ["A"])
             }),
         ConfiguredKey(
             command: "validate", key: "noRdfa", value: "true", pages: ["{fixtures}/markup-tests.html"],
@@ -332,6 +345,7 @@ struct ProjectConfigurationCLITests {
         try FileManager.default.copyItem(
             atPath: TestSite.projectRoot.path + "/Fixtures/items.json", toPath: tmp + "/items.json")
         try Data(Self.latin1Page).write(to: URL(fileURLWithPath: tmp + "/latin1.html"))
+        try Data(Self.orphanPage.utf8).write(to: URL(fileURLWithPath: tmp + "/orphan.html"))
         let result = try await runProcess(try spotcheckExecutable(), Self.arguments(for: item).map(filled), in: tmp)
         #expect(result.status == item.status, "\(result.output)")
         #expect(
