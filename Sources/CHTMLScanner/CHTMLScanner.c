@@ -768,6 +768,76 @@ static void sc_read_attributes(sc_state *state, sc_element *element, const xmlCh
 static void sc_ignore_error(void *userData, xmlErrorPtr error);
 static void sc_free_own_document(xmlParserCtxtPtr context);
 
+/// True when `cursor` (inside [.., end)) is `script` in any case followed by tab, LF, FF, space,
+/// `/` or `>`: the tag name the script data states look for.
+static int sc_is_script_name(const unsigned char *cursor, const unsigned char *end) {
+    if (end - cursor < 7 || strncasecmp((const char *)cursor, "script", 6) != 0) return 0;
+    unsigned char after = cursor[6];
+    return after == '\t' || after == '\n' || after == '\f' || after == ' ' || after == '/' || after == '>';
+}
+
+/// Where a browser's tokenizer ends a script's content that starts at `start`: the `<` of the
+/// `</script` that closes it, following HTML §13.2.5.4 and §13.2.5.15–.31 (script data, escaped
+/// after `<!--`, double escaped after `<!--<script`, where `</script` is text), or `end`.
+static const unsigned char *sc_script_content_end(const unsigned char *start, const unsigned char *end) {
+    enum { DATA, ESCAPED, DOUBLE_ESCAPED } mode = DATA;
+    const unsigned char *cursor = start;
+    while (cursor < end) {
+        if (mode == DATA) {
+            const unsigned char *open = memchr(cursor, '<', (size_t)(end - cursor));
+            if (open == NULL) return end;
+            cursor = open + 1;
+            if (cursor < end && *cursor == '/' && sc_is_script_name(cursor + 1, end)) return open;
+            if (end - cursor >= 3 && cursor[0] == '!' && cursor[1] == '-' && cursor[2] == '-') {
+                // `<!--` leaves the state at "escaped dash dash": `-->` right away ends the escape.
+                cursor += 3;
+                mode = ESCAPED;
+                while (cursor < end && *cursor == '-') cursor++;
+                if (cursor < end && *cursor == '>') mode = DATA, cursor++;
+            }
+            continue;
+        }
+        unsigned char byte = *cursor;
+        if (byte == '-' && end - cursor >= 3 && cursor[1] == '-' && cursor[2] == '>') {
+            // `-->` in either escaped state returns to script data.
+            mode = DATA;
+            cursor += 3;
+        } else if (byte == '<' && cursor + 1 < end && cursor[1] == '/' && sc_is_script_name(cursor + 2, end)) {
+            if (mode == ESCAPED) return cursor;
+            mode = ESCAPED;
+            cursor += 8;
+        } else if (byte == '<' && mode == ESCAPED && sc_is_script_name(cursor + 1, end)) {
+            mode = DOUBLE_ESCAPED;
+            cursor += 7;
+        } else {
+            cursor++;
+        }
+    }
+    return end;
+}
+
+/// libxml2 ends a script at its first `</script`; a browser does not when the script reads
+/// `<!--<script` first (the "double escaped" state: a script that writes a script). From the
+/// script's `startElement` callback, each `</script` a browser reads as text is made `< script`
+/// in libxml2's copy of the input, so that both end the script at the same place. The content
+/// libxml2 then passes on keeps a space for those slashes.
+static void sc_join_double_escaped_script(sc_state *state) {
+    if (!sc_can_move(state)) return;
+    xmlParserInputPtr input = state->context->input;
+    if (*input->cur != '>') return;
+    const unsigned char *start = input->cur + 1, *end = input->end;
+    const unsigned char *close = sc_script_content_end(start, end);
+    for (const unsigned char *cursor = start; cursor + 8 <= close;) {
+        const unsigned char *open = memchr(cursor, '<', (size_t)(close - cursor));
+        if (open == NULL) break;
+        if (open + 1 < close && open[1] == '/' && sc_is_script_name(open + 2, end)) {
+            ((xmlChar *)(uintptr_t)open)[1] = ' ';
+        }
+        cursor = open + 1;
+    }
+}
+
+
 /// The text of `sc_read_title_as_text`'s own parse, passed on as the title's.
 static void sc_title_characters(void *userData, const xmlChar *bytes, int length) {
     sc_state *state = userData;
@@ -861,6 +931,7 @@ static void sc_start_element(void *userData, const xmlChar *name, const xmlChar 
     sc_read_attributes(state, &element, attributes);
     state->wantsCharacters = state->callbacks->start(state->callbacks->context, &element);
     state->justOpened = name;
+    if (element.tag == SC_TAG_SCRIPT) sc_join_double_escaped_script(state);
     if (sc_has_raw_text_content((const char *)name)) {
         state->rawTextDepth = 1;
         if (state->wantsCharacters && element.tag == SC_TAG_TITLE) sc_read_title_as_text(state);

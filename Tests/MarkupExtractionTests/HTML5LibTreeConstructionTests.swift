@@ -43,20 +43,7 @@ struct HTML5LibTreeConstructionTests {
 
     /// Cases SpotCheck reads otherwise, by `source`, each with its reason. A listed case that
     /// starts passing fails (`withKnownIssue`), so the list cannot outlive the difference.
-    static let knownDifferences: [String: String] = [
-        "tests16.dat#64": doubleEscapedScript, "tests16.dat#65": doubleEscapedScript,
-        "tests16.dat#66": doubleEscapedScript, "tests16.dat#67": doubleEscapedScript,
-        "tests16.dat#68": doubleEscapedScript, "tests16.dat#69": doubleEscapedScript,
-        "tests16.dat#161": doubleEscapedScript, "tests16.dat#162": doubleEscapedScript,
-        "tests16.dat#163": doubleEscapedScript, "tests16.dat#164": doubleEscapedScript,
-        "tests16.dat#165": doubleEscapedScript, "tests16.dat#166": doubleEscapedScript,
-    ]
-
-    /// A tokenizer difference, not a placement one: the place is right, the count is not.
-    static let doubleEscapedScript =
-        "script data double escaped (HTML §13.2.5.26–.31): `<!--<script>` in a script makes the next "
-        + "`</script>` text; libxml2 2.9.14 ends the script at the first `</script>`, so the `<script>` "
-        + "written after it is read as a second script"
+    static let knownDifferences: [String: String] = [:]
 
     /// The sections a browser's tree gives, per kind, as SpotCheck can report them.
     static func expected(_ testCase: Case) -> [String: [String]] {
