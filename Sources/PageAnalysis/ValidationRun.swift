@@ -55,9 +55,15 @@ public struct ValidationRun: Sendable {
 
     /// Writes `report.json` into `folder` (created if needed) and returns its path.
     public func write(into folder: String) throws -> String {
+        try Self.write(report, into: folder)
+    }
+
+    /// Writes `report` (a run's `report`, built once by a caller that also needs it for other
+    /// outputs) as `report.json` into `folder` (created if needed) and returns its path.
+    public static func write(_ report: ValidationReport, into folder: String) throws -> String {
         try OutputFolder.create(folder)
         let path = folder.hasSuffix("/") ? folder + "report.json" : folder + "/report.json"
-        let text = json.serialized(pretty: true) + "\n"
+        let text = JSONValue.object(report.json).serialized(pretty: true) + "\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         return path
     }

@@ -170,10 +170,12 @@ struct Validate: ParsableCommand {
             .absoluteString
         files.knownFindings = baseline
         do {
-            reportPath = try report.write(into: folder)
+            // report.json and index.html read the same typed report, built once.
+            let typed = report.report
+            reportPath = try ValidationRun.write(typed, into: folder)
             _ = try files.write(
                 pages: report.pages.map { ($0.markup.url, $0.findings ?? []) }, siteFindings: report.siteFindings,
-                suite: paths.joined(separator: " "), into: folder, html: HTMLReport(validation: report.report))
+                suite: paths.joined(separator: " "), into: folder, html: HTMLReport(validation: typed))
         } catch {
             Console.log.error("cannot write the reports into \(folder): \(error)")
             throw ExitStatus.outputNotWritable
