@@ -33,23 +33,27 @@ public struct URLResolver: Sendable {
     /// standards agree on them against an HTTP base.
     public func resolveStructuredDataURL(_ reference: String) -> String {
         let cleaned = Self.clean(reference)
-        guard let colon = cleaned.firstIndex(of: ":"),
-            Self.specialSchemes.contains(cleaned[..<colon].lowercased())
+        guard let colon = cleaned.utf8.firstIndex(of: UInt8(ascii: ":")),
+            Self.isSpecialScheme(cleaned.utf8[..<colon])
         else { return resolve(reference) }
-        return Self.removingDotSegments(fromAbsolute: cleaned, afterScheme: cleaned.index(after: colon))
+        return Self.removingDotSegments(fromAbsolute: cleaned, afterScheme: cleaned.utf8.index(after: colon))
     }
 
     /// RFC 3986 §5.2.4 applied to the path of an absolute reference: the part after the authority
     /// (when `//` starts one) up to `?` or `#`.
     static func removingDotSegments(fromAbsolute url: String, afterScheme start: String.Index) -> String {
+        // Byte offsets: every delimiter looked for is ASCII, so they fall on character boundaries.
+        let bytes = url.utf8
+        let slash = UInt8(ascii: "/"), question = UInt8(ascii: "?"), hash = UInt8(ascii: "#")
         var pathStart = start
-        if url[start...].hasPrefix("//") {
-            let authority = url.index(start, offsetBy: 2)
-            pathStart = url[authority...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        if bytes[start...].starts(with: [slash, slash]) {
+            let authority = bytes.index(start, offsetBy: 2)
+            pathStart =
+                bytes[authority...].firstIndex(where: { $0 == slash || $0 == question || $0 == hash }) ?? bytes.endIndex
         }
-        let pathEnd = url[pathStart...].firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
+        let pathEnd = bytes[pathStart...].firstIndex(where: { $0 == question || $0 == hash }) ?? bytes.endIndex
+        guard Self.hasDotSegment(bytes[pathStart..<pathEnd]) else { return url }
         let path = url[pathStart..<pathEnd]
-        guard path.contains(".") else { return url }
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for (position, segment) in segments.enumerated() {
@@ -67,6 +71,32 @@ public struct URLResolver: Sendable {
         var joined = output.joined(separator: "/")
         if path.hasPrefix("/"), !joined.hasPrefix("/") { joined = "/" + joined }
         return String(url[..<pathStart]) + joined + String(url[pathEnd...])
+    }
+
+    /// True when a segment of `path` is `.` or `..`, the only ones §5.2.4 changes: most paths
+    /// have none, and are kept without splitting them.
+    static func hasDotSegment(_ path: Substring.UTF8View) -> Bool {
+        let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
+        var index = path.startIndex
+        while index < path.endIndex {
+            // `index` starts a segment here.
+            var cursor = index
+            if path[cursor] == dot {
+                cursor = path.index(after: cursor)
+                if cursor < path.endIndex, path[cursor] == dot { cursor = path.index(after: cursor) }
+                if cursor == path.endIndex || path[cursor] == slash { return true }
+            }
+            guard let next = path[cursor...].firstIndex(of: slash) else { return false }
+            index = path.index(after: next)
+        }
+        return false
+    }
+
+    /// `scheme` (as written) is one of `specialSchemes`, in any case.
+    private static func isSpecialScheme(_ scheme: Substring.UTF8View) -> Bool {
+        guard scheme.count <= 5 else { return false }
+        let lowered = String(decoding: scheme.map { $0 | ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0) }, as: UTF8.self)
+        return specialSchemes.contains(lowered)
     }
 
     /// A resolver for `<base href>`, itself resolved against this one.

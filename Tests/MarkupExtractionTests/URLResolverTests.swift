@@ -223,6 +223,11 @@ struct URLResolverTests {
             (" https://example.org/a b ", "https://example.org/a%20b"),
             ("../c", "http://example.org/c"),
             ("mailto:Someone@Example.org", "mailto:Someone@Example.org"),
+            // Dots that are not whole segments stay; `.` and `..` segments go, the last one too.
+            ("https://Example.org/v1.2/a..b/.x/page.html?a=./b", "https://Example.org/v1.2/a..b/.x/page.html?a=./b"),
+            ("https://example.org/a/b/.", "https://example.org/a/b/"),
+            ("https://example.org/a/b/..", "https://example.org/a/"),
+            ("HttpS://example.org/./a", "HttpS://example.org/a"),
         ])
     func structuredDataURLs(reference: String, expected: String) {
         #expect(URLResolver(base: Self.base).resolveStructuredDataURL(reference) == expected)
