@@ -305,12 +305,13 @@ public struct CrawlReportWriter: Sendable {
 
     /// A stored page as every output sees it: its typed columns and its payload, decoded once.
     func pageReport(_ record: PageRecord, location: PageLocation?) throws -> PageReport {
-        guard let bytes = record.payload, record.payloadVersion == PagePayload.version else {
-            throw StoredPageUnreadable(
-                url: record.requestedURL,
-                reason:
-                    "it was stored by an earlier spotcheck (payload version \(record.payloadVersion), this one reads \(PagePayload.version)); crawl again into a new --output folder to report it"
-            )
+        let earlier = StoredPageUnreadable(
+            url: record.requestedURL,
+            reason:
+                "it was stored by an earlier spotcheck (payload version \(record.payloadVersion), this one reads \(PagePayload.version)); crawl again into a new --output folder to report it"
+        )
+        guard let bytes = record.payload, PagePayload.readableVersions.contains(record.payloadVersion) else {
+            throw earlier
         }
         let payload: PagePayload
         var markup: PageMarkup?
@@ -318,6 +319,8 @@ public struct CrawlReportWriter: Sendable {
             payload = try PagePayload(stored: bytes)
             if includesMarkup, let stored = record.markup { markup = try PageMarkup(stored: stored) }
         } catch {
+            // An older version's payload that does not decode holds what this one stores otherwise.
+            if record.payloadVersion != PagePayload.version { throw earlier }
             throw StoredPageUnreadable(url: record.requestedURL, reason: "its stored payload is damaged (\(error))")
         }
         let fetch = FetchFacts(

@@ -4,7 +4,7 @@ import Foundation
 public import PostgresStorage
 public import Reports
 public import Rulebook
-public import Verification
+import Verification
 
 /// Crawls shared through a PostgreSQL database (`crawl --store postgres://…`): the workers that
 /// join them (`spotcheck worker`), the list of crawls (`spotcheck crawls`) and their reports

@@ -6,7 +6,7 @@ import PageAnalysis
 public import Reports
 public import Rulebook
 import URLNormalization
-public import Verification
+import Verification
 
 /// A crawl already in a store: its settings, where unfinished crawls are, and its reports written
 /// again without fetching (`spotcheck report`).

@@ -118,8 +118,8 @@ public struct FindingCounts: Sendable, Hashable, Codable {
 public struct PageRecord: Sendable, Hashable, Codable {
     /// The current payload version (ReportModel's `PagePayload.version`). 5 (since 2026-11-29):
     /// `payload` and `markup` in a binary encoding; 1-4 kept JSON text in columns of their own,
-    /// which the reports no longer read.
-    public static let currentPayloadVersion = 5
+    /// which the reports no longer read. 6: `--render` and `--consumers` results typed too.
+    public static let currentPayloadVersion = 6
 
     /// The frontier entry this page completes.
     public var frontierID: Int64

@@ -3,6 +3,7 @@ import MarkupExtraction
 import PageAnalysis
 import PageFetching
 import RedirectFollowing
+import ReportModel
 import URLNormalization
 import Verification
 
@@ -85,26 +86,21 @@ struct ConsumerFetches: Sendable {
 }
 
 extension ConsumerView {
-    /// The view as report.json's `markup.consumers[]` shows it: the consumer, its User-Agent, and
-    /// what it got (status, final URL and the fields it reads; or why it got nothing).
-    var json: JSONObject {
-        var object: JSONObject = ["consumer": .string(consumer.name), "userAgent": .string(consumer.userAgent)]
+    /// The view as the reports show it: the consumer, its User-Agent, and what it got.
+    var report: ConsumerReport {
+        let reported: ConsumerReport.Outcome
         switch outcome {
         case .disallowedByRobots:
-            object.append("disallowedByRobots", .bool(true))
+            reported = .disallowedByRobots
         case .failed(let reason):
-            object.append("failure", .string(reason))
+            reported = .failed(reason: reason)
         case .answered(let status, let finalURL, let metadata):
-            object.append("status", JSONValue(status))
-            object.append("finalURL", .string(finalURL))
-            if let metadata {
-                var fields = JSONObject()
-                for field in consumer.reads {
-                    fields.append(field.rawValue, metadata.values[field].map { .string($0) } ?? .null)
-                }
-                object.append("reads", .object(fields))
-            }
+            reported = .answered(
+                status: status, finalURL: finalURL,
+                reads: metadata.map { metadata in
+                    consumer.reads.map { ConsumerReport.FieldValue(field: $0.rawValue, value: metadata.values[$0]) }
+                })
         }
-        return object
+        return ConsumerReport(consumer: consumer.name, userAgent: consumer.userAgent, outcome: reported)
     }
 }

@@ -264,8 +264,8 @@ struct PageProcessor: Sendable {
         payload.analysis = MarkupAnalysis(
             attributes: checked.attributes, summary: MarkupSummary(checked.markup),
             failingConditions: candidacy.failing, universalLink: context.canonicalLink?.summary,
-            imagesNotChecked: checked.imagesNotChecked, rendered: context.rendered?.json(served: checked.markup),
-            consumers: context.consumerViews.map(\.json), linksNotStored: found.notExamined)
+            imagesNotChecked: checked.imagesNotChecked, rendered: context.rendered?.report(served: checked.markup),
+            consumers: context.consumerViews.map(\.report), linksNotStored: found.notExamined)
         record.markup = try? markup.stored()
         record.findingCounts = Self.counts(checked.findings)
         if let title = checked.markup.title?.text, Self.looksLikeNotFound(title) {

@@ -1,6 +1,7 @@
 import BrowserRendering
 import LenientJSON
 import MarkupExtraction
+import ReportModel
 import URLNormalization
 import Verification
 
@@ -41,20 +42,13 @@ struct PageRendering: Sendable {
 }
 
 extension RenderedView {
-    /// The rendered page as report.json's `markup.rendered` shows it: its attribute set (beside the
-    /// served one), what only JavaScript added, the requests robots.txt kept from Applebot.
-    func json(served: PageMarkup) -> JSONObject {
-        var object = JSONObject()
-        if let failure { object.append("failure", .string(failure)) }
-        if let attributes {
-            object.append("attributeSet", .object(attributes.attributeSet.json))
-            object.append(
-                "onlyAfterJavaScript", .array(onlyAfterJavaScript(served: served).map { .string($0.field.rawValue) }))
-        }
-        object.append("timedOut", .bool(timedOut))
-        object.append(
-            "blockedForApplebot",
-            .array(blocked.map { ["url": .string($0.url), "resourceType": .string($0.resourceType)] }))
-        return object
+    /// The rendered page as the reports show it: its attribute set (beside the served one), what
+    /// only JavaScript added, the requests robots.txt kept from Applebot.
+    func report(served: PageMarkup) -> RenderingReport {
+        RenderingReport(
+            failure: failure, attributeSet: attributes?.attributeSet,
+            onlyAfterJavaScript: attributes == nil ? [] : onlyAfterJavaScript(served: served).map(\.field.rawValue),
+            timedOut: timedOut,
+            blockedForApplebot: blocked.map { RenderingReport.BlockedRequest(url: $0.url, resourceType: $0.resourceType) })
     }
 }

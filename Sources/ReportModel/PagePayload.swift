@@ -1,4 +1,4 @@
-public import LenientJSON
+import LenientJSON
 public import MarkupExtraction
 public import Rulebook
 public import SpotlightModel
@@ -10,7 +10,11 @@ import URLNormalization
 public struct PagePayload: Sendable, Hashable, Codable {
     /// The payload version a store's `payload_version` column names. 5 (2026-11-29): the first
     /// binary payload; pages stored by versions 1-4 held JSON text and are refused by the reports.
-    public static let version = 5
+    /// 6 (2026-11-29): `--render` and `--consumers` results typed, where 5 held them as JSON.
+    public static let version = 6
+    /// The versions the reports read: a version 5 page decodes unless it holds `--render` or
+    /// `--consumers` results.
+    public static let readableVersions = 5...6
 
     /// The final response's headers, in order.
     public var headers: [HeaderField]
@@ -88,16 +92,16 @@ public struct MarkupAnalysis: Sendable, Hashable, Codable {
     /// Images the page names that the image rules did not see (per-page and per-run limits).
     public var imagesNotChecked: Int
     /// `crawl --render`: the page as headless Chromium built it, compared with the served page.
-    public var rendered: JSONObject?
+    public var rendered: RenderingReport?
     /// `crawl --consumers`: what each consumer got.
-    public var consumers: [JSONObject]
+    public var consumers: [ConsumerReport]
     /// Links of the page past what the crawl examines, counted, not stored.
     public var linksNotStored: Int
 
     public init(
         attributes: PageAttributes, summary: MarkupSummary, failingConditions: [CandidacyCondition],
-        universalLink: String? = nil, imagesNotChecked: Int = 0, rendered: JSONObject? = nil,
-        consumers: [JSONObject] = [], linksNotStored: Int = 0
+        universalLink: String? = nil, imagesNotChecked: Int = 0, rendered: RenderingReport? = nil,
+        consumers: [ConsumerReport] = [], linksNotStored: Int = 0
     ) {
         // Provenance values as the reports show them: a 2 MB description is kept once, in the set.
         var attributes = attributes

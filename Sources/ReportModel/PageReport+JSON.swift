@@ -47,9 +47,9 @@ extension PageReport {
             if analysis.imagesNotChecked > 0 {
                 object.append("imagesNotChecked", JSONValue(analysis.imagesNotChecked))
             }
-            if let rendered = analysis.rendered { object.append("rendered", .object(rendered)) }
+            if let rendered = analysis.rendered { object.append("rendered", .object(rendered.json)) }
             if !analysis.consumers.isEmpty {
-                object.append("consumers", .array(analysis.consumers.map(JSONValue.object)))
+                object.append("consumers", .array(analysis.consumers.map { .object($0.json) }))
             }
             object.append("candidate", .object(candidateJSON(analysis)))
         }
@@ -135,5 +135,43 @@ extension MarkupSummary {
         object.append("baseURL", .string(baseURL))
         object.append("encoding", .string(encoding))
         object.append("diagnostics", .array(diagnostics.map { .object($0.json) }))
+    }
+}
+
+extension RenderingReport {
+    /// report.json's `markup.rendered`.
+    public var json: JSONObject {
+        var object = JSONObject()
+        if let failure { object.append("failure", .string(failure)) }
+        if let attributeSet {
+            object.append("attributeSet", .object(attributeSet.json))
+            object.append("onlyAfterJavaScript", .array(onlyAfterJavaScript.map(JSONValue.string)))
+        }
+        object.append("timedOut", .bool(timedOut))
+        object.append(
+            "blockedForApplebot",
+            .array(blockedForApplebot.map { ["url": .string($0.url), "resourceType": .string($0.resourceType)] }))
+        return object
+    }
+}
+
+extension ConsumerReport {
+    /// report.json's `markup.consumers[]`: the consumer, its User-Agent, and what it got (status,
+    /// final URL and the fields it reads; or why it got nothing).
+    public var json: JSONObject {
+        var object: JSONObject = ["consumer": .string(consumer), "userAgent": .string(userAgent)]
+        switch outcome {
+        case .disallowedByRobots:
+            object.append("disallowedByRobots", .bool(true))
+        case .failed(let reason):
+            object.append("failure", .string(reason))
+        case .answered(let status, let finalURL, let reads):
+            object.append("status", JSONValue(status))
+            object.append("finalURL", .string(finalURL))
+            if let reads {
+                object.append("reads", .object(JSONObject(reads.map { ($0.field, $0.value.map(JSONValue.string) ?? .null) })))
+            }
+        }
+        return object
     }
 }

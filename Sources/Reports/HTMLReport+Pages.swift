@@ -124,25 +124,23 @@ extension HTMLReport {
     }
 
     /// `crawl --render`: the served attribute set beside the rendered one (differences marked),
-    /// what only JavaScript added, and the requests robots.txt kept from Applebot. The rendered
-    /// view is the JSON the crawl stored in the page's payload (`MarkupAnalysis.rendered`).
+    /// what only JavaScript added, and the requests robots.txt kept from Applebot.
     func renderedSection(_ page: ReportPage) -> String {
-        guard let rendered = page.analysis?.rendered.map(JSONValue.object) else { return "" }
+        guard let rendered = page.analysis?.rendered else { return "" }
         var html = "<h4>Served and rendered (headless Chromium)</h4>\n"
-        if let failure = rendered["failure"]?.stringValue {
+        if let failure = rendered.failure {
             return html + "<p class=\"muted\">Not rendered: \(failure.htmlEscaped)</p>\n"
         }
-        if rendered["timedOut"]?.boolValue == true {
+        if rendered.timedOut {
             html +=
                 "<p class=\"muted\">The network was still busy at the render timeout: the DOM is what there was then.</p>\n"
         }
-        let only = rendered["onlyAfterJavaScript"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        if !only.isEmpty {
-            html +=
-                "<p>Only after JavaScript: \(only.map { "<code>\($0.htmlEscaped)</code>" }.joined(separator: ", "))</p>\n"
+        if !rendered.onlyAfterJavaScript.isEmpty {
+            let fields = rendered.onlyAfterJavaScript.map { "<code>\($0.htmlEscaped)</code>" }
+            html += "<p>Only after JavaScript: \(fields.joined(separator: ", "))</p>\n"
         }
         let served = page.attributeSet?.json ?? JSONObject()
-        let after = rendered["attributeSet"]?.objectValue ?? JSONObject()
+        let after = rendered.attributeSet?.json ?? JSONObject()
         var keys = served.map(\.key)
         keys += after.map(\.key).filter { !keys.contains($0) }
         html +=
@@ -155,41 +153,40 @@ extension HTMLReport {
             html += "<td>\(Self.shortened(later).htmlEscaped)</td></tr>"
         }
         html += "</tbody></table>\n"
-        let blocked = rendered["blockedForApplebot"]?.arrayValue ?? []
-        if !blocked.isEmpty {
+        if !rendered.blockedForApplebot.isEmpty {
             html += "<p>Requests robots.txt keeps from Applebot (not made while rendering):</p><ul>"
-            for request in blocked {
-                let url = request["url"]?.stringValue ?? ""
-                let type = request["resourceType"]?.stringValue ?? ""
-                html += "<li><code>\(url.htmlEscaped)</code> <span class=\"muted\">(\(type.htmlEscaped))</span></li>"
+            for request in rendered.blockedForApplebot {
+                html += "<li><code>\(request.url.htmlEscaped)</code> "
+                html += "<span class=\"muted\">(\(request.resourceType.htmlEscaped))</span></li>"
             }
             html += "</ul>\n"
         }
         return html
     }
 
-    /// `crawl --consumers`: what each consumer got, the fields it reads side by side (the JSON the
-    /// crawl stored in the page's payload, `MarkupAnalysis.consumers`).
+    /// `crawl --consumers`: what each consumer got, the fields it reads side by side.
     func consumersSection(_ page: ReportPage) -> String {
-        guard let views = page.analysis?.consumers.map(JSONValue.object), !views.isEmpty else { return "" }
+        guard let views = page.analysis?.consumers, !views.isEmpty else { return "" }
         var html = "<h4>As each consumer gets it</h4>\n<table class=\"grid attrs\"><thead><tr><th>consumer</th>"
         html += "<th>answer</th><th>what it reads</th></tr></thead><tbody>"
         for view in views {
-            let name = view["consumer"]?.stringValue ?? ""
             var answer: String
-            if view["disallowedByRobots"]?.boolValue == true {
+            var reads: [ConsumerReport.FieldValue] = []
+            switch view.outcome {
+            case .disallowedByRobots:
                 answer = "robots.txt disallows it"
-            } else if let failure = view["failure"]?.stringValue {
-                answer = "no answer: " + failure
-            } else {
-                answer = "HTTP \(view["status"]?.intValue.map(String.init) ?? "?")"
-                if let final = view["finalURL"]?.stringValue, final != page.finalURL { answer += " at " + final }
+            case .failed(let reason):
+                answer = "no answer: " + reason
+            case .answered(let status, let finalURL, let fields):
+                answer = "HTTP \(status)"
+                if finalURL != page.finalURL { answer += " at " + finalURL }
+                reads = fields ?? []
             }
-            let reads = (view["reads"]?.objectValue ?? JSONObject()).map { member in
-                "\(member.key.htmlEscaped): \(Self.shortened(member.value.stringValue ?? "none", limit: 80).htmlEscaped)"
+            let shown = reads.map { read in
+                "\(read.field.htmlEscaped): \(Self.shortened(read.value ?? "none", limit: 80).htmlEscaped)"
             }
-            html += "<tr><th title=\"\((view["userAgent"]?.stringValue ?? "").htmlEscaped)\">\(name.htmlEscaped)</th>"
-            html += "<td>\(answer.htmlEscaped)</td><td>\(reads.joined(separator: "<br>"))</td></tr>"
+            html += "<tr><th title=\"\(view.userAgent.htmlEscaped)\">\(view.consumer.htmlEscaped)</th>"
+            html += "<td>\(answer.htmlEscaped)</td><td>\(shown.joined(separator: "<br>"))</td></tr>"
         }
         return html + "</tbody></table>\n"
     }

@@ -24,10 +24,11 @@ struct RenderCrawlTests {
         var found: [String: [String]] = [:]
         var analysed = 0
         for (_, page) in try store.pagesByURL() {
-            if let rendered = page.storedAnalysis?.rendered.map(JSONValue.object) {
+            if let rendered = page.storedAnalysis?.rendered {
                 analysed += 1
-                #expect(rendered["failure"] == nil, "\(page.finalURL): \(rendered)")
-                #expect(rendered["timedOut"]?.boolValue == false, "\(page.finalURL)")
+                #expect(rendered.failure == nil, "\(page.finalURL): \(rendered)")
+                #expect(rendered.attributeSet != nil, "\(page.finalURL)")
+                #expect(!rendered.timedOut, "\(page.finalURL)")
             }
             for finding in page.storedFindings where Self.renderRules.contains(finding.ruleID) {
                 found[page.finalURL, default: []].append(finding.ruleID)

@@ -167,6 +167,32 @@ struct ReportPassTests {
         #expect(message.hasPrefix("http://"), "names the page: \(message)")
     }
 
+    /// Version 5 differs from 6 only in how `--render` and `--consumers` results are kept: a version
+    /// 5 page without them reads; one whose payload does not decode is refused as an earlier one.
+    @Test("a payload version 5 page is read, or refused as stored by an earlier SpotCheck when it does not decode")
+    func versionFivePayloads() async throws {
+        let folder = try temporaryFolder("report-payload-five")
+        let (store, _) = try await CrawlTests.crawl(seedPath: "", folder: folder)
+        let five = CountingSource(store) { page in
+            var page = page
+            page.payloadVersion = 5
+            return page
+        }
+        _ = try CrawlReportWriter(store: five, mapping: nil).write(into: folder)
+        let undecodable = CountingSource(store) { page in
+            var page = page
+            page.payloadVersion = 5
+            page.payload = page.payload.map { _ in [0xFF] }
+            return page
+        }
+        let error = #expect(throws: (any Error).self) {
+            try CrawlReportWriter(store: undecodable, mapping: nil).write(into: folder)
+        }
+        let message = "\(error.map { "\($0)" } ?? "")"
+        #expect(message.contains("payload version 5"), "\(message)")
+        #expect(message.contains("crawl again into a new --output folder"), "\(message)")
+    }
+
     @Test("index.html streamed from the pass is the document rendered from the typed pages and report of that pass")
     func streamedHTMLMatchesTheRenderedReport() async throws {
         let folder = try temporaryFolder("report-html")

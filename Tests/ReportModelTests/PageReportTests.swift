@@ -38,7 +38,19 @@ struct PageReportTests {
             findings: [Self.finding(.ix006, line: 3)],
             analysis: MarkupAnalysis(
                 attributes: attributes, summary: MarkupSummary(markup), failingConditions: [.notAtCanonicalURL],
-                universalLink: "handled", consumers: [["consumer": "applebot"]]))
+                universalLink: "handled",
+                rendered: RenderingReport(
+                    attributeSet: attributes.attributeSet, onlyAfterJavaScript: ["title"], timedOut: true,
+                    blockedForApplebot: [.init(url: "https://www.example.com/app.js", resourceType: "Script")]),
+                consumers: [
+                    ConsumerReport(consumer: "applebot", userAgent: "Applebot/0.1", outcome: .disallowedByRobots),
+                    ConsumerReport(
+                        consumer: "twitterbot", userAgent: "Twitterbot/1.0",
+                        outcome: .answered(
+                            status: 200, finalURL: "https://www.example.com/",
+                            reads: [.init(field: "og:title", value: "Up"), .init(field: "og:image", value: nil)])),
+                    ConsumerReport(consumer: "safari", userAgent: "Safari", outcome: .failed(reason: "timed out")),
+                ]))
         #expect(try PagePayload(stored: payload.stored()) == payload)
         var withoutScriptText = markup
         withoutScriptText.jsonLD = markup.jsonLD.map { script in

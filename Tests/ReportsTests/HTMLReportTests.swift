@@ -67,18 +67,18 @@ struct HTMLReportTests {
             }
             analysis.universalLink = payload
             analysis.failingConditions = [.noDeepLink]
-            analysis.rendered = [
-                "attributeSet": ["title": hostile, "contentDescription": hostile],
-                "onlyAfterJavaScript": [hostile], "timedOut": true,
-                "blockedForApplebot": [["url": hostile, "resourceType": hostile]],
-            ]
+            var renderedSet = AttributeSet()
+            renderedSet.title = payload
+            renderedSet.contentDescription = payload
+            analysis.rendered = RenderingReport(
+                attributeSet: renderedSet, onlyAfterJavaScript: [payload], timedOut: true,
+                blockedForApplebot: [.init(url: payload, resourceType: payload)])
             analysis.consumers = [
-                [
-                    "consumer": hostile, "userAgent": hostile, "status": 403, "finalURL": hostile,
-                    "reads": [payload: hostile],
-                ],
-                ["consumer": hostile, "userAgent": hostile, "failure": hostile],
-                ["consumer": hostile, "userAgent": hostile, "disallowedByRobots": true],
+                ConsumerReport(
+                    consumer: payload, userAgent: payload,
+                    outcome: .answered(status: 403, finalURL: payload, reads: [.init(field: payload, value: payload)])),
+                ConsumerReport(consumer: payload, userAgent: payload, outcome: .failed(reason: payload)),
+                ConsumerReport(consumer: payload, userAgent: payload, outcome: .disallowedByRobots),
             ]
             page.analysis = analysis
         }
