@@ -49,6 +49,8 @@ extension RenderedView {
             failure: failure, attributeSet: attributes?.attributeSet,
             onlyAfterJavaScript: attributes == nil ? [] : onlyAfterJavaScript(served: served).map(\.field.rawValue),
             timedOut: timedOut,
-            blockedForApplebot: blocked.map { RenderingReport.BlockedRequest(url: $0.url, resourceType: $0.resourceType) })
+            blockedForApplebot: blocked.map {
+                RenderingReport.BlockedRequest(url: $0.url, resourceType: $0.resourceType)
+            })
     }
 }

@@ -169,7 +169,8 @@ extension ConsumerReport {
             object.append("status", JSONValue(status))
             object.append("finalURL", .string(finalURL))
             if let reads {
-                object.append("reads", .object(JSONObject(reads.map { ($0.field, $0.value.map(JSONValue.string) ?? .null) })))
+                object.append(
+                    "reads", .object(JSONObject(reads.map { ($0.field, $0.value.map(JSONValue.string) ?? .null) })))
             }
         }
         return object
