@@ -420,12 +420,7 @@ extension Crawler {
                         }
                     }
                 case .finished:
-                    // A shared crawl is over when no process has work left; until then this one
-                    // waits for hosts to free up or URLs to come.
-                    guard store.store.isShared, !(try await store.run { try $0.awaitWork(timeout: 1) }) else {
-                        return
-                    }
-                    frontier.learn(hostsWithWork: try await store.run { try $0.hostsWithWork() })
+                    guard try await awaitOtherProcesses() else { return }
                 case .wait(let wakeAt):
                     if store.store.isShared, frontier.inFlight < settings.concurrency, now - hostsLearnedAt >= 1 {
                         // Room for more: hosts other processes freed or found, once a second.
@@ -445,12 +440,9 @@ extension Crawler {
                         }
                     }
                     guard let result = try await group.next() else {
-                        // Nothing runs here and nothing may start: a shared crawl waits for the
-                        // other processes (who hold the hosts or their slots), as when finished.
-                        guard store.store.isShared, !(try await store.run { try $0.awaitWork(timeout: 1) }) else {
-                            return
-                        }
-                        frontier.learn(hostsWithWork: try await store.run { try $0.hostsWithWork() })
+                        // Nothing runs here and nothing may start: the other processes hold the
+                        // hosts or their slots.
+                        guard try await awaitOtherProcesses() else { return }
                         continue
                     }
                     switch result {
@@ -474,6 +466,15 @@ extension Crawler {
         /// be shared with the other processes, this one then starting only the slots it holds
         /// (`slots`, 0 for none now); any other host, and such a host while no other process
         /// asks for a share, is leased whole (`slots` nil), its spacing kept by one process.
+        /// With nothing to do here: a shared crawl is over when no process has work left; until
+        /// then this one waits for hosts to free up or URLs to come, and learns which hosts have
+        /// work. False when the crawl is over (always for a crawl of one process).
+        mutating func awaitOtherProcesses() async throws -> Bool {
+            guard store.store.isShared, !(try await store.run { try $0.awaitWork(timeout: 1) }) else { return false }
+            frontier.learn(hostsWithWork: try await store.run { try $0.hostsWithWork() })
+            return true
+        }
+
         mutating func claim(_ host: String, limit: Int, now: Double) async throws -> (
             entries: [FrontierEntry], slots: Int?
         ) {
