@@ -1,5 +1,5 @@
 import CrawlStore
-public import Crawling
+import Crawling
 import Foundation
 import ItemLinking
 import ReportModel

@@ -1,5 +1,5 @@
 import CrawlStore
-public import Crawling
+import Crawling
 import ItemLinking
 import LenientJSON
 import RobotsExclusion

@@ -15,23 +15,57 @@ extension CrawlStore {
     ) throws(CrawlStoreError) -> [FrontierEntry] {
         try write("complete") { db in
             guard let generation = try Self.currentGeneration(db) else { throw StoreFailure("no run has begun") }
-            try Self.insert(page, generation: generation, db)
-            let aliased = try Self.insert(aliases, db)
-            if !aliased.isEmpty {
-                let done = try db.cachedStatement(sql: "UPDATE frontier SET state = 2 WHERE id = ?")
-                for alias in aliased { try done.execute(arguments: [alias.id]) }
-            }
-            let added = try Self.insert(discovered, db)
-            try Self.insert(skipped, db)
-            // Checked last on purpose: a failure here rolls back the writes above, which is what
-            // the store's all-or-nothing promise rests on (and what the tests exercise).
-            let mark = try db.cachedStatement(sql: "UPDATE frontier SET state = 2 WHERE id = ? AND state IN (0, 1)")
-            try mark.execute(arguments: [page.frontierID])
-            guard db.changesCount == 1 else {
-                throw StoreFailure("no queued or in-flight frontier entry \(page.frontierID)")
-            }
-            return added
+            return try Self.complete(
+                PageCompletion(page: page, discovered: discovered, skipped: skipped, aliases: aliases),
+                generation: generation, db)
         }
+    }
+
+    /// Several pages in one transaction (a group commit: one WAL append and one lock for all), each
+    /// in a savepoint of its own, so that one page's failure rolls back only its own writes.
+    public func complete(_ pages: [PageCompletion]) -> [Result<[FrontierEntry], CrawlStoreError>] {
+        do {
+            return try write("complete") { db in
+                guard let generation = try Self.currentGeneration(db) else { throw StoreFailure("no run has begun") }
+                return pages.map { completion -> Result<[FrontierEntry], CrawlStoreError> in
+                    var added: [FrontierEntry] = []
+                    do {
+                        try db.inSavepoint {
+                            added = try Self.complete(completion, generation: generation, db)
+                            return .commit
+                        }
+                        return .success(added)
+                    } catch {
+                        return .failure(CrawlStoreError(wrapping: error, path: path, operation: "complete"))
+                    }
+                }
+            }
+        } catch {
+            return pages.map { _ in .failure(error) }
+        }
+    }
+
+    /// One page's writes, inside the caller's transaction or savepoint.
+    private static func complete(_ completion: PageCompletion, generation: Int, _ db: Database) throws
+        -> [FrontierEntry]
+    {
+        let page = completion.page
+        try Self.insert(page, generation: generation, db)
+        let aliased = try Self.insert(completion.aliases, db)
+        if !aliased.isEmpty {
+            let done = try db.cachedStatement(sql: "UPDATE frontier SET state = 2 WHERE id = ?")
+            for alias in aliased { try done.execute(arguments: [alias.id]) }
+        }
+        let added = try Self.insert(completion.discovered, db)
+        try Self.insert(completion.skipped, db)
+        // Checked last on purpose: a failure here rolls back the writes above, which is what the
+        // store's all-or-nothing promise rests on (and what the tests exercise).
+        let mark = try db.cachedStatement(sql: "UPDATE frontier SET state = 2 WHERE id = ? AND state IN (0, 1)")
+        try mark.execute(arguments: [page.frontierID])
+        guard db.changesCount == 1 else {
+            throw StoreFailure("no queued or in-flight frontier entry \(page.frontierID)")
+        }
+        return added
     }
 
     /// The previous generation's page for a key (for If-None-Match / If-Modified-Since and keeping

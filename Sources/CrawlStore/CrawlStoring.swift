@@ -19,6 +19,9 @@ public protocol CrawlStoring: CrawlRecordSource {
     func skip(id: Int64, _ skipped: SkippedURL) throws(CrawlStoreError)
     func complete(_ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL], aliases: [FrontierEntry])
         throws(CrawlStoreError) -> [FrontierEntry]
+    /// `complete` for each page, in order, with each page's result as `complete` would give it
+    /// (one page's failure leaves the others stored). A store may write them in one transaction.
+    func complete(_ pages: [PageCompletion]) -> [Result<[FrontierEntry], CrawlStoreError>]
     func previousPage(key: String) throws(CrawlStoreError) -> PageRecord?
     /// The page fetched for the requested URL `url`, if there is one (without its markup dump).
     func page(url: String) throws(CrawlStoreError) -> PageRecord?
@@ -54,7 +57,32 @@ public protocol CrawlStoring: CrawlRecordSource {
     func awaitWork(timeout: Double) throws(CrawlStoreError) -> Bool
 }
 
+/// One page for `CrawlStoring.complete(_:)`: what `complete` takes.
+public struct PageCompletion: Sendable {
+    public var page: PageRecord
+    public var discovered: [FrontierEntry]
+    public var skipped: [SkippedURL]
+    public var aliases: [FrontierEntry]
+
+    public init(page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL], aliases: [FrontierEntry]) {
+        self.page = page
+        self.discovered = discovered
+        self.skipped = skipped
+        self.aliases = aliases
+    }
+}
+
 extension CrawlStoring {
+    public func complete(_ pages: [PageCompletion]) -> [Result<[FrontierEntry], CrawlStoreError>] {
+        pages.map { completion in
+            Result { () throws(CrawlStoreError) in
+                try complete(
+                    completion.page, discovered: completion.discovered, skipped: completion.skipped,
+                    aliases: completion.aliases)
+            }
+        }
+    }
+
     public func knownKeysAndAdmittedCount(_ keys: [String]) throws(CrawlStoreError) -> (
         known: Set<String>, admitted: Int
     ) {

@@ -552,7 +552,7 @@ extension Crawler {
                     errors += 1
                     // No alias for the end of a redirect chain that never answered.
                     let given = record
-                    _ = try await store.run { try $0.complete(given, discovered: [], skipped: [], aliases: []) }
+                    _ = try await store.complete(PageCompletion(page: given, discovered: [], skipped: [], aliases: []))
                 }
             case .page(let record, let links, let skipped, let linksNotExamined):
                 frontier.fetched(entry, status: record.status, seconds: seconds, now: now)
@@ -612,9 +612,8 @@ extension Crawler {
             // answer); the frontier counts it pending, so the crawl does not end before it is stored.
             frontier.storing(host: entry.host)
             group.addTask { [store] in
-                let added = try await store.run {
-                    try $0.complete(record, discovered: admitted, skipped: toSkip, aliases: toAlias)
-                }
+                let added = try await store.complete(
+                    PageCompletion(page: record, discovered: admitted, skipped: toSkip, aliases: toAlias))
                 return .stored(host: entry.host, addedHosts: added.map(\.host))
             }
         }

@@ -1,12 +1,15 @@
 import CrawlStore
 import Dispatch
+import Synchronization
 
 /// The crawl's store, awaited: every call runs on one serial queue of its own, so SQLite's
 /// blocking work never occupies Swift's cooperative pool (two threads here, shared with
-/// extraction and the embedded server), and store writes keep their order.
+/// extraction and the embedded server), and store writes keep their order; pages completed while
+/// the queue is busy are written together (`complete(_:)`).
 struct StoreQueue: Sendable {
     let store: any CrawlStoring
     private let queue = DispatchQueue(label: "spotcheck.crawl-store")
+    private let waiting = WaitingCompletions()
     /// Marks the store queues, so code (and tests) can tell where they run.
     static let marker = DispatchSpecificKey<Bool>()
 
@@ -26,4 +29,33 @@ struct StoreQueue: Sendable {
             queue.async { continuation.resume(with: Result { try work(store) }) }
         }
     }
+
+    /// Stores a finished page (`CrawlStoring.complete`) and returns the entries it added. Pages
+    /// that arrive while an earlier one waits for the queue join it, and the store writes them
+    /// together, in one transaction where it can (a group commit); each gets its own result.
+    /// A page is never written later than it would be on its own, only sometimes sooner.
+    func complete(_ completion: PageCompletion) async throws -> [FrontierEntry] {
+        let (store, waiting) = (self.store, self.waiting)
+        return try await withCheckedThrowingContinuation { continuation in
+            let first = waiting.list.withLock { list in
+                list.append((completion, continuation))
+                return list.count == 1
+            }
+            guard first else { return }
+            queue.async {
+                let batch = waiting.list.withLock { list in
+                    defer { list.removeAll() }
+                    return list
+                }
+                for ((_, continuation), result) in zip(batch, store.complete(batch.map(\.completion))) {
+                    continuation.resume(with: result.mapError { $0 as any Error })
+                }
+            }
+        }
+    }
+}
+
+/// Pages waiting for the store queue to write them (`StoreQueue.complete`).
+private final class WaitingCompletions: Sendable {
+    let list = Mutex<[(completion: PageCompletion, continuation: CheckedContinuation<[FrontierEntry], any Error>)]>([])
 }

@@ -54,6 +54,35 @@ struct PageTests {
         #expect(try store.counts() == before)
     }
 
+    /// The group commit behind `StoreQueue.complete`: one transaction, one savepoint per page.
+    @Test("pages completed together: each stored as alone, and one that fails leaves the others written")
+    func completeSeveralTogether() throws {
+        let folder = try TemporaryFolder()
+        let store = try folder.storeWithRun()
+        let entries = try store.enqueue([entry("/a"), entry("/b")])
+        var orphan = page(for: entries[0])
+        orphan.frontierID = 424_242
+        let results = store.complete([
+            PageCompletion(page: page(for: entries[0]), discovered: [entry("/from-a")], skipped: [], aliases: []),
+            PageCompletion(
+                page: orphan, discovered: [entry("/from-orphan")],
+                skipped: [SkippedURL(url: "mailto:x", reason: "scheme")], aliases: []),
+            PageCompletion(page: page(for: entries[1]), discovered: [entry("/from-b")], skipped: [], aliases: []),
+        ])
+        #expect(results.count == 3)
+        #expect((try? results[0].get())?.map(\.key) == ["a.test/from-a"])
+        #expect((try? results[2].get())?.map(\.key) == ["a.test/from-b"])
+        guard case .failure(let error) = results[1] else {
+            Issue.record("the orphan page was stored")
+            return
+        }
+        #expect(error.message == "complete: no queued or in-flight frontier entry 424242")
+        #expect(try store.pageCount() == 2)
+        #expect(try !store.contains(key: "a.test/from-orphan"))
+        #expect(try store.skippedURLs().isEmpty)
+        #expect(try store.counts() == FrontierCounts(queued: 2, inFlight: 0, done: 2, skipped: 0))
+    }
+
     @Test("a complete that fails in the middle (a discovered entry breaks a constraint) leaves nothing written")
     func completeRollsBackInTheMiddle() throws {
         let folder = try TemporaryFolder()
