@@ -175,7 +175,7 @@ public struct CrawlReportWriter: Sendable {
         totals.add(siteFindings)
         let markedSiteFindings = pass.marked(siteFindings)
         let report = try crawlReport(
-            totals: totals, siteFindings: markedSiteFindings, linking: linking, baseline: pass.match?.summaryJSON)
+            totals: totals, siteFindings: markedSiteFindings, linking: linking, baseline: pass.match?.summary)
         try assemble(path, pagesFile: pagesOutput.partialPath, pageCount: totals.pages, report: report)
         return Written(
             path: path, totals: totals, siteFindings: markedSiteFindings, pageFindings: pass.pageFindings,
@@ -242,7 +242,7 @@ public struct CrawlReportWriter: Sendable {
 
     /// The report around the pages, from the pass's totals and what the store says of the run.
     private func crawlReport(
-        totals: Totals, siteFindings: [Finding], linking: LinkReport?, baseline: JSONValue?
+        totals: Totals, siteFindings: [Finding], linking: LinkReport?, baseline: BaselineSummary?
     ) throws -> CrawlReport {
         let run = try store.currentRun()
         let limit = CoverageListing.limit

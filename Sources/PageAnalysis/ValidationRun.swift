@@ -20,7 +20,7 @@ public struct ValidationRun: Sendable {
     public var generatedAt: Date
     public var arguments: [String]
     /// `summary.baseline` (`--baseline`): what the baseline suppressed and what is new.
-    public var baselineSummary: JSONValue?
+    public var baselineSummary: BaselineSummary?
 
     public init(arguments: [String], generatedAt: Date = Date()) {
         self.arguments = arguments

@@ -78,7 +78,7 @@ extension CrawlSummary {
         object.append("sitemapLocationsNotCrawled", JSONValue(sitemapLocationsNotCrawled))
         object.append("pagesNotInSitemaps", JSONValue(pagesNotInSitemaps))
         object.append("stalePages", JSONValue(stalePages))
-        if let baseline { object.append("baseline", baseline) }
+        if let baseline { object.append("baseline", .object(baseline.json)) }
         return object
     }
 
@@ -109,6 +109,25 @@ extension CrawlCoverage {
                 }))
         object.append("pagesNotInSitemaps", .array(pagesNotInSitemaps.map(JSONValue.string)))
         object.append("stalePages", .array(stalePages.map(JSONValue.string)))
+        return object
+    }
+}
+
+extension BaselineSummary {
+    /// report.json's `summary.baseline`.
+    public var json: JSONObject {
+        var object = JSONObject()
+        object.append("file", file.map(JSONValue.string) ?? .null)
+        object.append("format", .string(format))
+        object.append("known", JSONValue(known))
+        object.append("suppressed", JSONValue(suppressed))
+        object.append("new", JSONValue(new))
+        var bySeverity = JSONObject()
+        for severity in Severity.allCases.reversed() {
+            bySeverity.append(severity.rawValue, JSONValue(newBySeverity[severity, default: 0]))
+        }
+        object.append("newBySeverity", .object(bySeverity))
+        object.append("gone", JSONValue(gone))
         return object
     }
 }

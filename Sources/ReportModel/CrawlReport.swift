@@ -73,8 +73,8 @@ public struct CrawlSummary: Sendable, Hashable, Codable {
     public var sitemapLocationsNotCrawled = 0
     public var pagesNotInSitemaps = 0
     public var stalePages = 0
-    /// `--baseline`: what it suppressed and what is new (Reports' encoding).
-    public var baseline: JSONValue?
+    /// `--baseline`: what it suppressed and what is new.
+    public var baseline: BaselineSummary?
 
     public init() {}
 }
@@ -162,5 +162,31 @@ public struct SitemapLocation: Sendable, Hashable, Codable {
         self.location = location
         self.sitemap = sitemap
         self.line = line
+    }
+}
+
+/// `summary.baseline` (`--baseline`): the baseline file, what it is, how many findings it accepts,
+/// how many of this run's it suppressed, how many are new (by severity), and how many it accepts
+/// that this run did not find (`gone`: fixed, or on pages not checked).
+public struct BaselineSummary: Sendable, Hashable, Codable {
+    public var file: String?
+    /// The baseline's format: a baseline file or an earlier report.json.
+    public var format: String
+    public var known: Int
+    public var suppressed: Int
+    public var newBySeverity: [Severity: Int]
+    public var gone: Int
+
+    public var new: Int { newBySeverity.values.reduce(0, +) }
+
+    public init(
+        file: String?, format: String, known: Int, suppressed: Int, newBySeverity: [Severity: Int], gone: Int
+    ) {
+        self.file = file
+        self.format = format
+        self.known = known
+        self.suppressed = suppressed
+        self.newBySeverity = newBySeverity
+        self.gone = gone
     }
 }

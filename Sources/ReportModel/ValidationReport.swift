@@ -51,8 +51,8 @@ public struct ValidationSummary: Sendable, Hashable, Codable {
     public var extractionDiagnostics = 0
     /// Every finding of the pages and the site, by severity (`byRule` is not part of validate's report).
     public var findings = FindingTotals()
-    /// `--baseline`: what it suppressed and what is new (Reports' encoding).
-    public var baseline: JSONValue?
+    /// `--baseline`: what it suppressed and what is new.
+    public var baseline: BaselineSummary?
 
     public init() {}
 
@@ -71,7 +71,7 @@ public struct ValidationSummary: Sendable, Hashable, Codable {
                 "error": JSONValue(findings.errors), "warning": JSONValue(findings.warnings),
                 "info": JSONValue(findings.infos),
             ]))
-        if let baseline { object.append("baseline", baseline) }
+        if let baseline { object.append("baseline", .object(baseline.json)) }
         return object
     }
 }

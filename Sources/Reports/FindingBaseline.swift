@@ -1,5 +1,6 @@
 import Foundation
 public import LenientJSON
+public import ReportModel
 public import Rulebook
 
 /// The findings a project has accepted (`--baseline`), by fingerprint and count: what a run finds
@@ -327,22 +328,10 @@ public struct BaselineMatch: Sendable {
     public var suppressed: Int { suppressedBySeverity.values.reduce(0, +) }
     public var new: Int { newBySeverity.values.reduce(0, +) }
 
-    /// `summary.baseline` of report.json: the file, what it is, how many findings it accepts,
-    /// how many of this run's it suppressed, how many are new (by severity), and how many it
-    /// accepts that this run did not find (`gone`: fixed, or on pages not checked).
-    public var summaryJSON: JSONValue {
-        var object = JSONObject()
-        object.append("file", baseline.file.map { .string($0) } ?? .null)
-        object.append("format", .string(baseline.source.rawValue))
-        object.append("known", JSONValue(baseline.findingCount))
-        object.append("suppressed", JSONValue(suppressed))
-        object.append("new", JSONValue(new))
-        var bySeverity = JSONObject()
-        for severity in Severity.allCases.reversed() {
-            bySeverity.append(severity.rawValue, JSONValue(newBySeverity[severity, default: 0]))
-        }
-        object.append("newBySeverity", .object(bySeverity))
-        object.append("gone", JSONValue(baseline.findingCount - suppressed))
-        return .object(object)
+    /// `summary.baseline` of the reports.
+    public var summary: BaselineSummary {
+        BaselineSummary(
+            file: baseline.file, format: baseline.source.rawValue, known: baseline.findingCount,
+            suppressed: suppressed, newBySeverity: newBySeverity, gone: baseline.findingCount - suppressed)
     }
 }

@@ -82,7 +82,7 @@ struct Validate: ParsableCommand {
         let sources = report.sourceFiles(in: files)
         if !verbosity.quiet { output.write(FindingsListing(verbose: verbose).text(report, files: sources)) }
         output.flush()
-        report.baselineSummary = matched?.summaryJSON
+        report.baselineSummary = matched?.summary
         interruption.writingReports()
         let reportPath = try write(report, into: folder, baseline: baseline, sources: sources)
         let findings = report.pages.flatMap { $0.findings ?? [] } + report.siteFindings
