@@ -230,7 +230,7 @@ public struct CrawlReportWriter: Sendable {
         }
         output.write("  \"universalLinks\": [")
         for (index, file) in report.universalLinks.enumerated() {
-            output.write((index == 0 ? "\n    " : ",\n    ") + file.serialized(pretty: false))
+            output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(file.json).serialized(pretty: false))
         }
         output.write(report.universalLinks.isEmpty ? "],\n" : "\n  ],\n")
         var tail = JSONValue.object(["coverage": .object(report.tail["coverage"]?.objectValue ?? [:])])
@@ -285,7 +285,7 @@ public struct CrawlReportWriter: Sendable {
         return CrawlReport(
             generatedAt: ISO8601DateFormatter().string(from: Date()), crawl: crawl, summary: summary,
             siteFindings: siteFindings, linking: linking.map(Self.linkingSummary),
-            universalLinks: files.map { Self.parsed($0.summaryJSON) }, coverage: coverage)
+            universalLinks: try files.map(Self.associationFile), coverage: coverage)
     }
 
     func shown(_ url: String) -> String { mapping?.publicURL(url) ?? url }
@@ -350,6 +350,15 @@ public struct CrawlReportWriter: Sendable {
         }
         item.append("attributeSet", .object(attributeSet))
         return item
+    }
+
+    /// A stored association file's summary (the JSON text `AssociationFileSummary.json` wrote).
+    static func associationFile(_ record: CrawlStore.SiteFileRecord) throws -> AssociationFileSummary {
+        do {
+            return try JSONDecoder().decode(AssociationFileSummary.self, from: Data(record.summaryJSON.utf8))
+        } catch {
+            throw StoredPageUnreadable(url: record.url, reason: "its stored summary is damaged (\(error))")
+        }
     }
 
     static func parsed(_ json: String) -> JSONValue {

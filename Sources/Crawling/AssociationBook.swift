@@ -1,7 +1,8 @@
 import CrawlStore
 import Foundation
-public import LenientJSON
+import LenientJSON
 public import PageFetching
+public import ReportModel
 import RedirectFollowing
 public import Rulebook
 import URLNormalization
@@ -54,7 +55,7 @@ struct AssociationBook: Sendable {
         let file = await AssociationFile.fetch(
             origin: origin, fetcher: fetcher, mapping: mapping, appIDs: appIDs, verifier: verifier)
         let record = CrawlStore.SiteFileRecord(
-            url: file.url, kind: "aasa", summaryJSON: JSONValue.object(file.summary).serialized(pretty: false),
+            url: file.url, kind: "aasa", summaryJSON: JSONValue.object(file.summary.json).serialized(pretty: false),
             findingsJSON: JSONValue.array(file.findings.map { .object($0.json) }).serialized(pretty: false),
             fetchedAt: clock())
         _ = try? await store.run { try $0.saveSiteFile(record) }
@@ -73,7 +74,7 @@ public struct AssociationFile: Sendable {
     /// Why there is no document (nil when there is one).
     public var unusableReason: String?
     public var findings: [Finding]
-    public var summary: JSONObject
+    public var summary: AssociationFileSummary
 
     /// Redirects followed when fetching the file: none, as Apple's fetch (a redirect is the answer,
     /// reported by UL003).
@@ -171,8 +172,7 @@ public struct AssociationFile: Sendable {
                 }
             }
         }
-        var summary = JSONObject()
-        summary.append("url", .string(url))
+        var summary = AssociationFileSummary(url: url, configuredAppIDs: appIDs)
         var document: AASADocument?
         var unusable: String?
         switch attempt {
@@ -183,8 +183,7 @@ public struct AssociationFile: Sendable {
                     message: "\(url) could not be fetched: \(error.kind.rawValue): \(error.message)")
             ])
             unusable = "\(url) could not be fetched (\(error.kind.rawValue))"
-            summary.append("status", .null)
-            summary.append("error", .string("\(error.kind.rawValue): \(error.message)"))
+            summary.error = "\(error.kind.rawValue): \(error.message)"
         case .success(let response):
             let facts = AASAServingFacts(
                 url: url, isHTTPS: url.hasPrefix("https://"),
@@ -195,13 +194,13 @@ public struct AssociationFile: Sendable {
                 isStandIn: isStandIn)
             let serving = AASAValidator.checkServing(facts)
             add(serving.problems)
-            summary.append("status", JSONValue(response.status))
-            summary.append("contentType", response.header("Content-Type").map { .string($0) } ?? .null)
-            summary.append("bytes", JSONValue(response.body.count))
-            summary.append("onlyAtRootPath", JSONValue(onlyAtRootPath))
-            summary.append(
-                "notApplicable",
-                .array(serving.notApplicable.map { ["rule": .string($0.ruleID), "reason": .string($0.reason)] }))
+            summary.status = response.status
+            summary.contentType = response.header("Content-Type")
+            summary.bytes = response.body.count
+            summary.onlyAtRootPath = onlyAtRootPath
+            summary.notApplicable = serving.notApplicable.map {
+                AssociationFileSummary.NotApplicable(rule: $0.ruleID, reason: $0.reason)
+            }
             if response.status == 200 {
                 let servingRules = Set(serving.problems.map(\.rule))
                 let result = AASAValidator.validate(response.body, configuredAppID: appIDs.first)
@@ -216,14 +215,12 @@ public struct AssociationFile: Sendable {
                     unusable = "\(url) is not a valid AASA file"
                 }
                 add(problems)
-                summary.append(
-                    "apps", .array((document?.applinks?.details.flatMap(\.appIDs) ?? []).map(JSONValue.string)))
+                summary.apps = document?.applinks?.details.flatMap(\.appIDs) ?? []
             } else {
                 unusable = "\(url) answers HTTP \(response.status)"
             }
         }
-        summary.append("configuredAppIDs", .array(appIDs.map(JSONValue.string)))
-        summary.append("usable", JSONValue(document != nil))
+        summary.usable = document != nil
         return AssociationFile(
             url: url, document: document, unusableReason: unusable, findings: findings, summary: summary)
     }

@@ -17,7 +17,7 @@ extension CrawlReport {
         var tail = JSONObject()
         tail.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
         if let linking { tail.append("linking", .object(linking.json)) }
-        tail.append("universalLinks", .array(universalLinks))
+        tail.append("universalLinks", .array(universalLinks.map { .object($0.json) }))
         tail.append("coverage", .object(coverage.json))
         return tail
     }
@@ -128,6 +128,26 @@ extension BaselineSummary {
         }
         object.append("newBySeverity", .object(bySeverity))
         object.append("gone", JSONValue(gone))
+        return object
+    }
+}
+
+extension AssociationFileSummary {
+    /// report.json's `universalLinks[]` member, and the text the crawl store keeps.
+    public var json: JSONObject {
+        var object: JSONObject = ["url": .string(url), "status": status.map { JSONValue($0) } ?? .null]
+        if let error { object.append("error", .string(error)) }
+        if let bytes {
+            object.append("contentType", contentType.map(JSONValue.string) ?? .null)
+            object.append("bytes", JSONValue(bytes))
+            object.append("onlyAtRootPath", .bool(onlyAtRootPath ?? false))
+            object.append(
+                "notApplicable",
+                .array((notApplicable ?? []).map { ["rule": .string($0.rule), "reason": .string($0.reason)] }))
+        }
+        if let apps { object.append("apps", .array(apps.map(JSONValue.string))) }
+        object.append("configuredAppIDs", .array(configuredAppIDs.map(JSONValue.string)))
+        object.append("usable", .bool(usable))
         return object
     }
 }

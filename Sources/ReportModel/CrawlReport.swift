@@ -13,12 +13,12 @@ public struct CrawlReport: Sendable, Hashable, Codable {
     /// `--items`/`--index`: how the app's local entries were joined to the pages.
     public var linking: LocalItemLinking?
     /// Each host's apple-app-site-association summary, as the crawl stored it.
-    public var universalLinks: [JSONValue]
+    public var universalLinks: [AssociationFileSummary]
     public var coverage: CrawlCoverage
 
     public init(
         generatedAt: String, crawl: CrawlRunFacts, summary: CrawlSummary, siteFindings: [Finding] = [],
-        linking: LocalItemLinking? = nil, universalLinks: [JSONValue] = [], coverage: CrawlCoverage = CrawlCoverage()
+        linking: LocalItemLinking? = nil, universalLinks: [AssociationFileSummary] = [], coverage: CrawlCoverage = CrawlCoverage()
     ) {
         self.generatedAt = generatedAt
         self.crawl = crawl

@@ -7,12 +7,11 @@ extension HTMLReport {
     // MARK: - App
 
     func appSection(_ tally: PageTally) -> String {
-        // Each host's apple-app-site-association summary, as the crawl stored it (JSON text).
+        // Each host's apple-app-site-association summary.
         let files = crawl?.universalLinks ?? []
         var configured: [String] = []
         for file in files {
-            for id in file["configuredAppIDs"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            where !configured.contains(id) {
+            for id in file.configuredAppIDs where !configured.contains(id) {
                 configured.append(id)
             }
         }
@@ -42,23 +41,20 @@ extension HTMLReport {
             : items.map { "<code>\($0.htmlEscaped)</code>" }.joined(separator: " ")
     }
 
-    func aasaTable(_ files: [JSONValue]) -> String {
+    func aasaTable(_ files: [AssociationFileSummary]) -> String {
         var html = "<table class=\"grid\"><thead><tr><th>apple-app-site-association</th><th>HTTP</th><th>usable</th>"
         html += "<th>apps</th><th>notes</th></tr></thead><tbody>\n"
         for file in files {
-            let usable = file["usable"]?.boolValue == true
-            var notes = file["error"]?.stringValue.map { [$0] } ?? []
-            if file["onlyAtRootPath"]?.boolValue == true { notes.append("served only at /apple-app-site-association") }
-            for skipped in file["notApplicable"]?.arrayValue ?? [] {
-                let rule = skipped["rule"]?.stringValue ?? "?"
-                let title = RuleGlossary.title(rule)
-                notes.append(
-                    "\(rule)\(title.isEmpty ? "" : " (\(title))") not checked: \(skipped["reason"]?.stringValue ?? "")")
+            var notes = file.error.map { [$0] } ?? []
+            if file.onlyAtRootPath == true { notes.append("served only at /apple-app-site-association") }
+            for skipped in file.notApplicable ?? [] {
+                let title = RuleGlossary.title(skipped.rule)
+                notes.append("\(skipped.rule)\(title.isEmpty ? "" : " (\(title))") not checked: \(skipped.reason)")
             }
-            html +=
-                "<tr><td>\(link(file["url"]?.stringValue ?? ""))</td><td>\(file["status"]?.displayText.htmlEscaped ?? "")</td>"
-            html += "<td class=\"\(usable ? "ok" : "bad")\">\(usable ? "yes" : "no")</td>"
-            html += "<td>\(list(file["apps"]?.arrayValue?.compactMap(\.stringValue) ?? [], empty: "none"))</td>"
+            let status = file.status.map(String.init) ?? ""
+            html += "<tr><td>\(link(file.url))</td><td>\(status.htmlEscaped)</td>"
+            html += "<td class=\"\(file.usable ? "ok" : "bad")\">\(file.usable ? "yes" : "no")</td>"
+            html += "<td>\(list(file.apps ?? [], empty: "none"))</td>"
             html += "<td>\(notes.map(\.htmlEscaped).joined(separator: "<br>"))</td></tr>\n"
         }
         return html + "</tbody></table>\n"

@@ -122,8 +122,8 @@ struct AASA: AsyncParsableCommand {
                     print(PageSummary.printable("  \(problem.severity.rawValue) \(problem.ruleID): \(problem.message)"))
                 }
             }
-            for note in isFile ? [] : file.summary["notApplicable"]?.arrayValue ?? [] {
-                print("  not applicable \(note["rule"]?.stringValue ?? ""): \(note["reason"]?.stringValue ?? "")")
+            for note in isFile ? [] : file.summary.notApplicable ?? [] {
+                print("  not applicable \(note.rule): \(note.reason)")
             }
         }
 

@@ -1,3 +1,4 @@
+import Foundation
 import LenientJSON
 import ReportModel
 import Rulebook
@@ -24,7 +25,8 @@ struct CrawlReportTests {
                     rule: .sab002, severity: .error, url: "https://a.example/", line: 0, excerpt: "", message: "m",
                     fixHint: "f")
             ],
-            universalLinks: [["url": "https://a.example/.well-known/apple-app-site-association"]], coverage: coverage)
+            universalLinks: [AssociationFileSummary(url: "https://a.example/.well-known/apple-app-site-association")],
+            coverage: coverage)
         #expect(
             report.header.members.map(\.key) == ["tool", "kind", "schemaVersion", "generatedAt", "crawl", "summary"])
         #expect(report.header["schemaVersion"] == JSONValue(ReportFormat.schemaVersion))
@@ -35,6 +37,20 @@ struct CrawlReportTests {
         #expect(report.tail.members.map(\.key) == ["siteFindings", "universalLinks", "coverage"])
         #expect(report.tail["coverage"]?["skipped"]?[0]?["foundOn"] == nil)
         #expect(report.jsonWithoutPages.members.count == 9)
+    }
+
+    /// The crawl store keeps each association file's summary as the JSON text `json` writes, as
+    /// earlier versions did: that text decodes (Codable) and encodes back to the same text.
+    @Test(
+        "an association file's summary: stored text, typed value and report.json member agree",
+        arguments: [
+            #"{"url":"https://a.example/.well-known/apple-app-site-association","status":null,"error":"timeout: no answer","configuredAppIDs":["ABCDE12345.com.example.app"],"usable":false}"#,
+            #"{"url":"https://a.example/.well-known/apple-app-site-association","status":200,"contentType":"application/json","bytes":512,"onlyAtRootPath":false,"notApplicable":[{"rule":"UL004","reason":"served on loopback"}],"apps":["ABCDE12345.com.example.app"],"configuredAppIDs":[],"usable":true}"#,
+            #"{"url":"https://a.example/.well-known/apple-app-site-association","status":404,"contentType":null,"bytes":0,"onlyAtRootPath":false,"notApplicable":[],"configuredAppIDs":[],"usable":false}"#,
+        ])
+    func associationFileSummary(stored: String) throws {
+        let summary = try JSONDecoder().decode(AssociationFileSummary.self, from: Data(stored.utf8))
+        #expect(JSONValue.object(summary.json).serialized(pretty: false) == stored)
     }
 
     @Test("the local-item linking is typed and written as report.json's linking, after the site findings")

@@ -96,12 +96,12 @@ struct HTMLReportTests {
         report.summary.notCandidatesBecause = [payload: 1]
         report.summary.findings.byRule[payload] = 2
         report.summary.skipped = [payload: 1]
-        report.universalLinks = [
-            [
-                "url": "javascript:alert(1)", "status": 200, "usable": false, "error": hostile, "apps": [hostile],
-                "configuredAppIDs": [hostile], "notApplicable": [["rule": hostile, "reason": hostile]],
-            ]
-        ]
+        var associationFile = AssociationFileSummary(url: "javascript:alert(1)", configuredAppIDs: [payload])
+        associationFile.status = 200
+        associationFile.error = payload
+        associationFile.apps = [payload]
+        associationFile.notApplicable = [.init(rule: payload, reason: payload)]
+        report.universalLinks = [associationFile]
         report.coverage.skipped = [
             SkippedLink(url: "javascript:alert(1)", reason: payload, detail: payload, foundOn: payload)
         ]
