@@ -2,8 +2,8 @@ import CrawlStore
 import Foundation
 import LenientJSON
 public import PageFetching
-public import ReportModel
 import RedirectFollowing
+public import ReportModel
 public import Rulebook
 import URLNormalization
 public import UniversalLinks

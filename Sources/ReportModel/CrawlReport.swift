@@ -18,7 +18,8 @@ public struct CrawlReport: Sendable, Hashable, Codable {
 
     public init(
         generatedAt: String, crawl: CrawlRunFacts, summary: CrawlSummary, siteFindings: [Finding] = [],
-        linking: LocalItemLinking? = nil, universalLinks: [AssociationFileSummary] = [], coverage: CrawlCoverage = CrawlCoverage()
+        linking: LocalItemLinking? = nil, universalLinks: [AssociationFileSummary] = [],
+        coverage: CrawlCoverage = CrawlCoverage()
     ) {
         self.generatedAt = generatedAt
         self.crawl = crawl

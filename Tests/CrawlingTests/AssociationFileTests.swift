@@ -59,7 +59,7 @@ struct AssociationFileTests {
     @Test func aStandInServerIsNotJudgedOnHTTPS() {
         let file = Self.check(standIn: true)
         #expect(file.findings.isEmpty)
-        #expect(file.summary["notApplicable"]?[0]?["rule"]?.stringValue == "UL004")
+        #expect(file.summary.notApplicable?.first?.rule == "UL004")
     }
 
     @Test func verdictsNameTheDecidingRule() {
