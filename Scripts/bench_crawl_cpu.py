@@ -11,9 +11,12 @@ then in one run:
   - `spotcheck extract --jobs 1` over the same N files.
 Prints each one's CPU (user + sys of the whole process, from wait4), the crawl's CPU ms per fetched
 HTML page (HTTP 200 text/html) against extract's per page, their ratio, the cores the crawl kept
-busy (CPU / wall), its peak RSS and report.json's bytes per page.
+busy (CPU / wall), its peak RSS and report.json's bytes per page. Then, to show what the 404s
+cost, the crawl again with `--include http://127.0.0.1:PORT/p*` (the site's own pages and the few
+404s named like them) and a crawl of a page that links N URLs nginx does not have (`--missing N`,
+CPU per URL).
 
-  Scripts/bench_crawl_cpu.py [--pages 2000] [--concurrency 16] [--port 8741]
+  Scripts/bench_crawl_cpu.py [--pages 2000] [--concurrency 16] [--port 8741] [--missing 6000]
 """
 import argparse, json, os, pathlib, shutil, subprocess, sys, tempfile, time
 
@@ -96,6 +99,7 @@ def main():
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--port", type=int, default=8741)
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared/corpora/realpages"))
+    parser.add_argument("--missing", type=int, default=6000, help="URLs of the all-404 site (0: not crawled)")
     arguments = parser.parse_args()
     if not BIN.exists():
         sys.exit(f"{BIN} is missing: make release")
@@ -111,9 +115,35 @@ def main():
                 [str(BIN), "crawl", f"http://127.0.0.1:{arguments.port}/", "--concurrency",
                  str(arguments.concurrency), "--max-pages", str(arguments.pages * 20), "--depth", "100000",
                  "--output", str(out), "--quiet", "--no-progress"])
+            # The same site with the crawl kept to its own pages: what is left is the 404s' share.
+            own = work / "crawl-own"
+            own_wall, own_cpu, _ = measured(
+                [str(BIN), "crawl", f"http://127.0.0.1:{arguments.port}/", "--concurrency",
+                 str(arguments.concurrency), "--max-pages", str(arguments.pages * 20), "--depth", "100000",
+                 "--include", f"http://127.0.0.1:{arguments.port}/p*", "--output", str(own), "--quiet",
+                 "--no-progress"])
         finally:
             server.terminate()
             server.wait()
+        missing_line = None
+        if arguments.missing > 0:
+            missing = work / "missing"
+            missing.mkdir()
+            links = "".join(f'<a href="/missing/{i}.html">m{i}</a>\n' for i in range(arguments.missing))
+            (missing / "index.html").write_text(f"<!doctype html><title>missing</title><body>{links}</body>")
+            (missing / "robots.txt").write_text("User-agent: *\nAllow: /\n")
+            (work / "w-missing").mkdir()
+            server = start_nginx(work / "w-missing", missing, arguments.port)
+            try:
+                _, missing_cpu, _ = measured(
+                    [str(BIN), "crawl", f"http://127.0.0.1:{arguments.port}/", "--concurrency",
+                     str(arguments.concurrency), "--max-pages", str(arguments.missing * 2), "--output",
+                     str(work / "crawl-missing"), "--quiet", "--no-progress"])
+            finally:
+                server.terminate()
+                server.wait()
+            missing_line = (f"a page linking {arguments.missing} URLs nginx does not have: CPU {missing_cpu:.2f} s = "
+                            f"{1000 * missing_cpu / (arguments.missing + 1):.3f} ms per URL")
         report = json.loads((out / "report.json").read_text())
         by_status = report["summary"]["byStatus"]
         html = sum(1 for page in report["pages"]
@@ -129,6 +159,16 @@ def main():
               f"report.json {(out / 'report.json').stat().st_size / max(len(report['pages']), 1) / 1024:.1f} KB per page")
         print(f"extract --jobs 1: CPU {extract_cpu:.2f} s for {len(files)} files = {extract_ms:.2f} CPU ms per page")
         print(f"ratio: crawl / extract CPU per page = {crawl_ms / extract_ms:.2f} (target <= 1.5)")
+        own_report = json.loads((own / "report.json").read_text())
+        own_urls = sum(own_report["summary"]["byStatus"].values())
+        own_html = sum(1 for page in own_report["pages"]
+                       if page.get("status") == 200 and "html" in (page.get("contentType") or ""))
+        left_out = sum(by_status.values()) - own_urls
+        print(f"without the 404s (--include .../p*): {own_urls} URLs, CPU {own_cpu:.2f} s = "
+              f"{1000 * own_cpu / max(own_html, 1):.2f} ms per HTML page, ratio {1000 * own_cpu / max(own_html, 1) / extract_ms:.2f}; "
+              f"the {left_out} URLs left out cost {1000 * (cpu - own_cpu) / max(left_out, 1):.3f} ms each")
+        if missing_line:
+            print(missing_line)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
