@@ -31,4 +31,24 @@ public struct AssociationFileSummary: Sendable, Hashable, Codable {
         self.configuredAppIDs = configuredAppIDs
         self.usable = usable
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case url, status, error, contentType, bytes, onlyAtRootPath, notApplicable, apps, configuredAppIDs, usable
+    }
+
+    /// Reads what a store holds: only `url` is required, as a summary may have been written
+    /// without the members this version always writes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        url = try container.decode(String.self, forKey: .url)
+        status = try container.decodeIfPresent(Int.self, forKey: .status)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        contentType = try container.decodeIfPresent(String.self, forKey: .contentType)
+        bytes = try container.decodeIfPresent(Int.self, forKey: .bytes)
+        onlyAtRootPath = try container.decodeIfPresent(Bool.self, forKey: .onlyAtRootPath)
+        notApplicable = try container.decodeIfPresent([NotApplicable].self, forKey: .notApplicable)
+        apps = try container.decodeIfPresent([String].self, forKey: .apps)
+        configuredAppIDs = try container.decodeIfPresent([String].self, forKey: .configuredAppIDs) ?? []
+        usable = try container.decodeIfPresent(Bool.self, forKey: .usable) ?? false
+    }
 }

@@ -53,6 +53,16 @@ struct CrawlReportTests {
         #expect(JSONValue.object(summary.json).serialized(pretty: false) == stored)
     }
 
+    @Test("a stored association-file summary needs only its url; one without it is an error")
+    func associationFileSummaryMembers() throws {
+        let bare = try JSONDecoder().decode(
+            AssociationFileSummary.self, from: Data(#"{"url":"https://a.example/x"}"#.utf8))
+        #expect(bare == AssociationFileSummary(url: "https://a.example/x"))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(AssociationFileSummary.self, from: Data(#"{"status":200}"#.utf8))
+        }
+    }
+
     @Test("the local-item linking is typed and written as report.json's linking, after the site findings")
     func linkingInOrder() {
         var report = CrawlReport(
