@@ -419,25 +419,33 @@ static int sc_can_move(sc_state *state) {
 static void sc_place_text(sc_state *state, const xmlChar *container, const unsigned char *bytes, size_t length);
 
 /// From the `startElement` callback, where the parser stands at the start tag's `>`: moves it past
-/// the run that follows, to where libxml2 would have stopped reading it, with the line and column
-/// reading it would have left. The run's last byte becomes the `>` the parser reads next (it is
-/// never read again). Returns the bytes passed over.
+/// `run`, measured from just past the `>`, with the line and column reading it would have left. The
+/// run's last byte becomes the `>` the parser reads next (it is never read again). Returns the
+/// bytes passed over.
+static long sc_move_past_measured_run(sc_state *state, const sc_run *run) {
+    xmlParserInputPtr input = state->context->input;
+    const unsigned char *start = input->cur + 1;
+    int column = sc_column_after(run, start, input->col + 1);
+    xmlChar *last = (xmlChar *)(uintptr_t)(run->stop - 1);
+    *last = '>';
+    input->cur = last;
+    input->line += run->lines;
+    input->col = column - 1;
+    state->report->parseErrors += run->strayCloseTags;
+    return (long)(run->stop - start);
+}
+
+/// From the `startElement` callback: moves the parser past the run that follows the start tag, to
+/// where libxml2 would have stopped reading it (`sc_move_past_measured_run`).
 static long sc_move_past_run_after_start_tag(sc_state *state, const char *rawTextName) {
     xmlParserInputPtr input = state->context->input;
     if (*input->cur != '>') return 0;
     const unsigned char *start = input->cur + 1;
     sc_run run;
     if (start >= input->end || !sc_measure_run(start, input->end, rawTextName, &run) || run.stop == start) return 0;
-    int column = sc_column_after(&run, start, input->col + 1);
     // Text passed over unread is still text to the tree construction (`sc_place_text`).
     if (rawTextName == NULL) sc_place_text(state, state->context->name, start, (size_t)(run.stop - start));
-    xmlChar *last = (xmlChar *)(uintptr_t)(run.stop - 1);
-    *last = '>';
-    input->cur = last;
-    input->line += run.lines;
-    input->col = column - 1;
-    state->report->parseErrors += run.strayCloseTags;
-    return (long)(run.stop - start);
+    return sc_move_past_measured_run(state, &run);
 }
 
 /// From the `endElement` callback, where the parser stands just past the tag that closed the
@@ -677,17 +685,21 @@ static void sc_place_end_tag(sc_state *state, const char *name) {
 
 static const xmlChar *sc_start_tag_end(const xmlChar *cursor, const xmlChar *end);
 
+/// True when `cursor` (inside [.., end)) is the tag name `name` (lower case ASCII), in any case,
+/// followed by tab, LF, FF, CR, space, `/` or `>`, as the tokenizer ends a tag name.
+static int sc_is_tag_name_at(const xmlChar *cursor, const xmlChar *end, const char *name) {
+    size_t length = strlen(name);
+    if ((size_t)(end - cursor) <= length || strncasecmp((const char *)cursor, name, length) != 0) return 0;
+    xmlChar after = cursor[length];
+    return after == '>' || after == '/' || after == ' ' || after == '\t' || after == '\n' || after == '\r' ||
+           after == '\f';
+}
+
 /// The end tag at `cursor` (just past `</`) when it is `</html>`, `</head>` or `</body>`, or NULL.
 static const char *sc_structural_end_tag(const xmlChar *cursor, const xmlChar *end) {
     static const char *const names[] = {"html", "head", "body"};
     for (size_t index = 0; index < 3; index++) {
-        if (end - cursor > 4 && strncasecmp((const char *)cursor, names[index], 4) == 0) {
-            xmlChar after = cursor[4];
-            if (after == '>' || after == '/' || after == ' ' || after == '\t' || after == '\n' || after == '\r' ||
-                after == '\f') {
-                return names[index];
-            }
-        }
+        if (sc_is_tag_name_at(cursor, end, names[index])) return names[index];
     }
     return NULL;
 }
@@ -768,26 +780,52 @@ static void sc_read_attributes(sc_state *state, sc_element *element, const xmlCh
 static void sc_ignore_error(void *userData, xmlErrorPtr error);
 static void sc_free_own_document(xmlParserCtxtPtr context);
 
-/// True when `cursor` (inside [.., end)) is `script` in any case followed by tab, LF, FF, space,
-/// `/` or `>`: the tag name the script data states look for.
-static int sc_is_script_name(const unsigned char *cursor, const unsigned char *end) {
-    if (end - cursor < 7 || strncasecmp((const char *)cursor, "script", 6) != 0) return 0;
-    unsigned char after = cursor[6];
-    return after == '\t' || after == '\n' || after == '\f' || after == ' ' || after == '/' || after == '>';
+/// Parses `length` bytes of UTF-8 apart from the page, by libxml2 with the scan's options, with
+/// `state` as the callbacks' user data: `start` and `characters` (either may be NULL) are the
+/// only callbacks, errors are ignored. Returns 0, or -1 when no parser could be made.
+static int sc_parse_apart(sc_state *state, const char *bytes, size_t length, startElementSAXFunc start,
+                          charactersSAXFunc characters) {
+    if (length > INT32_MAX) return -1;
+    htmlParserCtxtPtr apart = htmlCreateMemoryParserCtxt(bytes, (int)length);
+    if (apart == NULL || apart->sax == NULL) {
+        if (apart != NULL) htmlFreeParserCtxt(apart);
+        return -1;
+    }
+    memset(apart->sax, 0, sizeof(htmlSAXHandler));
+    apart->sax->initialized = XML_SAX2_MAGIC;
+    apart->sax->startElement = start;
+    apart->sax->characters = characters;
+    apart->sax->ignorableWhitespace = characters;
+    apart->sax->serror = sc_ignore_error;
+    apart->userData = state;
+    htmlCtxtUseOptions(apart, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
+    xmlSwitchEncoding(apart, XML_CHAR_ENCODING_UTF8);
+    htmlParseDocument(apart);
+    sc_free_own_document(apart);
+    apart->userData = apart;
+    htmlFreeParserCtxt(apart);
+    return 0;
 }
 
-/// Where a browser's tokenizer ends a script's content that starts at `start`: the `<` of the
-/// `</script` that closes it, following HTML §13.2.5.4 and §13.2.5.15–.31 (script data, escaped
-/// after `<!--`, double escaped after `<!--<script`, where `</script` is text), or `end`.
-static const unsigned char *sc_script_content_end(const unsigned char *start, const unsigned char *end) {
+/// From a script's `startElement` callback: libxml2 ends a script at its first `</script`; a
+/// browser does not when the script reads `<!--<script` first (the "double escaped" state: a
+/// script that writes a script). The script's content is read as a browser's tokenizer reads it
+/// (HTML §13.2.5.4 and §13.2.5.15–.31: script data, escaped after `<!--`, double escaped after
+/// `<!--<script`), and each `</script` it reads as text is made `< script` in libxml2's copy of
+/// the input, so that both end the script at the same place. The content libxml2 then passes on
+/// keeps a space for those slashes.
+static void sc_join_double_escaped_script(sc_state *state) {
+    if (!sc_can_move(state)) return;
+    xmlParserInputPtr input = state->context->input;
+    if (*input->cur != '>') return;
     enum { DATA, ESCAPED, DOUBLE_ESCAPED } mode = DATA;
-    const unsigned char *cursor = start;
+    const xmlChar *cursor = input->cur + 1, *end = input->end;
     while (cursor < end) {
         if (mode == DATA) {
-            const unsigned char *open = memchr(cursor, '<', (size_t)(end - cursor));
-            if (open == NULL) return end;
+            const xmlChar *open = memchr(cursor, '<', (size_t)(end - cursor));
+            if (open == NULL) return;
             cursor = open + 1;
-            if (cursor < end && *cursor == '/' && sc_is_script_name(cursor + 1, end)) return open;
+            if (cursor < end && *cursor == '/' && sc_is_tag_name_at(cursor + 1, end, "script")) return;
             if (end - cursor >= 3 && cursor[0] == '!' && cursor[1] == '-' && cursor[2] == '-') {
                 // `<!--` leaves the state at "escaped dash dash": `-->` right away ends the escape.
                 cursor += 3;
@@ -797,46 +835,24 @@ static const unsigned char *sc_script_content_end(const unsigned char *start, co
             }
             continue;
         }
-        unsigned char byte = *cursor;
+        xmlChar byte = *cursor;
         if (byte == '-' && end - cursor >= 3 && cursor[1] == '-' && cursor[2] == '>') {
             // `-->` in either escaped state returns to script data.
             mode = DATA;
             cursor += 3;
-        } else if (byte == '<' && cursor + 1 < end && cursor[1] == '/' && sc_is_script_name(cursor + 2, end)) {
-            if (mode == ESCAPED) return cursor;
+        } else if (byte == '<' && cursor + 1 < end && cursor[1] == '/' && sc_is_tag_name_at(cursor + 2, end, "script")) {
+            if (mode == ESCAPED) return;
+            ((xmlChar *)(uintptr_t)cursor)[1] = ' ';
             mode = ESCAPED;
             cursor += 8;
-        } else if (byte == '<' && mode == ESCAPED && sc_is_script_name(cursor + 1, end)) {
+        } else if (byte == '<' && mode == ESCAPED && sc_is_tag_name_at(cursor + 1, end, "script")) {
             mode = DOUBLE_ESCAPED;
             cursor += 7;
         } else {
             cursor++;
         }
     }
-    return end;
 }
-
-/// libxml2 ends a script at its first `</script`; a browser does not when the script reads
-/// `<!--<script` first (the "double escaped" state: a script that writes a script). From the
-/// script's `startElement` callback, each `</script` a browser reads as text is made `< script`
-/// in libxml2's copy of the input, so that both end the script at the same place. The content
-/// libxml2 then passes on keeps a space for those slashes.
-static void sc_join_double_escaped_script(sc_state *state) {
-    if (!sc_can_move(state)) return;
-    xmlParserInputPtr input = state->context->input;
-    if (*input->cur != '>') return;
-    const unsigned char *start = input->cur + 1, *end = input->end;
-    const unsigned char *close = sc_script_content_end(start, end);
-    for (const unsigned char *cursor = start; cursor + 8 <= close;) {
-        const unsigned char *open = memchr(cursor, '<', (size_t)(close - cursor));
-        if (open == NULL) break;
-        if (open + 1 < close && open[1] == '/' && sc_is_script_name(open + 2, end)) {
-            ((xmlChar *)(uintptr_t)open)[1] = ' ';
-        }
-        cursor = open + 1;
-    }
-}
-
 
 /// The text of `sc_read_title_as_text`'s own parse, passed on as the title's.
 static void sc_title_characters(void *userData, const xmlChar *bytes, int length) {
@@ -879,26 +895,9 @@ static void sc_read_title_as_text(sc_state *state) {
         }
     }
     memcpy(out, closing, sizeof closing - 1);
-    htmlParserCtxtPtr title = htmlCreateMemoryParserCtxt(copy, (int)size);
-    if (title == NULL || title->sax == NULL) {
-        if (title != NULL) htmlFreeParserCtxt(title);
-        free(copy);
-        return;
-    }
-    memset(title->sax, 0, sizeof(htmlSAXHandler));
-    title->sax->initialized = XML_SAX2_MAGIC;
-    title->sax->characters = sc_title_characters;
-    title->sax->ignorableWhitespace = sc_title_characters;
-    title->sax->serror = sc_ignore_error;
-    title->userData = state;
-    htmlCtxtUseOptions(title, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
-    xmlSwitchEncoding(title, XML_CHAR_ENCODING_UTF8);
-    htmlParseDocument(title);
-    sc_free_own_document(title);
-    title->userData = title;
-    htmlFreeParserCtxt(title);
+    int parsed = sc_parse_apart(state, copy, size, NULL, sc_title_characters);
     free(copy);
-    sc_move_past_run_after_start_tag(state, "title");
+    if (parsed == 0) sc_move_past_measured_run(state, &run);
 }
 
 static void sc_start_element(void *userData, const xmlChar *name, const xmlChar **attributes) {
@@ -1066,24 +1065,9 @@ static void sc_merge_misplaced(sc_state *state, const char *name) {
         return;
     }
     const xmlChar *close = sc_start_tag_end(open + 1 + nameLength, input->end);
-    htmlParserCtxtPtr tag = htmlCreateMemoryParserCtxt((const char *)open, (int)(close - open));
-    if (tag == NULL || tag->sax == NULL) {
-        if (tag != NULL) htmlFreeParserCtxt(tag);
-        return;
-    }
-    memset(tag->sax, 0, sizeof(htmlSAXHandler));
-    tag->sax->initialized = XML_SAX2_MAGIC;
-    tag->sax->startElement = sc_merge_start;
-    tag->sax->serror = sc_ignore_error;
-    tag->userData = state;
     state->mergedTag = name;
-    htmlCtxtUseOptions(tag, HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC);
-    xmlSwitchEncoding(tag, XML_CHAR_ENCODING_UTF8);
-    htmlParseDocument(tag);
+    sc_parse_apart(state, (const char *)open, (size_t)(close - open), sc_merge_start, NULL);
     state->mergedTag = NULL;
-    sc_free_own_document(tag);
-    tag->userData = tag;
-    htmlFreeParserCtxt(tag);
 }
 
 static void sc_structured_error(void *userData, xmlErrorPtr error) {

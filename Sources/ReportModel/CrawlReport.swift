@@ -176,18 +176,15 @@ public struct BaselineSummary: Sendable, Hashable, Codable {
     public var known: Int
     public var suppressed: Int
     public var newBySeverity: [Severity: Int]
-    public var gone: Int
 
     public var new: Int { newBySeverity.values.reduce(0, +) }
+    public var gone: Int { known - suppressed }
 
-    public init(
-        file: String?, format: String, known: Int, suppressed: Int, newBySeverity: [Severity: Int], gone: Int
-    ) {
+    public init(file: String?, format: String, known: Int, suppressed: Int, newBySeverity: [Severity: Int]) {
         self.file = file
         self.format = format
         self.known = known
         self.suppressed = suppressed
         self.newBySeverity = newBySeverity
-        self.gone = gone
     }
 }

@@ -332,6 +332,6 @@ public struct BaselineMatch: Sendable {
     public var summary: BaselineSummary {
         BaselineSummary(
             file: baseline.file, format: baseline.source.rawValue, known: baseline.findingCount,
-            suppressed: suppressed, newBySeverity: newBySeverity, gone: baseline.findingCount - suppressed)
+            suppressed: suppressed, newBySeverity: newBySeverity)
     }
 }

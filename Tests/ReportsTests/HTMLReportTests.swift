@@ -18,7 +18,6 @@ struct HTMLReportTests {
     /// hostile page, its typed values overwritten with the payload (rule ids and severities are
     /// the catalogue's: a typed finding cannot name another), beside a safe page.
     static var hostileReport: HTMLReport {
-        let hostile = JSONValue.string(payload)
         var page = FixturePages.crawled(
             "broken/hostile.html", seconds: 0.012, problem: FetchProblem(kind: payload, message: payload))
         page.url = "javascript:alert(1)"
