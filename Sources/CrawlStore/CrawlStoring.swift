@@ -37,6 +37,9 @@ public protocol CrawlStoring: CrawlRecordSource {
 
     /// Whether other processes work on the same crawl.
     var isShared: Bool { get }
+    /// Whether `knownKeysAndAdmittedCount` may run while another call of the store runs (it has
+    /// a connection of its own), so the crawl loop's question does not wait behind page writes.
+    var asksSeenKeysOnItsOwnConnection: Bool { get }
     /// Gives `host` back to the other processes: nothing of it is in flight here, and no request to
     /// it may start before `notBefore`.
     func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError)
@@ -90,6 +93,7 @@ extension CrawlStoring {
     }
 
     public var isShared: Bool { false }
+    public var asksSeenKeysOnItsOwnConnection: Bool { false }
     public func releaseHost(_ host: String, notBefore: Double) throws(CrawlStoreError) {}
     public func claimShare(
         host: String, limit: Int, capacity: Int, inFlight: Int, notBefore: Double, now: Double

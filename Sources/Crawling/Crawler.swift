@@ -127,8 +127,21 @@ public struct Crawler: Sendable {
         case page(FrontierEntry, PageOutcome, seconds: Double)
         /// A page of `host` was stored; the store queued entries on `addedHosts` with it.
         case stored(host: String, addedHosts: [String])
+        /// The store said which of a finished page's links it has seen, and how many pages the
+        /// whole crawl admitted (`Loop.complete` on a store that answers on a connection of its own).
+        case seenKeysAnswered(FinishedPage, known: Set<String>, admitted: Int)
         case sitemaps(SitemapHarvest)
         case tick
+    }
+
+    /// A fetched page on its way to the store, with what it found.
+    struct FinishedPage: Sendable {
+        var entry: FrontierEntry
+        var record: PageRecord
+        var links: [FrontierEntry]
+        var skipped: [SkippedURL]
+        /// Links past `PageProcessor.linksExamined`, counted with the budget's refusals.
+        var notExamined: Int
     }
 
     /// Crawls until the frontier is empty (or the budget is spent). `resume` continues the
@@ -323,7 +336,7 @@ public struct Crawler: Sendable {
             budget: CrawlBudget(
                 maximumDepth: settings.maximumDepth, maximumPages: settings.maximumPages, pagesAdmitted: pagesAdmitted),
             retries: RetryPolicy(maximumAttempts: settings.maximumAttempts),
-            claimBatch: max(16, settings.concurrency * 2))
+            claimBatch: max(store.isShared ? 64 : 16, settings.concurrency * 2))
     }
 
     /// The libcurl fetcher a run uses when none is injected: `settings`' User-Agent, limits and
@@ -454,6 +467,9 @@ extension Crawler {
                         try await finish(entry, outcome, seconds: seconds, group: &group)
                         try await releaseIfDone(entry.host)
                         await report()
+                    case .seenKeysAnswered(let page, let known, let admitted):
+                        frontier.admittedElsewhere(admitted)
+                        store(page, known: known, group: &group)
                     case .stored(let host, let addedHosts):
                         frontier.stored(host: host, addedHosts: addedHosts)
                         try await releaseIfDone(host)
@@ -589,12 +605,37 @@ extension Crawler {
         ) async throws {
             fetched += 1
             if record.status.map({ $0 >= 400 }) ?? true || record.errorKind != nil { errors += 1 }
-            var skipped = skipped
-            let admitted = try await admit(links, skipped: &skipped)
+            // Pending from now: the crawl does not end before the page is stored.
+            frontier.storing(host: entry.host)
+            let page = FinishedPage(
+                entry: entry, record: record, links: links, skipped: skipped, notExamined: notExamined)
+            let keys = unknownKeys(of: links)
+            if !keys.isEmpty, store.store.asksSeenKeysOnItsOwnConnection {
+                // Asked while the crawl goes on: on a shared store the answer is a round trip the
+                // crawl loop would otherwise wait for, and so would every page finished meanwhile.
+                group.addTask { [store] in
+                    let answer = try await store.knownKeysAndAdmittedCount(keys)
+                    return .seenKeysAnswered(page, known: answer.known, admitted: answer.admitted)
+                }
+                return
+            }
+            let known = try await seenKeys(keys)
+            store(page, known: known, group: &group)
+        }
+
+        /// The page's links admitted within the budget (`known`: keys the store has seen, with those
+        /// known here added now), then the page stored while the crawl goes on: the next pages start
+        /// without waiting for the store's answer.
+        mutating func store(
+            _ page: FinishedPage, known: Set<String>, group: inout ThrowingTaskGroup<TaskResult, any Error>
+        ) {
+            let (entry, record) = (page.entry, page.record)
+            var skipped = page.skipped
+            let admitted = settle(page.links, known: known, skipped: &skipped)
             if recentlySkipped.count > 50_000 { recentlySkipped.removeAll(keepingCapacity: true) }
             skipped.removeAll { !recentlySkipped.insert(SkipKey(url: $0.url, reason: $0.reason)).inserted }
             let mapping = mapping
-            skipped = SkipRecording.bounded(skipped, alsoRefused: [record.finalURL: notExamined]) {
+            skipped = SkipRecording.bounded(skipped, alsoRefused: [record.finalURL: page.notExamined]) {
                 mapping?.publicURL($0) ?? $0
             }
             var aliases: [FrontierEntry] = []
@@ -608,9 +649,6 @@ extension Crawler {
             }
             let toSkip = skipped
             let toAlias = aliases
-            // Stored while the crawl goes on (the next pages start without waiting for the store's
-            // answer); the frontier counts it pending, so the crawl does not end before it is stored.
-            frontier.storing(host: entry.host)
             group.addTask { [store] in
                 let added = try await store.complete(
                     PageCompletion(page: record, discovered: admitted, skipped: toSkip, aliases: toAlias))
@@ -665,21 +703,35 @@ extension Crawler {
         mutating func admit(_ candidates: [FrontierEntry], skipped: inout [SkippedURL]) async throws
             -> [FrontierEntry]
         {
-            // The seen set only grows, so a key known once is known for good: most of a page's
-            // links (the site's navigation) are answered here, without asking the store.
+            let known = try await seenKeys(unknownKeys(of: candidates))
+            return settle(candidates, known: known, skipped: &skipped)
+        }
+
+        /// The candidates' keys this process does not know to be seen: what the store is asked.
+        /// The seen set only grows, so a key known once is known for good: most of a page's links
+        /// (the site's navigation) are answered here, without asking the store.
+        mutating func unknownKeys(of candidates: [FrontierEntry]) -> [String] {
             if knownHere.count > 100_000 { knownHere.removeAll(keepingCapacity: true) }
-            var known = Set(candidates.lazy.map(\.key).filter(knownHere.contains))
-            let keys = Array(Set(candidates.lazy.map(\.key).filter { !known.contains($0) }))
-            if !keys.isEmpty {
-                if store.store.isShared {
-                    // The page budget is the whole crawl's: what the other processes admitted counts.
-                    let answer = try await store.run { try $0.knownKeysAndAdmittedCount(keys) }
-                    known.formUnion(answer.known)
-                    frontier.admittedElsewhere(answer.admitted)
-                } else {
-                    known.formUnion(try await store.run { try $0.knownKeys(keys) })
-                }
-            }
+            let knownHere = knownHere
+            return Array(Set(candidates.lazy.map(\.key).filter { !knownHere.contains($0) }))
+        }
+
+        /// Which of `keys` the store has seen.
+        mutating func seenKeys(_ keys: [String]) async throws -> Set<String> {
+            guard !keys.isEmpty else { return [] }
+            guard store.store.isShared else { return try await store.run { try $0.knownKeys(keys) } }
+            let answer = try await store.knownKeysAndAdmittedCount(keys)
+            frontier.admittedElsewhere(answer.admitted)
+            return answer.known
+        }
+
+        /// The candidates admitted within the budget: those neither in `known` (seen by the store)
+        /// nor known here (admitted by this process since the store was asked, too); the refused
+        /// ones recorded as skipped.
+        mutating func settle(_ candidates: [FrontierEntry], known: Set<String>, skipped: inout [SkippedURL])
+            -> [FrontierEntry]
+        {
+            let known = known.union(candidates.lazy.map(\.key).filter(knownHere.contains))
             let (admitted, refused) = frontier.admit(candidates, known: known)
             knownHere.formUnion(known)
             knownHere.formUnion(admitted.lazy.map(\.key))

@@ -94,7 +94,7 @@ extension PostgresCrawlStore {
     public func knownKeysAndAdmittedCount(_ keys: [String]) throws(CrawlStoreError) -> (
         known: Set<String>, admitted: Int
     ) {
-        try withCrawl("knownKeys", oneStatement: true) { statements, id in
+        try withCrawl("knownKeys", oneStatement: true, on: questionSession) { statements, id in
             var bindings = PostgresBindings(capacity: 2)
             bindings.append(id)
             bindings.append(keys)

@@ -210,4 +210,5 @@ extension PostgresCrawlStore {
 
 extension PostgresCrawlStore: CrawlStoring {
     public var isShared: Bool { true }
+    public var asksSeenKeysOnItsOwnConnection: Bool { true }
 }

@@ -30,6 +30,8 @@ public final class PostgresCrawlStore: Sendable {
     /// The most hosts this worker leases at once (the others are left to other workers).
     public let maximumLeases: Int
     let session: PostgresSession
+    /// The seen-keys question's own connection (`asksSeenKeysOnItsOwnConnection`), opened on its first use.
+    let questionSession: PostgresSession
     private let crawl = Mutex<Int64?>(nil)
     /// Whether this process has a sitemap harvest pending (its renewal keeps the harvest alive).
     let harvesting = Mutex(false)
@@ -54,6 +56,7 @@ public final class PostgresCrawlStore: Sendable {
         self.clock = clock ?? { Date().timeIntervalSince1970 }
         self.onRegistered = onRegistered
         session = PostgresSession(location: location)
+        questionSession = PostgresSession(location: location)
         try Self.migrate(session)
         renewal = LeaseRenewal(every: self.leaseSeconds / 3)
         wakeups = WorkNotifications(location: location)
@@ -169,9 +172,11 @@ public final class PostgresCrawlStore: Sendable {
     /// One transaction on the open crawl (`oneStatement`: one statement, atomic on its own, run
     /// without `BEGIN` and `COMMIT` around it); failures as `CrawlStoreError` naming the database.
     func withCrawl<T>(
-        _ operation: String, oneStatement: Bool = false, _ body: (PostgresSession.Statements, Int64) throws -> T
+        _ operation: String, oneStatement: Bool = false, on session: PostgresSession? = nil,
+        _ body: (PostgresSession.Statements, Int64) throws -> T
     ) throws(CrawlStoreError) -> T {
         let id = try openCrawl()
+        let session = session ?? self.session
         do {
             return oneStatement
                 ? try session.read(operation) { try body($0, id) }
