@@ -1,64 +1,115 @@
 import CrawlStore
 import Foundation
 import PostgresNIO
+import Synchronization
 
-/// `complete`: the frontier entry done, its page stored, the aliases and the discovered entries
-/// added, the worker's admitted count raised (its own row of `crawl_admitted`: one row of the
-/// crawl's, locked by every page of every worker until it committed, made the workers queue up),
-/// the skipped URLs recorded and, when one of the new entries is on a host no worker holds, the
-/// waiting workers woken, in one statement. (Entries on a held host are the holder's to claim:
-/// waking every waiting worker for each page's links made them, at 32 workers, ask for work twice
-/// a page, more of the server's time than storing the pages.) Every part reads `done`, so an entry
+/// How many pages one `CompletePages` statement stores: a batch is cut into statements of 8, 4,
+/// 2 and 1 pages, each prepared once per connection.
+protocol PageBatch: SendableMetatype {
+    static var pages: Int { get }
+}
+
+enum OnePage: PageBatch { static let pages = 1 }
+enum TwoPages: PageBatch { static let pages = 2 }
+enum FourPages: PageBatch { static let pages = 4 }
+enum EightPages: PageBatch { static let pages = 8 }
+
+/// `complete` for `Batch.pages` pages: each page's frontier entry done, the page stored, its
+/// aliases and discovered entries added, the worker's admitted count raised (its own row of
+/// `crawl_admitted`: one row of the crawl's, locked by every page of every worker until it
+/// committed, made the workers queue up), its skipped URLs recorded and, when one of the new
+/// entries is on a host no worker holds, the waiting workers woken, in one statement: one round
+/// trip for several pages, which on a loaded machine cost three times the server's time in
+/// waiting. (Entries on a held host are the holder's to claim: waking every waiting worker for
+/// each page's links made them, at 32 workers, ask for work twice a page.) A page whose entry
 /// another worker completed first changes nothing. Returns the queued entries it added (`id`, `key`).
-enum CompletePage: StoreStatement {
-    /// The crawl id; the page's columns (`CrawlStore.pageColumns`, from `$2`, its frontier id);
-    /// the entries' columns as arrays (`appendColumns(of:states:to:)`); the skipped URLs' columns as
-    /// arrays; the notification's channel and payload; the worker. The types are postgres-nio's
-    /// for the Swift values bound, and the statement's `$n` are numbered from them.
-    private static let parameterGroups: [[PostgresDataType]] = [
-        [.int8],
-        [
-            .int8, .text, .text, .text, .text, .int8, .int8, .text, .int8, .text, .text, .text, .bool, .text, .text,
-            .bool, .float8, .text, .text, .text, .text, .text, .text, .bool, .text, .int8, .int8, .int8, .int8,
-            .bytea, .bytea,
-        ],
-        [.textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array, .float8Array, .int8Array],
-        Array(repeating: .textArray, count: 5),
-        [.text, .text, .text],
+enum CompletePages<Batch: PageBatch>: StoreStatement {
+    /// The crawl id; each page's columns (`CrawlStore.pageColumns`, its frontier id first); the
+    /// entries' columns as arrays (`appendColumns(of:states:to:)`) and the page (1-based) each
+    /// came with; the skipped URLs' columns as arrays and their page; the notification's channel
+    /// and payload; the worker. The types are postgres-nio's for the Swift values bound, and the
+    /// statement's `$n` are numbered from them.
+    static var parameterGroups: [[PostgresDataType]] {
+        [[.int8]]
+            + Array(repeating: CompletePagesSQL.pageTypes, count: Batch.pages)
+            + [
+                [
+                    .textArray, .textArray, .textArray, .int8Array, .textArray, .textArray, .int8Array, .float8Array,
+                    .int8Array, .int8Array,
+                ],
+                Array(repeating: .textArray, count: 5) + [.int8Array],
+                [.text, .text, .text],
+            ]
+    }
+
+    static var parameterTypes: [PostgresDataType] { parameterGroups.flatMap { $0 } }
+
+    static var sql: String { CompletePagesSQL.sql(pages: Batch.pages, groups: parameterGroups) }
+}
+
+/// `CompletePages`' text, made once per batch size.
+enum CompletePagesSQL {
+    static let pageTypes: [PostgresDataType] = [
+        .int8, .text, .text, .text, .text, .int8, .int8, .text, .int8, .text, .text, .text, .bool, .text, .text,
+        .bool, .float8, .text, .text, .text, .text, .text, .text, .bool, .text, .int8, .int8, .int8, .int8,
+        .bytea, .bytea,
     ]
 
-    static let parameterTypes = parameterGroups.flatMap { $0 }
+    private static let made = Mutex<[Int: String]>([:])
 
-    static let sql: String = {
+    static func sql(pages: Int, groups: [[PostgresDataType]]) -> String {
+        if let sql = made.withLock({ $0[pages] }) { return sql }
+        let sql = make(pages: pages, groups: groups)
+        made.withLock { $0[pages] = sql }
+        return sql
+    }
+
+    private static func make(pages: Int, groups: [[PostgresDataType]]) -> String {
         // `$n` for each parameter of a group, in order.
         var placeholders: [[String]] = []
         var next = 1
-        for group in parameterGroups {
+        for group in groups {
             placeholders.append(group.indices.map { "$\(next + $0)" })
             next += group.count
         }
-        let (page, entries, skipped, notification) = (
-            placeholders[1], placeholders[2], placeholders[3], placeholders[4]
+        let rows = placeholders[1...pages]
+        let (entries, skipped, notification) = (
+            placeholders[pages + 1], placeholders[pages + 2], placeholders[pages + 3]
         )
         let columns = CrawlStore.pageColumns.split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        precondition(columns.count == page.count, "CompletePage binds every page column")
-        // A key fetched twice (a lease lost under a stalled worker) keeps the latest page.
+        precondition(rows.allSatisfy { $0.count == columns.count }, "CompletePages binds every page column")
+        let values = rows.enumerated().map { index, row in
+            "(\(index + 1), \(zip(row, pageTypes).map { "\($0)::\(sqlType($1))" }.joined(separator: ", ")))"
+        }
+        // A key fetched twice (a lease lost under a stalled worker) keeps the latest page. The
+        // pages are not copied on their way in: `given` is not materialized, `stored` not sorted.
         let updates = columns.filter { $0 != "key" }.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
         return """
-            WITH done AS (
-                UPDATE frontier SET state = 2 WHERE crawl_id = $1 AND id = \(page[0]) AND state IN (0, 1) RETURNING id
+            WITH given (position, \(columns.joined(separator: ", "))) AS NOT MATERIALIZED (
+                VALUES \(values.joined(separator: ", "))
+            ), updated AS (
+                -- By the primary key: with the state and crawl columns as they are, the generic
+                -- plan read the crawl's every queued entry through the state index.
+                UPDATE frontier SET state = 2
+                WHERE id IN (\(rows.map { $0[0] }.joined(separator: ", "))) AND crawl_id + 0 = $1 AND state + 0 IN (0, 1)
+                RETURNING id
+            ), done AS (
+                SELECT g.position FROM given g JOIN updated u ON u.id = g.frontier_id
             ), stored AS (
                 INSERT INTO page (crawl_id, \(CrawlStore.emptyLegacyColumns.names), \(CrawlStore.pageColumns))
-                SELECT $1, \(CrawlStore.emptyLegacyColumns.values), \(page.joined(separator: ", ")) FROM done
+                SELECT $1, \(CrawlStore.emptyLegacyColumns.values), \(columns.map { "g.\($0)" }.joined(separator: ", "))
+                FROM given g JOIN done USING (position)
                 ON CONFLICT (crawl_id, key) DO UPDATE SET \(updates)
             ), added AS (
                 INSERT INTO frontier (crawl_id, url, key, host, depth, discovery, found_on, attempts, not_before, state)
                 SELECT $1, t.url, t.key, t.host, t.depth, t.discovery, NULLIF(t.found_on, ''), t.attempts,
                     t.not_before, t.state
-                FROM done, unnest(\(entries.joined(separator: ", ")))
-                    WITH ORDINALITY AS t(url, key, host, depth, discovery, found_on, attempts, not_before, state, position)
+                FROM unnest(\(entries.joined(separator: ", ")))
+                    WITH ORDINALITY AS t(url, key, host, depth, discovery, found_on, attempts, not_before, state,
+                        page, position)
+                JOIN done ON done.position = t.page
                 ORDER BY t.position
                 ON CONFLICT (crawl_id, key) DO NOTHING
                 RETURNING id, key, state, discovery, host
@@ -70,8 +121,9 @@ enum CompletePage: StoreStatement {
             ), recorded AS (
                 INSERT INTO skipped (crawl_id, url, key, reason, detail, found_on)
                 SELECT $1, t.url, NULLIF(t.key, ''), t.reason, t.detail, NULLIF(t.found_on, '')
-                FROM done, unnest(\(skipped.joined(separator: ", ")))
-                    WITH ORDINALITY AS t(url, key, reason, detail, found_on, position)
+                FROM unnest(\(skipped.joined(separator: ", ")))
+                    WITH ORDINALITY AS t(url, key, reason, detail, found_on, page, position)
+                JOIN done ON done.position = t.page
                 ORDER BY t.position
                 ON CONFLICT (crawl_id, url, reason) DO NOTHING
             )
@@ -84,7 +136,18 @@ enum CompletePage: StoreStatement {
                     SELECT 1 FROM crawl_host_slot s WHERE s.crawl_id = $1 AND s.host = a.host AND s.slots > 0)
             )
             """
-    }()
+    }
+
+    /// The SQL name of a page column's type (a `VALUES` row's types come from its casts).
+    private static func sqlType(_ type: PostgresDataType) -> String {
+        switch type {
+        case .int8: "int8"
+        case .bool: "bool"
+        case .float8: "float8"
+        case .bytea: "bytea"
+        default: "text"
+        }
+    }
 }
 
 /// The keys of `$2` the crawl has seen, with the crawl's admitted count: what the page budget

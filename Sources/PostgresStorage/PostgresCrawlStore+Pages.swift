@@ -5,40 +5,97 @@ import PostgresNIO
 extension PostgresCrawlStore {
     // MARK: - Pages
 
-    /// One statement (`CompletePage`), so one round trip and one plan per connection: the frontier
-    /// entry becomes done, the page is stored, the aliases join the frontier as done, the
+    /// One statement (`CompletePages`), so one round trip and one plan per connection: the
+    /// frontier entry becomes done, the page is stored, the aliases join the frontier as done, the
     /// discovered entries are queued and the skipped URLs recorded; returns the newly queued
     /// entries. An entry that is no longer queued or in flight (another worker completed it after
     /// this one's lease expired) changes nothing: the first completion wins.
     public func complete(
         _ page: PageRecord, discovered: [FrontierEntry], skipped: [SkippedURL], aliases: [FrontierEntry]
     ) throws(CrawlStoreError) -> [FrontierEntry] {
-        try withCrawl("complete", oneStatement: true) { statements, id in
-            var bindings = PostgresBindings(capacity: CompletePage.parameterTypes.count)
+        try complete(
+            together: [PageCompletion(page: page, discovered: discovered, skipped: skipped, aliases: aliases)],
+            as: OnePage.self)[0]
+    }
+
+    /// The pages in statements of 8, 4, 2 and 1 pages (`CompletePages`), each page's result as
+    /// `complete` gives it. A statement that fails for another reason than the connection (a lost
+    /// connection is run again by the session) is tried again a page at a time, so that only the
+    /// page at fault fails.
+    public func complete(_ pages: [PageCompletion]) -> [Result<[FrontierEntry], CrawlStoreError>] {
+        var results: [Result<[FrontierEntry], CrawlStoreError>] = []
+        var rest = pages[...]
+        while !rest.isEmpty {
+            let size = [8, 4, 2].first { $0 <= rest.count } ?? 1
+            let batch = Array(rest.prefix(size))
+            rest = rest.dropFirst(size)
+            // One frontier entry per page of a statement (`done` updates each entry once).
+            if size > 1, Set(batch.map(\.page.frontierID)).count == size {
+                let together: [[FrontierEntry]]?
+                switch size {
+                case 8: together = try? complete(together: batch, as: EightPages.self)
+                case 4: together = try? complete(together: batch, as: FourPages.self)
+                default: together = try? complete(together: batch, as: TwoPages.self)
+                }
+                if let together {
+                    results += together.map { .success($0) }
+                    continue
+                }
+            }
+            for completion in batch {
+                results.append(
+                    Result { () throws(CrawlStoreError) in try complete(together: [completion], as: OnePage.self)[0] })
+            }
+        }
+        return results
+    }
+
+    /// `Batch.pages` pages in one `CompletePages` statement; the entries each page added (a key
+    /// two pages discovered goes to the first).
+    private func complete<Batch: PageBatch>(together pages: [PageCompletion], as batch: Batch.Type)
+        throws(CrawlStoreError) -> [[FrontierEntry]]
+    {
+        precondition(pages.count == Batch.pages, "a statement for \(Batch.pages) pages")
+        return try withCrawl("complete", oneStatement: true) { statements, id in
+            var bindings = PostgresBindings(capacity: CompletePages<Batch>.parameterTypes.count)
             bindings.append(id)
-            Self.appendColumns(of: page, to: &bindings)
-            let entries = aliases + discovered
-            let states =
-                aliases.map { _ in FrontierState.done.rawValue } + discovered.map { _ in FrontierState.queued.rawValue }
+            for completion in pages { Self.appendColumns(of: completion.page, to: &bindings) }
+            var entries: [FrontierEntry] = []
+            var states: [Int] = []
+            var entryPages: [Int] = []
+            for (index, completion) in pages.enumerated() {
+                entries += completion.aliases + completion.discovered
+                states += completion.aliases.map { _ in FrontierState.done.rawValue }
+                states += completion.discovered.map { _ in FrontierState.queued.rawValue }
+                entryPages += Array(repeating: index + 1, count: completion.aliases.count + completion.discovered.count)
+            }
             Self.appendColumns(of: entries, states: states, to: &bindings)
+            bindings.append(entryPages)
+            let skipped = pages.flatMap(\.skipped)
             bindings.append(skipped.map(\.url))
             bindings.append(skipped.map { $0.key ?? "" })
             bindings.append(skipped.map(\.reason))
             bindings.append(skipped.map(\.detail))
             bindings.append(skipped.map { $0.foundOn ?? "" })
+            bindings.append(
+                pages.enumerated().flatMap { index, completion in
+                    Array(repeating: index + 1, count: completion.skipped.count)
+                })
             bindings.append(WorkNotifications.channel)
             bindings.append(String(id))
             bindings.append(worker)
             var queued: [String: Int64] = [:]
-            for row in try statements.rows(CompletePage.self, bindings) {
+            for row in try statements.rows(CompletePages<Batch>.self, bindings) {
                 let (entryID, key) = try row.decode((Int64, String).self)
                 queued[key] = entryID
             }
-            return discovered.compactMap { entry in
-                guard let entryID = queued.removeValue(forKey: entry.key) else { return nil }
-                var added = entry
-                added.id = entryID
-                return added
+            return pages.map { completion in
+                completion.discovered.compactMap { entry in
+                    guard let entryID = queued.removeValue(forKey: entry.key) else { return nil }
+                    var added = entry
+                    added.id = entryID
+                    return added
+                }
             }
         }
     }
@@ -89,7 +146,7 @@ extension PostgresCrawlStore {
     static let pageColumns = CrawlStore.pageColumns
     static let pageColumnsWithoutDump = CrawlStore.pageColumnsWithoutDump
 
-    /// The page's columns in `pageColumns`' order, as `CompletePage` takes them from `$2`.
+    /// The page's columns in `pageColumns`' order, as `CompletePages` takes them.
     static func appendColumns(of page: PageRecord, to bindings: inout PostgresBindings) {
         bindings.append(page.frontierID)
         bindings.append(page.requestedURL)

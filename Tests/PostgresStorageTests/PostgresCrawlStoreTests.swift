@@ -271,6 +271,70 @@ struct PostgresCrawlStoreTests {
         #expect(try second.page(url: "http://a.example/page")?.verdict?.title == "T")
     }
 
+    /// A page with only the columns `complete` needs.
+    static func page(for entry: FrontierEntry) throws -> PageRecord {
+        PageRecord(
+            frontierID: try #require(entry.id), requestedURL: entry.url, finalURL: entry.url, key: entry.key,
+            finalKey: entry.key, depth: entry.depth, status: 200, payload: [1, 2, 3], fetchedAt: 1)
+    }
+
+    /// The group commit: pages the store queue hands over together go in statements of 4, 2 and
+    /// 1 pages, and each gets the result it would get alone.
+    @Test func pagesCompletedTogetherAreEachStoredAsAloneAndAnEntryFoundTwiceGoesToTheFirstPage() throws {
+        let (first, second) = try Self.twoWorkers()
+        let added = try first.enqueue((1...7).map { Self.entry("/\($0)") })
+        _ = try first.claim(host: "a.example", limit: 7, now: 10)
+        // Page 6 was completed by the other worker first: it changes nothing, and its statement's
+        // other page is stored.
+        _ = try second.complete(try Self.page(for: added[5]), discovered: [], skipped: [], aliases: [])
+        let completions = try added.enumerated().map { index, entry in
+            PageCompletion(
+                page: try Self.page(for: entry),
+                discovered: index == 5
+                    ? [Self.entry("/from-6")] : [Self.entry("/new-\(index + 1)"), Self.entry("/shared")],
+                skipped: [SkippedURL(url: "mailto:\(index + 1)", reason: "scheme", detail: "", foundOn: entry.url)],
+                aliases: [])
+        }
+        let results = first.complete(completions)
+        #expect(results.count == 7)
+        let keys = try results.map { try $0.get().map(\.key) }
+        #expect(keys[0] == ["a.example/new-1", "a.example/shared"])
+        #expect(keys[1] == ["a.example/new-2"])
+        #expect(keys[5] == [])
+        #expect(keys[6] == ["a.example/new-7"])
+        #expect(try results[0].get().allSatisfy { $0.id != nil })
+        #expect(try first.counts() == FrontierCounts(queued: 7, done: 7))
+        #expect(try !first.knownKeys(["a.example/from-6"]).contains("a.example/from-6"))
+        #expect(
+            try first.skippedURLs().map(\.url) == [
+                "mailto:1", "mailto:2", "mailto:3", "mailto:4", "mailto:5", "mailto:7",
+            ])
+        var pages: [PageRecord] = []
+        try first.forEachPage(batchSize: 10, includingMarkupDump: false) { pages += $0 }
+        #expect(pages.count == 7)
+        #expect(try first.admittedCount() == 7 + 7)
+    }
+
+    @Test func aPageThatFailsInAStatementOfSeveralFailsAloneAndTheOthersAreStored() throws {
+        let (first, _) = try Self.twoWorkers()
+        let added = try first.enqueue([Self.entry("/a"), Self.entry("/b")])
+        _ = try first.claim(host: "a.example", limit: 2, now: 10)
+        // A negative depth breaks the frontier's CHECK constraint.
+        let broken = FrontierEntry(
+            url: "http://a.example/bad", key: "a.example/bad", host: "a.example", depth: -1, discovery: .link)
+        let results = first.complete([
+            PageCompletion(page: try Self.page(for: added[0]), discovered: [broken], skipped: [], aliases: []),
+            PageCompletion(
+                page: try Self.page(for: added[1]), discovered: [Self.entry("/ok")], skipped: [], aliases: []),
+        ])
+        guard case .failure = results[0] else {
+            Issue.record("the page with a broken entry was stored")
+            return
+        }
+        #expect(try results[1].get().map(\.key) == ["a.example/ok"])
+        #expect(try first.counts() == FrontierCounts(queued: 1, inFlight: 1, done: 1))
+    }
+
     @Test func robotsTxtIsCachedForTheWholeDatabase() throws {
         let (first, _) = try Self.twoWorkers()
         let (other, _) = try Self.twoWorkers()
