@@ -53,24 +53,40 @@ public struct URLResolver: Sendable {
         }
         let pathEnd = bytes[pathStart...].firstIndex(where: { $0 == question || $0 == hash }) ?? bytes.endIndex
         guard Self.hasDotSegment(bytes[pathStart..<pathEnd]) else { return url }
-        let path = url[pathStart..<pathEnd]
-        var output: [Substring] = []
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        for (position, segment) in segments.enumerated() {
-            let isLast = position == segments.count - 1
-            switch segment {
-            case ".":
-                if isLast { output.append("") }
-            case "..":
-                if output.count > 1 { output.removeLast() }
-                if isLast { output.append("") }
-            default:
-                output.append(segment)
+        let path = Self.removingDotSegments(Array(bytes[pathStart..<pathEnd]))
+        return String(url[..<pathStart]) + String(decoding: path, as: UTF8.self) + String(url[pathEnd...])
+    }
+
+    /// RFC 3986 §5.2.4's `remove_dot_segments`, step by step as the RFC writes it (rules A to E), so
+    /// that a path without a leading `/` (`http:a/../b`, which gives `/b`) comes out as it says too.
+    static func removingDotSegments(_ path: [UInt8]) -> [UInt8] {
+        let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
+        var input = path[...]
+        var output: [UInt8] = []
+        output.reserveCapacity(path.count)
+        while !input.isEmpty {
+            if input.starts(with: [dot, dot, slash]) {
+                input = input.dropFirst(3)  // A
+            } else if input.starts(with: [dot, slash]) {
+                input = input.dropFirst(2)  // A
+            } else if input.starts(with: [slash, dot, slash]) {
+                input = input.dropFirst(2)  // B: "/./" becomes "/"
+            } else if input.elementsEqual([slash, dot]) {
+                input = [slash]  // B
+            } else if input.starts(with: [slash, dot, dot, slash]) || input.elementsEqual([slash, dot, dot]) {
+                // C: "/../" or a final "/.." becomes "/", and the output's last segment goes.
+                input = input.count == 3 ? [slash] : input.dropFirst(3)
+                output.removeSubrange((output.lastIndex(of: slash) ?? 0)..<output.endIndex)
+            } else if input.elementsEqual([dot]) || input.elementsEqual([dot, dot]) {
+                input = []  // D
+            } else {
+                // E: the first segment, with its leading "/", moves to the output.
+                let end = input.dropFirst().firstIndex(of: slash) ?? input.endIndex
+                output += input[..<end]
+                input = input[end...]
             }
         }
-        var joined = output.joined(separator: "/")
-        if path.hasPrefix("/"), !joined.hasPrefix("/") { joined = "/" + joined }
-        return String(url[..<pathStart]) + joined + String(url[pathEnd...])
+        return output
     }
 
     /// True when a segment of `path` is `.` or `..`, the only ones §5.2.4 changes: most paths
