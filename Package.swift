@@ -252,7 +252,9 @@ let package = Package(
                 "CompactBinary", "LenientJSON", "MarkupExtraction", "ReportModel", "Rulebook", "SpotlightModel",
             ],
             swiftSettings: strictSettings),
-        .testTarget(name: "RobotsExclusionTests", dependencies: ["RobotsExclusion"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RobotsExclusionTests", dependencies: ["RobotsExclusion", "SpotCheckTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "CrawlSchedulingTests", dependencies: ["CrawlScheduling"], swiftSettings: strictSettings),
         .testTarget(
             name: "RedirectFollowingTests",
@@ -262,11 +264,14 @@ let package = Package(
         .testTarget(
             name: "CrawlStoreTests", dependencies: ["CrawlStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
-        .testTarget(name: "SitemapsTests", dependencies: ["Sitemaps"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SitemapsTests", dependencies: ["Sitemaps", "SpotCheckTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "PostgresStorageTests", dependencies: ["PostgresStorage", "CrawlStore", "SpotCheckTestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "URLNormalizationTests", dependencies: ["URLNormalization"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "URLNormalizationTests", dependencies: ["URLNormalization", "SpotCheckTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "UniversalLinksTests",
             dependencies: ["UniversalLinks", "LenientJSON"],
@@ -287,7 +292,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "MarkupExtractionTests",
-            dependencies: ["MarkupExtraction", "LenientJSON", "URLNormalization"],
+            dependencies: ["MarkupExtraction", "LenientJSON", "URLNormalization", "SpotCheckTestSupport"],
             exclude: ["Golden", "HTML5Lib"],
             resources: [.copy("Pages")],
             swiftSettings: strictSettings

@@ -50,9 +50,7 @@ struct MachineFormatTests {
 
     static let outputs = Outputs()
 
-    static let sarifSchemaPath = TestSite.projectRoot.deletingLastPathComponent().appendingPathComponent(
-        "shared/corpora/sarif/sarif-schema-2.1.0.json"
-    ).path
+    static let sarifSchemaPath = SharedCorpora.url("sarif/sarif-schema-2.1.0.json").path
 
     static func json(_ path: String) throws -> JSONValue {
         try #require(JSONParser.parse(try String(contentsOfFile: path, encoding: .utf8), lenient: false).value)

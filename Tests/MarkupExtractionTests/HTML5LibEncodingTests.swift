@@ -1,5 +1,6 @@
 import Foundation
 import MarkupExtraction
+import SpotCheckTestSupport
 import Testing
 
 /// html5lib-tests' encoding data (`../shared/corpora/html5lib-encoding`: tests1.dat, tests2.dat,
@@ -21,9 +22,7 @@ struct HTML5LibEncodingTests {
         }
     }
 
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-            "shared/corpora/html5lib-encoding")
+    static let corpus = SharedCorpora.url("html5lib-encoding")
 
     static let files = ["tests1.dat", "tests2.dat", "test-yahoo-jp.dat"]
 

@@ -1,5 +1,6 @@
 import Foundation
 import MarkupExtraction
+import SpotCheckTestSupport
 import Testing
 import URLNormalization
 
@@ -149,13 +150,7 @@ struct URLResolverTests {
         #expect(resolver.resolve("..\\y.png") == "https://cdn.example.net/y.png")
     }
 
-    /// `../shared/corpora/<path>`, beside the package (present in CI), as URLNormalizationTests finds it.
-    static func sharedCorpus(_ path: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/" + path)
-    }
-
-    static let webPlatformVectors = sharedCorpus("urls/wpt_urltestdata_http.json")
+    static let webPlatformVectors = SharedCorpora.url("urls/wpt_urltestdata_http.json")
 
     /// Every entry of the WHATWG URL test suite's http(s) subset that has a base and a valid result:
     /// extraction resolves it as the crawler's `URLParser` does, and as the suite says.
@@ -187,7 +182,7 @@ struct URLResolverTests {
         #expect(failures.isEmpty, "\(failures.count) of \(checked) differ:\n\(failures.joined(separator: "\n"))")
     }
 
-    static let normalizationVectors = sharedCorpus("urls/normalization.json")
+    static let normalizationVectors = SharedCorpora.url("urls/normalization.json")
 
     /// Every case of `../shared/corpora/urls/normalization.json` that has a fetch URL (its `fetch_url`
     /// was produced with `ada-url`): links, with or without a base, resolve to it.
@@ -228,6 +223,11 @@ struct URLResolverTests {
             ("https://example.org/a/b/.", "https://example.org/a/b/"),
             ("https://example.org/a/b/..", "https://example.org/a/"),
             ("HttpS://example.org/./a", "HttpS://example.org/a"),
+            // A path without a leading `/` (no authority): §5.2.4 step by step.
+            ("http:a/../b", "http:/b"),
+            ("https:a/./b/../c", "https:a/c"),
+            ("https:a/..", "https:/"),
+            ("https:../../a", "https:a"),
         ])
     func structuredDataURLs(reference: String, expected: String) {
         #expect(URLResolver(base: Self.base).resolveStructuredDataURL(reference) == expected)

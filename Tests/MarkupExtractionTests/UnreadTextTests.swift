@@ -1,5 +1,6 @@
 import Foundation
 import LenientJSON
+import SpotCheckTestSupport
 import Testing
 
 @testable import MarkupExtraction
@@ -305,7 +306,7 @@ struct UnreadTextTests {
     @Test func samePagesBothWays() throws {
         var files = Self.htmlFiles(in: Self.packageRoot.appendingPathComponent("Fixtures/html"))
         files += Self.htmlFiles(
-            in: Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/realpages"))
+            in: SharedCorpora.url("realpages"))
         try #require(files.count > 20)
         var skipped = 0
         var textBytes = 0

@@ -1,5 +1,6 @@
 import Foundation
 import RobotsExclusion
+import SpotCheckTestSupport
 import Testing
 
 @Suite("robots.txt fetch outcomes (RFC 9309 §2.3–2.5)")
@@ -78,10 +79,7 @@ struct RobotsFetchTests {
                 == .allowAll(reason: "robots.txt unreachable for 30 days"))
     }
 
-    /// `../shared/corpora/robots/status_cases.json`, beside the package (present in CI).
-    static let statusCases = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpora/robots/status_cases.json")
+    static let statusCases = SharedCorpora.url("robots/status_cases.json")
 
     /// `../shared/corpora/robots/status_cases.json` (present in CI): every fetch case's queries.
     @Test(

@@ -1,5 +1,6 @@
 import Foundation
 import Sitemaps
+import SpotCheckTestSupport
 import Testing
 
 @Suite("Sitemaps (sitemaps.org)")
@@ -131,16 +132,13 @@ struct SitemapReaderTests {
         }
     }
 
-    /// `../shared/corpora/sitemaps`, beside the package (present in CI).
-    static let sharedFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpora/sitemaps")
+    static let sharedFolder = SharedCorpora.url("sitemaps")
 
     /// `../shared/corpora/sitemaps/cases.json` (present in CI): every case with a file.
     @Test(
         "shared sitemap cases",
         .enabled(
-            if: FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("cases.json").path),
+            if: SharedCorpora.isPresent("sitemaps/cases.json"),
             "../shared/corpora/sitemaps/cases.json is not present"))
     func sharedCases() throws {
         let folder = Self.sharedFolder

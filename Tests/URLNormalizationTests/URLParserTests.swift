@@ -1,4 +1,5 @@
 import Foundation
+import SpotCheckTestSupport
 import Testing
 import URLNormalization
 
@@ -59,13 +60,7 @@ struct URLParserTests {
         #expect(parsed?.deduplicationKey == testCase.key)
     }
 
-    /// `../shared/corpora/<path>`, beside the package (present in CI).
-    static func sharedCorpus(_ path: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/" + path)
-    }
-
-    static let normalizationVectors = sharedCorpus("urls/normalization.json")
+    static let normalizationVectors = SharedCorpora.url("urls/normalization.json")
 
     /// `../shared/corpora/urls/normalization.json` (present in CI): every case's fetch URL and key.
     @Test(
@@ -98,7 +93,7 @@ extension URLParserTests {
     /// The http(s) subset of the WHATWG URL test suite (`../shared/corpora/urls/wpt_urltestdata_http.json`).
     /// Counted, and held to the pass count measured when this test was written (a floor, so a
     /// regression fails and an improvement can raise it).
-    static let webPlatformVectors = sharedCorpus("urls/wpt_urltestdata_http.json")
+    static let webPlatformVectors = SharedCorpora.url("urls/wpt_urltestdata_http.json")
 
     /// Found by FuzzURL (issue 17 §1): "%5%30" decoded "%30" into "0" after a lone "%", which made
     /// "%50", and the key of the key was "P". A hex digit right after a lone "%" stays escaped.
