@@ -246,7 +246,10 @@ public struct CrawlJob: Sendable {
             localEntries: local.entries, reportFiles: request.reportFiles, suite: settings.publicOrigin ?? settings.seed
         )
         reports.includesMarkup = request.includesMarkup
-        if place.servesFolder { reports.servedFolder = place.source }
+        if place.servesFolder {
+            reports.servedFolder = place.source
+            reports.localEntryPlaces = local.places
+        }
         let result = try reports.write(
             into: folder, baseline: baseline, writeBaseline: request.writeBaseline,
             collectingCandidates: local.index != nil, events: events)
@@ -368,17 +371,19 @@ public struct CrawlJob: Sendable {
     }
 
     private func loadLocalEntries(excludingDomain domain: String, events: (CrawlEvent) -> Void)
-        throws(CrawlJobError) -> (entries: [LocalEntry]?, index: LocalIndex?, invalid: Int)
+        throws(CrawlJobError) -> (entries: [LocalEntry]?, places: LocalEntryPlaces?, index: LocalIndex?, invalid: Int)
     {
         var entries: [LocalEntry]?
+        var places: LocalEntryPlaces?
         var index: LocalIndex?
         var invalid = 0
         do {
             if let itemsFile = request.itemsFile {
-                entries = try LocalEntrySources.load(file: itemsFile) {
+                let loaded = try LocalEntrySources.load(file: itemsFile) {
                     invalid += 1
                     events(.warning($0))
                 }
+                (entries, places) = (loaded.entries, loaded.places)
             }
             if let indexPath = request.indexPath {
                 let opened = try LocalIndex.open(indexPath)
@@ -388,13 +393,13 @@ public struct CrawlJob: Sendable {
         } catch {
             throw CrawlJobError(.localItemsUnreadable, "\(error)")
         }
-        return (entries, index, invalid)
+        return (entries, places, index, invalid)
     }
 
     /// The local entries' web URLs, fetched too (an item whose page is gone is reported with its 404).
     private static func itemURLs(_ local: [LocalEntry]?) -> [(url: String, foundOn: String)] {
         (local ?? []).flatMap { entry in
-            entry.webURLs.map { (url: $0, foundOn: "local item \(entry.name)") }
+            entry.webURLs.map { (url: $0, foundOn: LocalEntryPlaces.label(of: entry.name)) }
         }
     }
 

@@ -38,6 +38,9 @@ public struct CrawlReportWriter: Sendable {
     /// For a served folder: where each page is in it (`PageLocation`), as the outputs name it;
     /// report.json gives it as the page's `file`, or `linkedFrom` for a URL no file answers.
     var pageSource: (@Sendable (PageRecord) -> PageLocation?)?
+    /// Where a local entry is in the items file, by its name: the AS findings about an entry
+    /// are placed there (a served folder crawled with `--items`).
+    var localEntrySource: (@Sendable (String) -> PageLocation?)?
 
     public init(
         store: any CrawlRecordSource, mapping: OriginMapping?, siteVerifier: SiteVerifier = SiteVerifier(),
@@ -169,13 +172,24 @@ public struct CrawlReportWriter: Sendable {
         }
         try candidates.commit()
         try pagesOutput.close()
-        let linking = try linking(pass.linkablePages)
+        var linking = try linking(pass.linkablePages)
+        var entryFiles: [String: String] = [:]
+        if let localEntrySource, let findings = linking?.findings {
+            linking?.findings = findings.map { finding in
+                guard let name = LocalEntryPlaces.entryName(foundOn: finding.url), let place = localEntrySource(name)
+                else { return finding }
+                entryFiles[finding.url] = place.file
+                return Self.placed([finding], at: place)[0]
+            }
+        }
+        pass.sourcePaths.merge(entryFiles) { page, _ in page }
         let siteFindings = try siteFindings(pass.sitePages, linking: linking)
         var totals = pass.totals
         totals.add(siteFindings)
         let markedSiteFindings = pass.marked(siteFindings)
-        let report = try crawlReport(
+        var report = try crawlReport(
             totals: totals, siteFindings: markedSiteFindings, linking: linking, baseline: pass.match?.summary)
+        report.siteFindingFiles = entryFiles
         try assemble(path, pagesFile: pagesOutput.partialPath, pageCount: totals.pages, report: report)
         return Written(
             path: path, totals: totals, siteFindings: markedSiteFindings, pageFindings: pass.pageFindings,
@@ -222,7 +236,9 @@ public struct CrawlReportWriter: Sendable {
         // One finding, linking and association file per line; the coverage as the header is.
         output.write("  \"siteFindings\": [")
         for (index, finding) in report.siteFindings.enumerated() {
-            output.write((index == 0 ? "\n    " : ",\n    ") + JSONValue.object(finding.json).serialized(pretty: false))
+            output.write(
+                (index == 0 ? "\n    " : ",\n    ")
+                    + JSONValue.object(report.siteFindingJSON(finding)).serialized(pretty: false))
         }
         output.write(report.siteFindings.isEmpty ? "],\n" : "\n  ],\n")
         if let linking = report.linking {

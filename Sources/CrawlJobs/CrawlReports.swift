@@ -4,6 +4,7 @@ import Foundation
 import ItemLinking
 import LenientJSON
 import LoopbackServer
+import ReportModel
 import Reports
 import SpotlightIndex
 import SpotlightModel
@@ -24,6 +25,9 @@ struct CrawlReports: Sendable {
     let suite: String
     /// For a served folder: the folder, so that every output names each page's file.
     var servedFolder: String?
+    /// For a served folder crawled with `--items`: where each entry is in the items file, so that
+    /// the outputs point at it.
+    var localEntryPlaces: LocalEntryPlaces?
 
     /// What a report run gives back besides the files: the writer's totals and site findings,
     /// how the findings matched the baseline, and the candidates as searchable items when asked
@@ -48,8 +52,16 @@ struct CrawlReports: Sendable {
         writer.baseline = baseline
         var sourceFiles = servedFolder.map { _ in SourceFiles.root() }
         if let servedFolder, let names = sourceFiles {
-            let sources = ServedFolderSources(folder: servedFolder, names: names, store: store)
+            let entrySource = localEntryPlaces.map { places in
+                let file = names.path(ofFile: places.file)
+                return { @Sendable (name: String) -> PageLocation? in
+                    places.byName[name].map { .linkedFrom(file: file, line: $0.line, column: $0.column) }
+                }
+            }
+            let sources = ServedFolderSources(
+                folder: servedFolder, names: names, store: store, entrySource: entrySource)
             writer.pageSource = { sources.source(of: $0) }
+            writer.localEntrySource = entrySource
         }
         let comparing = baseline?.earlierReport != nil
         var candidates: [SearchableItem] = []
@@ -82,7 +94,7 @@ struct CrawlReports: Sendable {
         } catch {
             throw CrawlJobError(.outputNotWritable, "\(folder): report.json not written: \(error)")
         }
-        events(.siteFindings(written.newSiteFindings))
+        events(.siteFindings(written.newSiteFindings, files: written.sourcePaths))
         var baselineDiff: ReportDiff?
         if let earlier = baseline?.earlierReport {
             let new: JSONObject = [

@@ -91,7 +91,8 @@ public enum CrawlEvent: Sendable {
     /// pages with new findings or that are not public-index candidates.
     case page(ReportedPage)
     /// The rules over the whole crawl.
-    case siteFindings([Finding])
+    /// With the file each finding's URL was read from, when the crawl served a folder.
+    case siteFindings([Finding], files: [String: String])
     /// The comparison with an earlier report given as `--baseline`, written to `path`.
     case baselineCompared(ReportDiff, path: String)
     /// The `--write-baseline` file was written, accepting `findings` findings.

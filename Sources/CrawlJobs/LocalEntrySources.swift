@@ -9,18 +9,26 @@ import Verification
 enum LocalEntrySources {
     /// Reads a local-items file (JSON array or JSON Lines); each invalid record is passed to
     /// `skipped` with its position and left out. Throws when the file cannot be read at all.
-    static func load(file path: String, skipped: (String) -> Void) throws -> [LocalEntry] {
+    static func load(file path: String, skipped: (String) -> Void) throws -> (
+        entries: [LocalEntry], places: LocalEntryPlaces
+    ) {
         var entries: [LocalEntry] = []
-        try LocalItemsFile.read(path: path) { position, result in
+        var places = LocalEntryPlaces(file: path)
+        try LocalItemsFile.read(path: path) { position, place, result in
+            let entry: LocalEntry
             switch result {
-            case .success(.item(let item)): entries.append(.item(item))
-            case .success(.activity(let record)): entries.append(.activity(record.activity))
+            case .success(.item(let item)): entry = .item(item)
+            case .success(.activity(let record)): entry = .activity(record.activity)
             case .success(.clientState(let indexName, let state)):
-                entries.append(.clientState(indexName: indexName, bytes: state.count))
-            case .failure(let problem): skipped("\(path): \(position): \(problem.message) (skipped)")
+                entry = .clientState(indexName: indexName, bytes: state.count)
+            case .failure(let problem):
+                skipped("\(path): \(position): \(problem.message) (skipped)")
+                return
             }
+            entries.append(entry)
+            if places.byName[entry.name] == nil { places.byName[entry.name] = place }
         }
-        return entries
+        return (entries, places)
     }
 
     /// The app's entries in an index: its items and activities, without the crawl's own candidates.
@@ -48,4 +56,21 @@ enum LocalEntrySources {
         if !stale.isEmpty { try index.deleteItems(identifiers: stale) }
         return (items.count, stale.count)
     }
+}
+
+/// Where each local entry of a local-items file is (the first record of a name), so that a
+/// finding about an entry, and a page fetched because an entry names it, point at the record.
+struct LocalEntryPlaces: Sendable {
+    var file: String
+    var byName: [String: RecordPlace] = [:]
+
+    /// The entry a page was fetched for: the frontier's `foundOn` of an entry's URL.
+    static func entryName(foundOn: String) -> String? {
+        foundOn.hasPrefix(prefix) ? String(foundOn.dropFirst(prefix.count)) : nil
+    }
+
+    /// What the crawl and the AS findings name an entry by: `local item NAME`.
+    static func label(of name: String) -> String { prefix + name }
+
+    private static let prefix = "local item "
 }

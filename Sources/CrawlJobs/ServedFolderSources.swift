@@ -20,6 +20,8 @@ final class ServedFolderSources: Sendable {
     private let folder: String
     private let names: SourceFiles
     private let store: any CrawlRecordSource
+    /// Where a local entry is in the items file, by its name (`--items`).
+    private let entrySource: (@Sendable (String) -> PageLocation?)?
     /// Referring file → its links as (de-duplication key, line, column), first occurrence first.
     private let linksByFile = Mutex<[String: [Link]]>([:])
 
@@ -30,18 +32,24 @@ final class ServedFolderSources: Sendable {
         var column: Int?
     }
 
-    init(folder: String, names: SourceFiles, store: any CrawlRecordSource) {
+    init(
+        folder: String, names: SourceFiles, store: any CrawlRecordSource,
+        entrySource: (@Sendable (String) -> PageLocation?)? = nil
+    ) {
         self.folder = folder
         self.names = names
         self.store = store
+        self.entrySource = entrySource
     }
 
     func source(of page: PageRecord) -> PageLocation? {
         if let file = FolderServer.file(answering: page.finalURL, in: folder) {
             return .file(names.path(ofFile: file))
         }
-        guard let referrer = (try? store.foundOn(frontierID: page.frontierID)) ?? nil,
-            let file = FolderServer.file(answering: referrer, in: folder),
+        guard let referrer = (try? store.foundOn(frontierID: page.frontierID)) ?? nil else { return nil }
+        // A URL a local entry names: the entry's record in the items file.
+        if let name = LocalEntryPlaces.entryName(foundOn: referrer) { return entrySource?(name) }
+        guard let file = FolderServer.file(answering: referrer, in: folder),
             let key = URLParser.parse(page.requestedURL)?.deduplicationKey
         else { return nil }
         if let line = sitemapLine(of: key, in: referrer) {

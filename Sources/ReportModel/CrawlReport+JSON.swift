@@ -1,5 +1,5 @@
 public import LenientJSON
-import Rulebook
+public import Rulebook
 
 extension CrawlReport {
     /// What report.json says before `pages`: `tool`, `kind`, `schemaVersion`, `generatedAt`,
@@ -15,11 +15,18 @@ extension CrawlReport {
     /// `universalLinks`, `coverage`.
     public var tail: JSONObject {
         var tail = JSONObject()
-        tail.append("siteFindings", .array(siteFindings.map { .object($0.json) }))
+        tail.append("siteFindings", .array(siteFindings.map { .object(siteFindingJSON($0)) }))
         if let linking { tail.append("linking", .object(linking.json)) }
         tail.append("universalLinks", .array(universalLinks.map { .object($0.json) }))
         tail.append("coverage", .object(coverage.json))
         return tail
+    }
+
+    /// A site finding as report.json has it: with its `file` when it has one of its own.
+    public func siteFindingJSON(_ finding: Finding) -> JSONObject {
+        var object = finding.json
+        if let file = siteFindingFiles[finding.url] { object.append("file", .string(file)) }
+        return object
     }
 
     /// report.json without its pages (what `index.html` shows around them).

@@ -10,6 +10,9 @@ public struct CrawlReport: Sendable, Hashable, Codable {
     public var summary: CrawlSummary
     /// The site rules' and the association files' findings, the baseline's marks applied.
     public var siteFindings: [Finding]
+    /// The file of a site finding about no page, by the finding's `url`: a local entry's record
+    /// in the items file (`local item NAME`), for a served folder crawled with `--items`.
+    public var siteFindingFiles: [String: String] = [:]
     /// `--items`/`--index`: how the app's local entries were joined to the pages.
     public var linking: LocalItemLinking?
     /// Each host's apple-app-site-association summary, as the crawl stored it.

@@ -18,6 +18,15 @@ public enum LocalItemsFile {
     public static func read(
         path: String, _ body: (RecordPosition, Result<LocalRecord, RecordProblem>) throws -> Void
     ) throws -> Format {
+        try read(path: path) { position, _, result in try body(position, result) }
+    }
+
+    /// `read`, with where each record starts in the file (the line and column of its `{`), so
+    /// that a finding about a record can point at it.
+    @discardableResult
+    public static func read(
+        path: String, _ body: (RecordPosition, RecordPlace, Result<LocalRecord, RecordProblem>) throws -> Void
+    ) throws -> Format {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             var isFolder: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
@@ -51,7 +60,8 @@ public enum LocalItemsFile {
     }
 
     private static func readArray(
-        _ bytes: [UInt8], path: String, _ body: (RecordPosition, Result<LocalRecord, RecordProblem>) throws -> Void
+        _ bytes: [UInt8], path: String,
+        _ body: (RecordPosition, RecordPlace, Result<LocalRecord, RecordProblem>) throws -> Void
     ) throws {
         let parsed = JSONParser.parse(bytes, lenient: false)
         guard let value = parsed.value else {
@@ -61,13 +71,54 @@ public enum LocalItemsFile {
         guard let records = value.arrayValue else {
             throw LocalItemsFileError(path: path, message: "the top-level JSON value is not an array")
         }
+        let places = elementPlaces(bytes)
         for (index, record) in records.enumerated() {
-            try body(.arrayIndex(index), decode(record, at: .arrayIndex(index)))
+            let place = index < places.count ? places[index] : RecordPlace(line: 1, column: 1)
+            try body(.arrayIndex(index), place, decode(record, at: .arrayIndex(index)))
         }
     }
 
+    /// Where each element of the top-level array of `bytes` (valid JSON) starts: its line and
+    /// column (1-based, in bytes of the line), found by a scan that passes over strings.
+    static func elementPlaces(_ bytes: [UInt8]) -> [RecordPlace] {
+        var places: [RecordPlace] = []
+        var (line, lineStart, depth) = (1, 0, 0)
+        var expectingElement = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if expectingElement, !isWhiteSpace(byte), byte != UInt8(ascii: "]") {
+                places.append(RecordPlace(line: line, column: index - lineStart + 1))
+                expectingElement = false
+            }
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+                lineStart = index + 1
+            case UInt8(ascii: "\""):
+                // A string: to its closing quote, past escapes (JSON strings hold no raw newline).
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth == 1 { expectingElement = true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 1 { expectingElement = true }
+            default:
+                break
+            }
+            index += 1
+        }
+        return places
+    }
+
     private static func readLines(
-        _ reader: inout ChunkedReader, _ body: (RecordPosition, Result<LocalRecord, RecordProblem>) throws -> Void
+        _ reader: inout ChunkedReader,
+        _ body: (RecordPosition, RecordPlace, Result<LocalRecord, RecordProblem>) throws -> Void
     ) throws {
         var lineNumber = 0
         while let next = try reader.nextLine() {
@@ -78,18 +129,19 @@ public enum LocalItemsFile {
                     let problem = RecordProblem(
                         position: position,
                         "the line is \(bytes) bytes, over the \(ChunkedReader.maximumLineBytes)-byte limit of a record")
-                    try body(position, .failure(problem))
+                    try body(position, RecordPlace(line: lineNumber, column: 1), .failure(problem))
                 }
                 continue
             }
-            guard line.contains(where: { !isWhiteSpace($0) }) else { continue }
+            guard let first = line.firstIndex(where: { !isWhiteSpace($0) }) else { continue }
+            let place = RecordPlace(line: lineNumber, column: line.distance(from: line.startIndex, to: first) + 1)
             let parsed = JSONParser.parse(line, lenient: false)
             guard let value = parsed.value else {
                 let reason = parsed.failure.map { "column \($0.column): \($0.reason)" } ?? "invalid"
-                try body(position, .failure(RecordProblem(position: position, "not valid JSON: \(reason)")))
+                try body(position, place, .failure(RecordProblem(position: position, "not valid JSON: \(reason)")))
                 continue
             }
-            try body(position, decode(value, at: position))
+            try body(position, place, decode(value, at: position))
         }
     }
 

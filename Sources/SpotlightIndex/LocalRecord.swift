@@ -39,6 +39,17 @@ public enum RecordPosition: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// Where a record starts in its file: the line and column (1-based) of its first character.
+public struct RecordPlace: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+}
+
 /// Why a record was refused: the field at fault and what is wrong with it.
 public struct RecordProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public var position: RecordPosition?

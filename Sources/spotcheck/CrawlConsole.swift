@@ -45,9 +45,9 @@ struct CrawlConsole: Sendable {
                 let reasons = page.failingConditions.map(Candidacy.explanation).joined(separator: "; ")
                 output.write(PageSummary.printable("\(page.place): not a public-index candidate: \(reasons)") + "\n")
             }
-        case .siteFindings(let findings):
+        case .siteFindings(let findings, let files):
             guard !quiet else { return }
-            output.write(listing.text(siteFindings: findings))
+            output.write(listing.text(siteFindings: findings, files: files))
             output.flush()
         case .baselineCompared(let diff, let path):
             guard !quiet else { return }

@@ -111,6 +111,28 @@ struct CrossFormatTests {
         #expect(outputs.gitlab.sorted() == new)
     }
 
+    /// `--items`: a finding about a local entry, and a page fetched only because an entry names
+    /// it, are at the entry's record in the items file, in every output.
+    @Test("with --items, the local entries' findings are at their records in the items file")
+    func localEntriesAreAtTheirRecords() async throws {
+        let folder = try Self.workingFolder("items")
+        try FileManager.default.copyItem(
+            atPath: TestSite.projectRoot.appendingPathComponent("Fixtures/items.json").path,
+            toPath: folder + "/items.json")
+        let outputs = try await Self.run(.crawl, in: folder, output: "out", extra: ["--items", "items.json"])
+        let expected = outputs.report.sorted()
+        // The fixture's records of colleague-grace-mensah (a remote thumbnail) and of
+        // movie-deleted-movie (its page answers 404) start on these lines, at column 3.
+        #expect(expected.contains(Placed("AS007", "items.json", line: 227, column: 3)), "\(expected)")
+        #expect(expected.contains(Placed("IX004", "items.json", line: 98, column: 3)), "\(expected)")
+        #expect(!expected.contains { $0.place.hasPrefix("local item") })
+        #expect(outputs.console.sorted() == expected)
+        #expect(outputs.sarif.sorted() == expected)
+        #expect(outputs.junit.sorted() == expected)
+        #expect(outputs.github.sorted() == expected)
+        #expect(outputs.gitlab.sorted() == expected)
+    }
+
     // MARK: Reading each output back
 
     static func json(_ path: String) throws -> JSONValue {
@@ -145,7 +167,7 @@ struct CrossFormatTests {
         }
         for finding in report["siteFindings"]?.arrayValue ?? [] {
             let url = finding["url"]?.stringValue ?? ""
-            placed.append((finding, files[url] ?? url))
+            placed.append((finding, finding["file"]?.stringValue ?? files[url] ?? url))
         }
         var listed: [Placed] = []
         var suppressed: [Placed] = []

@@ -147,19 +147,28 @@ struct MachineFormatTests {
         #expect(siteArtifacts.allSatisfy { $0["uri"]?.stringValue?.hasPrefix("Fixtures/html/") == true })
     }
 
-    @Test("an app's local item is a logical location, not an artifact URI")
-    func localItemsAreLogicalLocations() async throws {
+    /// A served folder crawled with `--items`: a finding about a local entry is at its record in
+    /// the items file (a file of the repository, like the pages), never an artifact URI made of
+    /// its name.
+    @Test("an app's local item is at its record in the items file")
+    func localItemsAreAtTheirRecords() async throws {
         let folder = try await Self.outputs.folder(.crawlWithItems)
         let results = try #require(Self.json(folder + "/findings.sarif")["runs"]?[0]?["results"]?.arrayValue)
-        let logical = results.compactMap { $0["locations"]?[0]?["logicalLocations"]?[0] }
-        #expect(logical.contains { $0["fullyQualifiedName"] == "local item colleague-grace-mensah" })
-        #expect(logical.allSatisfy { $0["fullyQualifiedName"]?.stringValue?.hasPrefix("local item ") == true })
-        // The served folder's pages are located in their files; pages without a file keep their URL.
+        let thumbnail = try #require(results.first { $0["ruleId"] == "AS007" })
+        let physical = thumbnail["locations"]?[0]?["physicalLocation"]
+        #expect(physical?["artifactLocation"]?["uri"] == "Fixtures/items.json")
+        #expect(physical?["artifactLocation"]?["uriBaseId"] == "%SRCROOT%")
+        #expect(physical?["region"]?["startLine"] == 227)
+        #expect(physical?["region"]?["startColumn"] == 3)
+        // The served folder's pages are located in their files, local entries in the items file;
+        // pages without a file keep their URL.
         for result in results {
             let artifact = result["locations"]?[0]?["physicalLocation"]?["artifactLocation"]
             let uri = artifact?["uri"]?.stringValue
-            let inFile = artifact?["uriBaseId"] == "%SRCROOT%" && uri?.hasPrefix("Fixtures/html/") == true
-            #expect(uri == nil || uri?.hasPrefix("https://") == true || inFile, "\(uri ?? "")")
+            let inFile =
+                artifact?["uriBaseId"] == "%SRCROOT%"
+                && (uri?.hasPrefix("Fixtures/html/") == true || uri == "Fixtures/items.json")
+            #expect(uri?.hasPrefix("https://") == true || inFile, "\(uri ?? "")")
         }
     }
 

@@ -137,6 +137,31 @@ struct RecordTests {
         #expect(seen == ["line 1: ok", "line 3: failed", "line 4: failed", "line 6: ok"])
     }
 
+    /// Where each record starts (its first character), for findings that point at a record: a
+    /// JSON array's elements wherever they are written, strings with brackets, commas and
+    /// escaped quotes passed over; a JSON Lines record after the line's leading white space.
+    @Test(
+        "each record's line and column",
+        arguments: [
+            (
+                "items.json",
+                "[\n  {\"uniqueIdentifier\": \"a]\\\",{\"},\n  {\"uniqueIdentifier\": \"b\"}, {\"uniqueIdentifier\": \"c\"}\n]",
+                ["1:2:3", "2:3:3", "3:3:30"]
+            ),
+            ("inline.json", "[{\"uniqueIdentifier\": \"a\"},{\"uniqueIdentifier\": \"b\"}]", ["1:1:2", "2:1:28"]),
+            ("items.jsonl", "{\"uniqueIdentifier\": \"a\"}\n\n   {\"uniqueIdentifier\": \"b\"}", ["1:1:1", "2:3:4"]),
+        ])
+    func recordPlaces(file: String, text: String, expected: [String]) throws {
+        let path = try temporaryFolder("places") + "/" + file
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var places: [String] = []
+        try LocalItemsFile.read(path: path) { _, place, result in
+            guard case .success(.item) = result else { return }
+            places.append("\(places.count + 1):\(place.line):\(place.column)")
+        }
+        #expect(places == expected)
+    }
+
     /// Issue 17 §2.10: a line longer than a record may be is reported with its length and skipped
     /// (not kept whole in memory), and the records after it are still read.
     @Test func aLineOverTheLimitIsReportedAndSkipped() throws {
