@@ -399,7 +399,7 @@ public struct CrawlJob: Sendable {
     /// The local entries' web URLs, fetched too (an item whose page is gone is reported with its 404).
     private static func itemURLs(_ local: [LocalEntry]?) -> [(url: String, foundOn: String)] {
         (local ?? []).flatMap { entry in
-            entry.webURLs.map { (url: $0, foundOn: LocalEntryPlaces.label(of: entry.name)) }
+            entry.webURLs.map { (url: $0, foundOn: entry.label) }
         }
     }
 

@@ -176,7 +176,7 @@ public struct CrawlReportWriter: Sendable {
         var entryFiles: [String: String] = [:]
         if let localEntrySource, let findings = linking?.findings {
             linking?.findings = findings.map { finding in
-                guard let name = LocalEntryPlaces.entryName(foundOn: finding.url), let place = localEntrySource(name)
+                guard let name = LocalEntry.name(inLabel: finding.url), let place = localEntrySource(name)
                 else { return finding }
                 entryFiles[finding.url] = place.file
                 return Self.placed([finding], at: place)[0]

@@ -63,14 +63,4 @@ enum LocalEntrySources {
 struct LocalEntryPlaces: Sendable {
     var file: String
     var byName: [String: RecordPlace] = [:]
-
-    /// The entry a page was fetched for: the frontier's `foundOn` of an entry's URL.
-    static func entryName(foundOn: String) -> String? {
-        foundOn.hasPrefix(prefix) ? String(foundOn.dropFirst(prefix.count)) : nil
-    }
-
-    /// What the crawl and the AS findings name an entry by: `local item NAME`.
-    static func label(of name: String) -> String { prefix + name }
-
-    private static let prefix = "local item "
 }

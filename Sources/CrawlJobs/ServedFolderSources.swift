@@ -1,5 +1,6 @@
 import CrawlStore
 import Foundation
+import ItemLinking
 import LoopbackServer
 import MarkupExtraction
 import ReportModel
@@ -48,7 +49,7 @@ final class ServedFolderSources: Sendable {
         }
         guard let referrer = (try? store.foundOn(frontierID: page.frontierID)) ?? nil else { return nil }
         // A URL a local entry names: the entry's record in the items file.
-        if let name = LocalEntryPlaces.entryName(foundOn: referrer) { return entrySource?(name) }
+        if let name = LocalEntry.name(inLabel: referrer) { return entrySource?(name) }
         guard let file = FolderServer.file(answering: referrer, in: folder),
             let key = URLParser.parse(page.requestedURL)?.deduplicationKey
         else { return nil }

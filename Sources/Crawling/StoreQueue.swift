@@ -27,6 +27,12 @@ struct StoreQueue: Sendable {
     /// Runs `work` with the store on the queue and resumes with its result (the store's errors are
     /// `CrawlStoreError`s).
     func run<T: Sendable>(_ work: @escaping @Sendable (any CrawlStoring) throws -> T) async throws -> T {
+        try await run(on: queue, work)
+    }
+
+    private func run<T: Sendable>(
+        on queue: DispatchQueue, _ work: @escaping @Sendable (any CrawlStoring) throws -> T
+    ) async throws -> T {
         let store = self.store
         return try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work(store) }) }
@@ -37,12 +43,8 @@ struct StoreQueue: Sendable {
     /// connection of its own: on PostgreSQL the crawl loop waited for it behind the page writes
     /// queued before it (40 % of a one-process crawl's time on the scale-out benchmark).
     func knownKeysAndAdmittedCount(_ keys: [String]) async throws -> (known: Set<String>, admitted: Int) {
-        guard store.asksSeenKeysOnItsOwnConnection else {
-            return try await run { try $0.knownKeysAndAdmittedCount(keys) }
-        }
-        let store = self.store
-        return try await withCheckedThrowingContinuation { continuation in
-            questions.async { continuation.resume(with: Result { try store.knownKeysAndAdmittedCount(keys) }) }
+        try await run(on: store.asksSeenKeysOnItsOwnConnection ? questions : queue) {
+            try $0.knownKeysAndAdmittedCount(keys)
         }
     }
 

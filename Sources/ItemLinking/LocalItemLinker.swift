@@ -22,6 +22,17 @@ public enum LocalEntry: Sendable, Hashable {
         }
     }
 
+    /// What the crawl and the AS findings name the entry by where a URL would go: `local item NAME`
+    /// (a finding's `url`, the `foundOn` of a URL the entry names).
+    public var label: String { Self.labelPrefix + name }
+
+    /// The entry's `name` in a `label`; nil for anything else.
+    public static func name(inLabel label: String) -> String? {
+        label.hasPrefix(labelPrefix) ? String(label.dropFirst(labelPrefix.count)) : nil
+    }
+
+    private static let labelPrefix = "local item "
+
     var attributeSet: AttributeSet? {
         switch self {
         case .item(let item): item.attributeSet
@@ -121,7 +132,7 @@ public struct LocalItemLinker: Sendable {
         func key(_ url: String) -> String? { Self.key(url) }
         func flag(_ rule: RuleID, _ entry: LocalEntry, url: String? = nil, _ message: String) {
             if let finding = configuration.finding(
-                rule, url: url ?? "local item \(entry.name)", line: 0, excerpt: entry.name, message: message)
+                rule, url: url ?? entry.label, line: 0, excerpt: entry.name, message: message)
             {
                 report.findings.append(finding)
             }

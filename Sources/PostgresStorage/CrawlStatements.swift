@@ -14,6 +14,9 @@ enum TwoPages: PageBatch { static let pages = 2 }
 enum FourPages: PageBatch { static let pages = 4 }
 enum EightPages: PageBatch { static let pages = 8 }
 
+/// The statements of several pages, largest first.
+let severalPages: [any PageBatch.Type] = [EightPages.self, FourPages.self, TwoPages.self]
+
 /// `complete` for `Batch.pages` pages: each page's frontier entry done, the page stored, its
 /// aliases and discovered entries added, the worker's admitted count raised (its own row of
 /// `crawl_admitted`: one row of the crawl's, locked by every page of every worker until it

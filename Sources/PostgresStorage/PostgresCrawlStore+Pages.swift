@@ -26,21 +26,15 @@ extension PostgresCrawlStore {
         var results: [Result<[FrontierEntry], CrawlStoreError>] = []
         var rest = pages[...]
         while !rest.isEmpty {
-            let size = [8, 4, 2].first { $0 <= rest.count } ?? 1
-            let batch = Array(rest.prefix(size))
-            rest = rest.dropFirst(size)
+            let statement = severalPages.first { $0.pages <= rest.count }
+            let batch = Array(rest.prefix(statement?.pages ?? 1))
+            rest = rest.dropFirst(batch.count)
             // One frontier entry per page of a statement (`done` updates each entry once).
-            if size > 1, Set(batch.map(\.page.frontierID)).count == size {
-                let together: [[FrontierEntry]]?
-                switch size {
-                case 8: together = try? complete(together: batch, as: EightPages.self)
-                case 4: together = try? complete(together: batch, as: FourPages.self)
-                default: together = try? complete(together: batch, as: TwoPages.self)
-                }
-                if let together {
-                    results += together.map { .success($0) }
-                    continue
-                }
+            if let statement, Set(batch.map(\.page.frontierID)).count == batch.count,
+                let together = try? complete(together: batch, as: statement)
+            {
+                results += together.map { .success($0) }
+                continue
             }
             for completion in batch {
                 results.append(
